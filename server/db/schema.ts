@@ -1,0 +1,142 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Permissions = ColumnType<string[], string[] | undefined, string[]>;
+type Json = ColumnType<unknown, string | null | undefined, string | null>;
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  password_hash: string;
+  permissions: Permissions;
+  granted_permissions: Permissions;
+  denied_permissions: Permissions;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+}
+
+export interface UserRolesTable {
+  id: Generated<number>;
+  user_id: number;
+  organization_id: number | null;
+  role_id: number;
+  route_group: string | null;
+  granted_permissions: Permissions;
+  denied_permissions: Permissions;
+  created_at: Timestamp;
+}
+
+export interface OrgRolePermissionsTable {
+  organization_id: number;
+  role_id: number;
+  permissions: Permissions;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  email: string;
+  role_id: number;
+  route_group: string | null;
+  token_hash: string;
+  status: ColumnType<'pending' | 'accepted' | 'cancelled', 'pending' | 'accepted' | 'cancelled' | undefined>;
+  invited_by: number | null;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: number;
+  route_group: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface AuditLogsTable {
+  id: Generated<string>;
+  organization_id: number;
+  model: string;
+  record_id: string;
+  action: string;
+  old_values: Json;
+  new_values: Json;
+  user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  organization_id: number;
+  title: string;
+  body: string | null;
+  status: ColumnType<string, string | undefined, string>;
+  internal_notes: string | null;
+  author_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  /** Filled by a trigger from the parent post; any value given is overwritten. */
+  organization_id: ColumnType<number, number | undefined, number>;
+  post_id: number;
+  body: string;
+  author_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Schema {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  roles: RolesTable;
+  user_roles: UserRolesTable;
+  org_role_permissions: OrgRolePermissionsTable;
+  invitations: InvitationsTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  mail_outbox: MailOutboxTable;
+  audit_logs: AuditLogsTable;
+  posts: PostsTable;
+  comments: CommentsTable;
+}
