@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { startEmbeddedCluster } from '../db/embedded-cluster.js';
+
+export interface DatabaseTarget {
+  /** Owner connection string: migrations, seeds, analyst grants. */
+  ownerUrl: string;
+  /** True when the CLI started an embedded cluster it must stop. */
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+const EMBEDDED_DATABASE = 'gatehouse';
+
+/**
+ * DATABASE_URL when set; otherwise the project's embedded cluster under `.gatehouse/`, kept
+ * across restarts so the demo data survives.
+ */
+export async function openDatabaseTarget(env: NodeJS.ProcessEnv = process.env): Promise<DatabaseTarget> {
+  if (env.DATABASE_URL) return { ownerUrl: env.DATABASE_URL, embedded: false, stop: async () => {} };
+  const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
+  const cluster = await startEmbeddedCluster({ dataDir: join(home, 'pg'), persistent: true, port: Number(env.GATEHOUSE_PG_PORT ?? 0) || undefined });
+  const pg = await import('pg');
+  const admin = new pg.default.Client({ connectionString: cluster.url() });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  return { ownerUrl: cluster.url(EMBEDDED_DATABASE), embedded: true, stop: () => cluster.stop() };
+}

