@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { RawQuery } from '../query/parse-index-query.js';
@@ -7,9 +7,12 @@ import { runNestedOperations } from './nested-operations.js';
 import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type RecordList } from './read-actions.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from './write-actions.js';
 
-export interface DataRouteOptions {
-  /** Runs fn in the request's tenant transaction, after authentication, membership and organization checks. */
-  run<T>(ctx: Context, fn: (context: DataContext) => Promise<T>): Promise<T>;
+export interface DataRouterOptions {
+  /**
+   * The request's data context. The app builds it after authentication, group membership and
+   * the organization are settled and the tenant transaction is open.
+   */
+  contextFor(ctx: Context): DataContext;
 }
 
 type Handler = (context: DataContext, model: ModelDefinition, ctx: Context) => Promise<unknown>;
@@ -78,17 +81,17 @@ function respond(ctx: Context, status: number, result: unknown) {
   if (status !== 204) ctx.body = result;
 }
 
-/** Mounts the contract's data endpoints below each data base of a route group. */
-export function mountDataRoutes(router: Router, bases: readonly string[], options: DataRouteOptions): void {
-  for (const base of bases) {
-    router.post(`${base}/nested`, async (ctx) => {
-      respond(ctx, 200, { results: await options.run(ctx, (context) => runNestedOperations(context, body(ctx))) });
+/** The contract's data endpoints, relative to a data base; the app mounts them under each. */
+export function createDataRouter(options: DataRouterOptions): Router {
+  const router = new Router();
+  router.post('/nested', async (ctx) => {
+    respond(ctx, 200, { results: await runNestedOperations(options.contextFor(ctx), body(ctx)) });
+  });
+  for (const route of ROUTES) {
+    router[route.method](route.path, async (ctx) => {
+      const context = options.contextFor(ctx);
+      respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx));
     });
-    for (const route of ROUTES) {
-      router[route.method](`${base}${route.path}`, async (ctx) => {
-        const result = await options.run(ctx, (context) => route.handle(context, context.model(param(ctx, 'model')), ctx));
-        respond(ctx, route.status, result);
-      });
-    }
   }
+  return router;
 }
