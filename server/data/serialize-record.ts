@@ -6,13 +6,15 @@ import type { IncludedRelations } from '../query/load-includes.js';
 /**
  * The attributes a caller may read: only declared, non-hidden columns (an undeclared column such
  * as a password hash never leaves), then the policy's whitelist narrows and its blacklist strips.
- * Used for records and for audit values alike.
+ * The key always stays, so clients can address the record. Used for records and audit values.
  */
 export function readableAttributes(model: ModelDefinition, policy: DataPolicy, user: Caller | null, values: LooseRow): LooseRow {
   const permitted = policy.permittedAttributesForShow(user);
   const hidden = new Set([...model.hidden, ...(policy.hiddenAttributesForShow(user) ?? [])]);
   return Object.fromEntries(
-    Object.entries(values).filter(([name]) => Object.hasOwn(model.attributes, name) && !hidden.has(name) && (permitted === null || permitted.includes(name))),
+    Object.entries(values).filter(
+      ([name]) => name === 'id' || (Object.hasOwn(model.attributes, name) && !hidden.has(name) && (permitted === null || permitted.includes(name))),
+    ),
   );
 }
 
