@@ -14,15 +14,18 @@ export interface StartOptions {
   api?: ApiOptions;
 }
 
+export interface RenderOptions<Props> {
+  provider?: Omit<AuthProviderProps, 'children' | 'queryClient'>;
+  initialProps?: Props;
+}
+
 export interface Testbed {
   server: TestServer;
   platform: TestPlatform;
   /** Configures the client against the test server; returns its onUnauthorized and onForbidden spies. */
   start(options?: StartOptions): { onUnauthorized: ReturnType<typeof vi.fn>; onForbidden: ReturnType<typeof vi.fn> };
-  /** Renders a hook inside its own AuthProvider (sharing the configured session); exposes the query client. */
-  render<T>(hook: () => T, props?: Omit<AuthProviderProps, 'children' | 'queryClient'>): ReturnType<typeof renderHook<T, unknown>> & {
-    queryClient: QueryClient;
-  };
+  /** Renders a hook inside its own AuthProvider (sharing the configured session). */
+  render<T, Props = undefined>(hook: (props: Props) => T, options?: RenderOptions<Props>): ReturnType<typeof renderHook<T, Props>>;
 }
 
 /** One test server per file, a fresh client configuration per test, unmounted after each. */
@@ -38,14 +41,14 @@ export function useTestbed(platform: TestPlatform): Testbed {
       configureApi({ baseURL: server.baseURL, storage: platform.prepare(stored), onUnauthorized, onForbidden, ...api });
       return { onUnauthorized, onForbidden };
     },
-    render(hook, props = {}) {
+    render(hook, { provider = {}, initialProps } = {}) {
       const queryClient = new QueryClient();
       const wrapper = ({ children }: { children: ReactNode }) => (
-        <AuthProvider queryClient={queryClient} {...props}>
+        <AuthProvider queryClient={queryClient} {...provider}>
           {children}
         </AuthProvider>
       );
-      return { queryClient, ...renderHook(hook, { wrapper }) };
+      return renderHook(hook, { wrapper, initialProps });
     },
   };
 }
