@@ -3,7 +3,7 @@ import { createMemoryEvents } from './events/session-events.js';
 
 installPlatform({
   defaultStorage: () => {
-    throw new Error('gatehouse/client/native keeps the session in AsyncStorage: call configureApi({ storage: AsyncStorage }) before rendering.');
+    throw new Error('gatehouse/client/native keeps the session in AsyncStorage: configureApi({ storage: AsyncStorage }) is required.');
   },
   createEvents: createMemoryEvents,
   // There is no URL to go back to on React Native: the app reacts to isAuthenticated turning false.
