@@ -7,7 +7,7 @@ export type { AuthState } from './react/gatehouse-context.js';
 export type { LoginResult } from './session/auth-requests.js';
 export type { RouteGroupOption } from './session/route-group.js';
 export { Can, type CanProps } from './react/can.js';
-export type { GatehouseAbility, ModelAction } from './react/ability.js';
+export type { GatehouseAbility, ModelAction } from './ability/gatehouse-ability.js';
 export { OrganizationRequiredError } from './query/organization-required.js';
 export type { IndexQuery } from './urls/index-params.js';
 export type { IndexMeta, IndexPage } from './http/index-page.js';

@@ -1,7 +1,7 @@
 import type { PackRule } from '@casl/ability/extra';
 import type { RawRuleOf } from '@casl/ability';
 import { bodyOf } from '../http/response-body.js';
-import type { GatehouseAbility } from '../react/ability.js';
+import type { GatehouseAbility } from '../ability/gatehouse-ability.js';
 import { useTenantScope } from './use-data-scope.js';
 import { useScopedQuery } from './use-scoped-request.js';
 

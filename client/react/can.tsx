@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useAbility } from '../hooks/use-ability.js';
-import type { ModelAction } from './ability.js';
+import type { ModelAction } from '../ability/gatehouse-ability.js';
 
 export interface CanProps {
   /** The action, e.g. `update`. */

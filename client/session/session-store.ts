@@ -20,6 +20,9 @@ export interface SessionStore {
 
 const isSessionKey = (key: string): key is SessionKey => (SESSION_KEYS as readonly string[]).includes(key);
 
+const isPending = (read: unknown): read is PromiseLike<unknown> =>
+  typeof (read as PromiseLike<unknown> | null)?.then === 'function';
+
 export function createSessionStore(storage: KeyValueStorage, events: SessionEvents): SessionStore {
   const cache = new Map<SessionKey, string | null>();
   let hydrated = false;
@@ -36,7 +39,7 @@ export function createSessionStore(storage: KeyValueStorage, events: SessionEven
 
   const reads = SESSION_KEYS.map((key) => storage.getItem(key));
   let ready: Promise<void>;
-  if (reads.some((read) => read instanceof Promise)) {
+  if (reads.some(isPending)) {
     ready = Promise.all(reads).then((values) => {
       finishHydration(values);
       for (const key of SESSION_KEYS) events.emit(key, cache.get(key) ?? null);
