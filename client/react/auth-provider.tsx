@@ -18,7 +18,14 @@ export interface AuthProviderProps {
   children?: ReactNode;
 }
 
-const parseUser = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+/** `user` is a common key name: another script on the origin may have stored something else there. */
+function parseUser(json: string | null): unknown {
+  try {
+    return json === null ? null : JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
 
 export function AuthProvider({ routeGroup, tenancy, queryClient, children }: AuthProviderProps) {
   const surrounding = useContext(QueryClientContext);

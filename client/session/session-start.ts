@@ -31,7 +31,7 @@ export async function startSession<User>(
   const started: StartedSession<User> = {
     token: response.token ?? null,
     user: response.user,
-    organization: organizationSlug ? { slug: organizationSlug } : undefined,
+    organization: response.organization ?? (organizationSlug ? { slug: organizationSlug } : undefined),
     organization_slug: organizationSlug ?? undefined,
     route_group: response.route_group ?? requestedGroup,
   };
