@@ -27,8 +27,8 @@ function createRuntime(options: ApiOptions): Runtime {
 }
 
 /**
- * Replaces the whole configuration (options left out take their defaults). Call it at start-up,
- * before the first render: mounted providers keep the session they started with.
+ * Replaces the whole configuration (options left out take their defaults), session included.
+ * Call it at start-up, before the first render: a mounted provider would not notice the change.
  */
 export function configureApi(options: ApiOptions = {}): void {
   current?.session.dispose();

@@ -1,9 +1,8 @@
-import type { AxiosInstance } from 'axios';
 import { bodyOf } from '../http/response-body.js';
 import { joinPath } from '../urls/path.js';
 import { useTenantScope } from './use-data-scope.js';
 import type { RecordId } from './use-model-queries.js';
-import { useScopedMutation, useScopedQuery } from './use-scoped-request.js';
+import { useScopedMutation, useScopedQuery, type Send } from './use-scoped-request.js';
 
 export interface Invitation {
   id: number;
@@ -30,7 +29,7 @@ export function useInvitations<T = Invitation>(options: { status?: string } = {}
 }
 
 function useInvitationMutation<Variables, Result>(
-  send: (http: AxiosInstance, base: string, variables: Variables) => Promise<Result>,
+  send: Send<Variables, Result>,
 ) {
   return useScopedMutation(useTenantScope(), () => ['invitations'], send);
 }

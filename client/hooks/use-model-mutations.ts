@@ -1,13 +1,12 @@
-import type { AxiosInstance } from 'axios';
 import { bodyOf, settled } from '../http/response-body.js';
 import { modelUrl, nestedUrl } from '../urls/data-url.js';
 import { useDataScope } from './use-data-scope.js';
 import type { ModelRecord, RecordId } from './use-model-queries.js';
-import { useScopedMutation } from './use-scoped-request.js';
+import { useScopedMutation, type Send } from './use-scoped-request.js';
 
 function useModelMutation<Variables, Result>(
   touchedModels: (variables: Variables) => string[],
-  send: (http: AxiosInstance, base: string, variables: Variables) => Promise<Result>,
+  send: Send<Variables, Result>,
 ) {
   return useScopedMutation(useDataScope(), touchedModels, send);
 }

@@ -5,7 +5,8 @@ import { scopedKey } from '../query/query-keys.js';
 import { retryTransient } from '../query/retry.js';
 import type { RequestScope } from './use-data-scope.js';
 
-type Send<Variables, Result> = (http: AxiosInstance, base: string, variables: Variables) => Promise<Result>;
+/** Sends one write under a URL prefix that is known to be complete. */
+export type Send<Variables, Result> = (http: AxiosInstance, base: string, variables: Variables) => Promise<Result>;
 
 /** A query under a URL prefix; held back while the prefix lacks its organization. */
 export function useScopedQuery<T>(
