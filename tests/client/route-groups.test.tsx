@@ -85,11 +85,13 @@ describe('the active route group', () => {
     bed.start({ stored: { organization_slug: 'acme' }, api: { routeGroupInDataPath: true } });
     bed.server.answer('GET', /\/posts$/, { body: { data: [] } });
     const { result } = bed.render(() => ({ auth: useAuth(), group: useRouteGroup(), posts: useModelIndex('posts') }));
+    const paths = () => bed.server.requests.map((request) => request.path);
+    await waitFor(() => expect(paths()).toEqual(['/api/acme/posts']));
     await act(() => result.current.auth.setRouteGroup('partners'));
-    await waitFor(() => expect(bed.server.requests.at(-1)?.path).toBe('/api/partners/acme/posts'));
+    await waitFor(() => expect(paths()).toEqual(['/api/acme/posts', '/api/partners/acme/posts']));
     expect(webPlatform.stored().route_group).toBe('partners');
     await act(() => result.current.auth.setRouteGroup(''));
-    await waitFor(() => expect(bed.server.requests.at(-1)?.path).toBe('/api/acme/posts'));
+    await waitFor(() => expect(paths()).toEqual(['/api/acme/posts', '/api/partners/acme/posts', '/api/acme/posts']));
     expect(result.current.group).toBeNull();
     expect(webPlatform.stored()).not.toHaveProperty('route_group');
   });
