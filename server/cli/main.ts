@@ -1,3 +1,5 @@
+import { analystCommand } from './commands/analyst.js';
+import { appLoginCommand } from './commands/app-login.js';
 import { migrateCommand } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
 import { UsageError } from './usage-error.js';
@@ -7,6 +9,8 @@ type Command = (args: string[]) => Promise<void>;
 const commands: Record<string, Command> = {
   migrate: migrateCommand,
   seed: seedCommand,
+  analyst: analystCommand,
+  'app-login': appLoginCommand,
 };
 
 const [name = '', ...args] = process.argv.slice(2);
