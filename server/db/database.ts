@@ -20,10 +20,19 @@ export interface DatabaseOptions {
  * before its first query, so row-level security applies even when the URL names the owner.
  */
 export function openDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
-  const pool = new pg.Pool({ connectionString, max: maxConnections });
-  pool.on('connect', (client) => {
-    client.query(`SET ROLE ${APP_ROLE}`).catch((error: unknown) => client.emit('error', error));
+  const pool = new pg.Pool({
+    connectionString,
+    max: maxConnections,
+    // The pool hands a new client out only after this succeeds; on failure the client is
+    // discarded and the acquirer gets the error, so no query ever runs as the owner.
+    verify: (client, done) => {
+      client.query(`SET ROLE ${APP_ROLE}`).then(() => done(), done);
+    },
   });
+  // A checked-out client has no pool listener; if its server goes away (even between the socket
+  // dying and the pool noticing), its 'error' event would crash the process. Its queries fail on
+  // their own, which is where the service answers 503.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
