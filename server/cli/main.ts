@@ -1,5 +1,8 @@
+import { keygenCommand } from './commands/keygen.js';
 import { migrateCommand } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
+import { serveCommand } from './commands/serve.js';
+import { startCommand } from './commands/start.js';
 import { UsageError } from './usage-error.js';
 
 type Command = (args: string[]) => Promise<void>;
@@ -7,6 +10,9 @@ type Command = (args: string[]) => Promise<void>;
 const commands: Record<string, Command> = {
   migrate: migrateCommand,
   seed: seedCommand,
+  serve: serveCommand,
+  start: startCommand,
+  keygen: keygenCommand,
 };
 
 const [name = '', ...args] = process.argv.slice(2);
