@@ -1,6 +1,6 @@
-import { keygenCommand } from './commands/keygen.js';
 import { migrateCommand } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
+import { keygenCommand } from './commands/keygen.js';
 import { serveCommand } from './commands/serve.js';
 import { startCommand } from './commands/start.js';
 import { UsageError } from './usage-error.js';
@@ -8,11 +8,11 @@ import { UsageError } from './usage-error.js';
 type Command = (args: string[]) => Promise<void>;
 
 const commands: Record<string, Command> = {
+  start: startCommand,
+  serve: serveCommand,
+  keygen: keygenCommand,
   migrate: migrateCommand,
   seed: seedCommand,
-  serve: serveCommand,
-  start: startCommand,
-  keygen: keygenCommand,
 };
 
 const [name = '', ...args] = process.argv.slice(2);

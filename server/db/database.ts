@@ -20,21 +20,16 @@ export interface DatabaseOptions {
  * before its first query, so row-level security applies even when the URL names the owner.
  */
 export function openDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
-  const pool = new pg.Pool({
-    connectionString,
-    max: maxConnections,
-    // The pool hands a new client out only after this succeeds; on failure the client is
-    // discarded and the acquirer gets the error, so no query ever runs as the owner.
-    verify: (client, done) => {
-      client.query(`SET ROLE ${APP_ROLE}`).then(() => done(), done);
-    },
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  pool.on('connect', (client) => {
+    client.query(`SET ROLE ${APP_ROLE}`).catch((error: unknown) => client.emit('error', error));
   });
-  // A checked-out client has no pool listener; if its server goes away (even between the socket
-  // dying and the pool noticing), its 'error' event would crash the process. Its queries fail on
-  // their own, which is where the service answers 503.
-  pool.on('connect', (client) => client.on('error', () => {}));
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one, which has no pool listener: its 'error' event (even one raised
+  // between the socket dying and the pool noticing) would be uncaught. Ending the client fails
+  // whatever is still queued on it (the service answers 503) and never lets it run another query.
+  pool.on('connect', (client) => client.on('error', () => void client.end().catch(() => {})));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }
