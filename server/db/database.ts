@@ -36,6 +36,10 @@ export function openDatabase({ connectionString, maxConnections = 10 }: Database
   const pool = new pg.Pool({ connectionString: appConnectionString(connectionString), max: maxConnections });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one, which has no pool listener: its 'error' event (even one raised
+  // between the socket dying and the pool noticing) would be uncaught. Ending the client fails
+  // whatever is still queued on it (the service answers 503) and never lets it run another query.
+  pool.on('connect', (client) => client.on('error', () => void client.end().catch(() => {})));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }
