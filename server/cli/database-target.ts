@@ -4,7 +4,7 @@ import { startEmbeddedCluster } from '../db/embedded-cluster.js';
 export interface DatabaseTarget {
   /** Owner connection string: migrations, seeds, analyst grants. */
   ownerUrl: string;
-  /** True when the CLI started an embedded cluster it must stop. */
+  /** True for the embedded cluster (started here, or attached to a running `npm start`). */
   embedded: boolean;
   stop(): Promise<void>;
 }
@@ -13,12 +13,12 @@ const EMBEDDED_DATABASE = 'gatehouse';
 
 /**
  * DATABASE_URL when set; otherwise the project's embedded cluster under `.gatehouse/`, kept
- * across restarts so the demo data survives.
+ * across restarts so the demo data survives, and shared with a running `npm start`.
  */
 export async function openDatabaseTarget(env: NodeJS.ProcessEnv = process.env): Promise<DatabaseTarget> {
   if (env.DATABASE_URL) return { ownerUrl: env.DATABASE_URL, embedded: false, stop: async () => {} };
   const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-  const cluster = await startEmbeddedCluster({ dataDir: join(home, 'pg'), persistent: true, port: Number(env.GATEHOUSE_PG_PORT ?? 0) || undefined });
+  const cluster = await startEmbeddedCluster({ dataDir: join(home, 'pg'), persistent: true, attach: true, port: Number(env.GATEHOUSE_PG_PORT ?? 0) || undefined });
   const pg = await import('pg');
   const admin = new pg.default.Client({ connectionString: cluster.url() });
   await admin.connect();

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Schema } from './schema.js';
 
 export const APP_ROLE = 'gatehouse_app';
+export const ANALYST_ROLE = 'gatehouse_analyst';
 
 export interface Database {
   readonly db: Kysely<Schema>;
@@ -16,16 +17,29 @@ export interface DatabaseOptions {
 }
 
 /**
- * Opens the service's pool. Every connection switches to the unprivileged gatehouse_app role
- * before its first query, so row-level security applies even when the URL names the owner.
+ * Asks the server to switch to gatehouse_app while it opens the session. Unlike a SET ROLE sent
+ * after connecting, this fails the connection itself when the login may not use the role, so no
+ * query can ever run with the login's own privileges, and RESET ROLE returns to gatehouse_app.
+ */
+export function appConnectionString(connectionString: string): string {
+  const url = new URL(connectionString);
+  const options = [url.searchParams.get('options'), `-c role=${APP_ROLE}`].filter(Boolean).join(' ');
+  url.searchParams.set('options', options);
+  return url.toString();
+}
+
+/**
+ * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role, so
+ * row-level security applies even when the URL names the owner.
  */
 export function openDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
-  const pool = new pg.Pool({ connectionString, max: maxConnections });
-  pool.on('connect', (client) => {
-    client.query(`SET ROLE ${APP_ROLE}`).catch((error: unknown) => client.emit('error', error));
-  });
+  const pool = new pg.Pool({ connectionString: appConnectionString(connectionString), max: maxConnections });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one, which has no pool listener: its 'error' event (even one raised
+  // between the socket dying and the pool noticing) would be uncaught. Ending the client fails
+  // whatever is still queued on it (the service answers 503) and never lets it run another query.
+  pool.on('connect', (client) => client.on('error', () => void client.end().catch(() => {})));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }

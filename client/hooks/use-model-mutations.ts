@@ -1,0 +1,71 @@
+import { bodyOf, settled } from '../http/response-body.js';
+import { modelUrl, nestedUrl } from '../urls/data-url.js';
+import { useDataScope } from './use-data-scope.js';
+import type { ModelRecord, RecordId } from './use-model-queries.js';
+import { useScopedMutation, type Send } from './use-scoped-request.js';
+
+function useModelMutation<Variables, Result>(
+  touchedModels: (variables: Variables) => string[],
+  send: Send<Variables, Result>,
+) {
+  return useScopedMutation(useDataScope(), touchedModels, send);
+}
+
+/** `POST /{model}` with the new record's attributes; resolves to the stored record. */
+export function useModelStore<T = ModelRecord>(model: string) {
+  return useModelMutation(
+    () => [model],
+    (http, base, attributes: Partial<T>) => bodyOf(http.post<T>(modelUrl(base, model), attributes)),
+  );
+}
+
+/** `PUT /{model}/{id}` with the changed attributes; resolves to the updated record. */
+export function useModelUpdate<T = ModelRecord>(model: string) {
+  return useModelMutation(
+    () => [model],
+    (http, base, { id, data }: { id: RecordId; data: Partial<T> }) => bodyOf(http.put<T>(modelUrl(base, model, id), data)),
+  );
+}
+
+/** `DELETE /{model}/{id}` (a soft delete where the model has them). */
+export function useModelDelete(model: string) {
+  return useModelMutation(
+    () => [model],
+    (http, base, id: RecordId) => settled(http.delete(modelUrl(base, model, id))),
+  );
+}
+
+/** `POST /{model}/{id}/restore`; resolves to the restored record. */
+export function useModelRestore<T = ModelRecord>(model: string) {
+  return useModelMutation(
+    () => [model],
+    (http, base, id: RecordId) => bodyOf(http.post<T>(modelUrl(base, model, id, 'restore'))),
+  );
+}
+
+/** `DELETE /{model}/{id}/force-delete`: gone for good. */
+export function useModelForceDelete(model: string) {
+  return useModelMutation(
+    () => [model],
+    (http, base, id: RecordId) => settled(http.delete(modelUrl(base, model, id, 'force-delete'))),
+  );
+}
+
+export interface NestedOperation {
+  model: string;
+  action: 'create' | 'update' | 'delete';
+  id?: RecordId;
+  data?: ModelRecord;
+}
+
+/**
+ * `POST /{model}/nested`, or `POST /nested` without a model: the operations commit together or
+ * not at all; resolves to one result per operation.
+ */
+export function useNestedOperations<Result = unknown>(model?: string) {
+  return useModelMutation(
+    (operations: NestedOperation[]) => [...(model ? [model] : []), ...operations.map((operation) => operation.model)],
+    async (http, base, operations: NestedOperation[]) =>
+      (await bodyOf(http.post<{ results: Result[] }>(nestedUrl(base, model), { operations }))).results,
+  );
+}

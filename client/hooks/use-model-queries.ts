@@ -1,0 +1,107 @@
+import { useInfiniteQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { AxiosInstance } from 'axios';
+import { fetchIndexPage, nextPage, type IndexMeta } from '../http/index-page.js';
+import { bodyOf } from '../http/response-body.js';
+import { requireBase } from '../query/organization-required.js';
+import { scopedKey } from '../query/query-keys.js';
+import { retryTransient } from '../query/retry.js';
+import { modelUrl } from '../urls/data-url.js';
+import { indexParams, type IndexQuery } from '../urls/index-params.js';
+import { useDataScope } from './use-data-scope.js';
+import { useScopedQuery } from './use-scoped-request.js';
+
+export type ModelRecord = Record<string, unknown>;
+export type RecordId = string | number;
+
+export interface QueryHookOptions {
+  /** False holds the request back, e.g. until another query has answered. */
+  enabled?: boolean;
+}
+
+/** Relations and sparse fieldsets of a single record. */
+export type ShowQuery = Pick<IndexQuery, 'include' | 'fields'>;
+
+export type ListResult<T> = Omit<UseQueryResult<T[]>, 'data'> & { data: T[] | undefined; meta: IndexMeta | undefined };
+
+function useModelQuery<T>(
+  model: string,
+  keyParts: unknown[],
+  request: (http: AxiosInstance, base: string) => Promise<T>,
+  enabled: boolean,
+) {
+  return useScopedQuery(useDataScope(), model, keyParts, request, enabled);
+}
+
+function useListQuery<T>(model: string, kind: 'index' | 'trashed', query: IndexQuery | undefined, options: QueryHookOptions) {
+  const params = indexParams(query);
+  const url = (base: string) => modelUrl(base, model, null, kind === 'trashed' ? 'trashed' : undefined);
+  const result = useModelQuery(
+    model,
+    [kind, params],
+    (http, base) => fetchIndexPage<T>(http, url(base), params),
+    options.enabled !== false,
+  );
+  return { ...result, data: result.data?.data, meta: result.data?.meta } as ListResult<T>;
+}
+
+/** `GET /{model}`: the records of one page plus `meta` from the pagination headers. */
+export function useModelIndex<T = ModelRecord>(model: string, query?: IndexQuery, options: QueryHookOptions = {}) {
+  return useListQuery<T>(model, 'index', query, options);
+}
+
+/** `GET /{model}/trashed`: soft-deleted records. */
+export function useModelTrashed<T = ModelRecord>(model: string, query?: IndexQuery, options: QueryHookOptions = {}) {
+  return useListQuery<T>(model, 'trashed', query, options);
+}
+
+/** Index pages one after another (`fetchNextPage`), each `{data, meta}`; starts at `query.page` or 1. */
+export function useModelInfinite<T = ModelRecord>(model: string, query: IndexQuery = {}, options: QueryHookOptions = {}) {
+  const { http, base } = useDataScope();
+  const { page: firstPage = 1, ...rest } = query;
+  const params = indexParams(rest);
+  return useInfiniteQuery({
+    queryKey: scopedKey(base, model, 'infinite', params),
+    queryFn: ({ pageParam }) =>
+      fetchIndexPage<T>(http, modelUrl(requireBase(base), model), { ...params, page: String(pageParam) }),
+    initialPageParam: firstPage,
+    getNextPageParam: (last) => nextPage(last.meta),
+    enabled: options.enabled !== false && base !== null,
+    retry: retryTransient,
+  });
+}
+
+/** `GET /{model}/{id}`; waits while id is null or undefined. */
+export function useModelShow<T = ModelRecord>(
+  model: string,
+  id: RecordId | null | undefined,
+  query?: ShowQuery,
+  options: QueryHookOptions = {},
+) {
+  const params = indexParams(query);
+  return useModelQuery(
+    model,
+    ['show', id, params],
+    (http, base) => bodyOf(http.get<T>(modelUrl(base, model, id), { params })),
+    options.enabled !== false && id != null,
+  );
+}
+
+/** `GET /{model}/{id}/audit`: the record's change history. */
+export function useModelAudit<T = ModelRecord>(model: string, id: RecordId | null | undefined, options: QueryHookOptions = {}) {
+  return useModelQuery(
+    model,
+    ['audit', id],
+    async (http, base) => (await bodyOf(http.get<{ data: T[] }>(modelUrl(base, model, id, 'audit')))).data,
+    options.enabled !== false && id != null,
+  );
+}
+
+/** `GET /{model}/computed`: the aggregate values the model declares. */
+export function useModelComputedAttributes<T = ModelRecord>(model: string, options: QueryHookOptions = {}) {
+  return useModelQuery(
+    model,
+    ['computed'],
+    (http, base) => bodyOf(http.get<T>(modelUrl(base, model, null, 'computed'))),
+    options.enabled !== false,
+  );
+}

@@ -1,0 +1,47 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AxiosInstance } from 'axios';
+import { requireBase } from '../query/organization-required.js';
+import { scopedKey } from '../query/query-keys.js';
+import { retryTransient } from '../query/retry.js';
+import type { RequestScope } from './use-data-scope.js';
+
+/** Sends one write under a URL prefix that is known to be complete. */
+export type Send<Variables, Result> = (http: AxiosInstance, base: string, variables: Variables) => Promise<Result>;
+
+/** A query under a URL prefix; held back while the prefix lacks its organization. */
+export function useScopedQuery<T>(
+  { http, base }: RequestScope,
+  resource: string,
+  keyParts: unknown[],
+  request: (http: AxiosInstance, base: string) => Promise<T>,
+  enabled = true,
+) {
+  return useQuery({
+    queryKey: scopedKey(base, resource, ...keyParts),
+    queryFn: () => request(http, requireBase(base)),
+    enabled: enabled && base !== null,
+    retry: retryTransient,
+  });
+}
+
+/**
+ * A mutation under a URL prefix that, once the server agrees, refetches every cached query of the
+ * resources it touched and resolves after that refetch. Without its organization it rejects
+ * with OrganizationRequiredError and sends nothing.
+ */
+export function useScopedMutation<Variables, Result>(
+  { http, base }: RequestScope,
+  touchedResources: (variables: Variables) => string[],
+  send: Send<Variables, Result>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (variables: Variables) => send(http, requireBase(base), variables),
+    onSuccess: (_result, variables) =>
+      Promise.all(
+        [...new Set(touchedResources(variables))].map((resource) =>
+          client.invalidateQueries({ queryKey: scopedKey(base, resource) }),
+        ),
+      ),
+  });
+}

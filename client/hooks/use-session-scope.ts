@@ -1,0 +1,27 @@
+import { useGatehouse } from '../react/gatehouse-context.js';
+import { useStoredValue } from '../react/use-stored-value.js';
+import { activeRouteGroup } from '../session/route-group.js';
+import type { UrlScope } from '../urls/data-url.js';
+
+/** The persisted organization slug; null when none is selected. */
+export function useOrganization(): string | null {
+  return useStoredValue(useGatehouse().runtime.session, 'organization_slug');
+}
+
+/** The persisted route group of the session; null when none. */
+export function useRouteGroup(): string | null {
+  return useStoredValue(useGatehouse().runtime.session, 'route_group');
+}
+
+/** Everything URL building depends on, re-rendering the caller when any of it changes. */
+export function useUrlScope(): UrlScope {
+  const { runtime, tenancy, configuredGroup } = useGatehouse();
+  const organization = useOrganization();
+  const storedGroup = useRouteGroup();
+  return {
+    tenancy,
+    routeGroup: activeRouteGroup(storedGroup, configuredGroup),
+    routeGroupInDataPath: runtime.config.routeGroupInDataPath,
+    organization,
+  };
+}

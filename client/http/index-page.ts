@@ -1,0 +1,42 @@
+import type { AxiosInstance, AxiosResponse } from 'axios';
+
+/** Pagination as the server reports it in response headers; null where a header is missing. */
+export interface IndexMeta {
+  currentPage: number | null;
+  lastPage: number | null;
+  perPage: number | null;
+  total: number | null;
+}
+
+export interface IndexPage<T> {
+  data: T[];
+  meta: IndexMeta;
+}
+
+function numberHeader(response: AxiosResponse, name: string): number | null {
+  const value = Number.parseInt(String(response.headers[name] ?? ''), 10);
+  return Number.isNaN(value) ? null : value;
+}
+
+export async function fetchIndexPage<T>(
+  http: AxiosInstance,
+  url: string,
+  params: Record<string, string>,
+): Promise<IndexPage<T>> {
+  const response = await http.get<{ data: T[] }>(url, { params });
+  return {
+    data: response.data.data,
+    meta: {
+      currentPage: numberHeader(response, 'x-current-page'),
+      lastPage: numberHeader(response, 'x-last-page'),
+      perPage: numberHeader(response, 'x-per-page'),
+      total: numberHeader(response, 'x-total'),
+    },
+  };
+}
+
+/** The next page number, or undefined once the last page has been read. */
+export function nextPage(meta: IndexMeta): number | undefined {
+  if (meta.currentPage === null || meta.lastPage === null) return undefined;
+  return meta.currentPage < meta.lastPage ? meta.currentPage + 1 : undefined;
+}

@@ -1,0 +1,85 @@
+import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
+import { useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { Tenancy } from '../config/api-config.js';
+import { getRuntime } from '../config/runtime.js';
+import { QUERY_ROOT } from '../query/query-keys.js';
+import { requestLogin, requestLogout } from '../session/auth-requests.js';
+import { routeGroupForCall } from '../session/route-group.js';
+import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
+import { useStoredValue } from './use-stored-value.js';
+
+export interface AuthProviderProps {
+  /** Overrides configureApi's routeGroup for everything below; null means no group. */
+  routeGroup?: string | null;
+  /** Overrides configureApi's tenancy for everything below. */
+  tenancy?: Tenancy;
+  /** Defaults to the surrounding QueryClientProvider's client, else one of its own. */
+  queryClient?: QueryClient;
+  children?: ReactNode;
+}
+
+/** `user` is a common key name: another script on the origin may have stored something else there. */
+function parseUser(json: string | null): unknown {
+  try {
+    return json === null ? null : JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
+
+export function AuthProvider({ routeGroup, tenancy, queryClient, children }: AuthProviderProps) {
+  const surrounding = useContext(QueryClientContext);
+  const [client] = useState(() => queryClient ?? surrounding ?? new QueryClient());
+  const runtime = getRuntime();
+  const { session } = runtime;
+  const configuredGroup = routeGroup === undefined ? runtime.config.routeGroup : routeGroup || null;
+
+  const token = useStoredValue(session, 'token');
+  const userJson = useStoredValue(session, 'user');
+  const isReady = useSyncExternalStore(session.subscribe, session.isReady, session.isReady);
+  const user = useMemo(() => parseUser(userJson), [userJson]);
+
+  const login = useCallback<AuthState['login']>(
+    async (email, password, option) => {
+      const result = await requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password);
+      // Whatever was fetched before belongs to the previous caller.
+      if (result.success) void client.invalidateQueries({ queryKey: [QUERY_ROOT] });
+      return result;
+    },
+    [runtime, session, configuredGroup, client],
+  );
+
+  const logout = useCallback<AuthState['logout']>(
+    async (option) => {
+      await requestLogout(runtime, routeGroupForCall(session, configuredGroup, option));
+      // Removed rather than refetched: refetching signed-out would end in onUnauthorized's navigation.
+      client.removeQueries({ queryKey: [QUERY_ROOT] });
+    },
+    [runtime, session, configuredGroup, client],
+  );
+
+  const auth = useMemo<AuthState>(
+    () => ({
+      token,
+      user,
+      isAuthenticated: token !== null,
+      isReady,
+      login,
+      logout,
+      setOrganization: (slug) => session.write({ organization_slug: slug || null }),
+      setRouteGroup: (group) => session.write({ route_group: group || null }),
+    }),
+    [token, user, isReady, login, logout, session],
+  );
+
+  const value = useMemo<GatehouseContextValue>(
+    () => ({ runtime, tenancy: tenancy ?? runtime.config.tenancy, configuredGroup, auth }),
+    [runtime, tenancy, configuredGroup, auth],
+  );
+
+  return (
+    <QueryClientProvider client={client}>
+      <GatehouseContext.Provider value={value}>{children}</GatehouseContext.Provider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,68 @@
+import type { SessionEvents } from '../events/session-events.js';
+import type { KeyValueStorage } from '../storage/key-value-storage.js';
+import { SESSION_KEYS, type SessionKey } from './session-keys.js';
+
+export type SessionValues = Partial<Record<SessionKey, string | null>>;
+
+/**
+ * The session as React renders it: a synchronous cache over a storage that may be asynchronous.
+ * Writes reach storage before they resolve, so a caller that awaited a write can rely on it.
+ */
+export interface SessionStore {
+  /** Settles once the stored values have been read; requests wait for it. */
+  readonly ready: Promise<void>;
+  isReady(): boolean;
+  get(key: SessionKey): string | null;
+  write(values: SessionValues): Promise<void>;
+  subscribe(listener: () => void): () => void;
+  dispose(): void;
+}
+
+const isSessionKey = (key: string): key is SessionKey => (SESSION_KEYS as readonly string[]).includes(key);
+
+const isPending = (read: unknown): read is PromiseLike<unknown> =>
+  typeof (read as PromiseLike<unknown> | null)?.then === 'function';
+
+export function createSessionStore(storage: KeyValueStorage, events: SessionEvents): SessionStore {
+  const cache = new Map<SessionKey, string | null>();
+  let hydrated = false;
+
+  // Registered before any reader, so the cache already holds another tab's value when readers run.
+  events.subscribe((key, value) => {
+    if (isSessionKey(key)) cache.set(key, value);
+  });
+
+  const finishHydration = (values: (string | null)[]) => {
+    SESSION_KEYS.forEach((key, index) => cache.set(key, values[index] ?? null));
+    hydrated = true;
+  };
+
+  const reads = SESSION_KEYS.map((key) => storage.getItem(key));
+  let ready: Promise<void>;
+  if (reads.some(isPending)) {
+    ready = Promise.all(reads).then((values) => {
+      finishHydration(values);
+      for (const key of SESSION_KEYS) events.emit(key, cache.get(key) ?? null);
+    });
+  } else {
+    // Synchronous storage is read at once so the first render already knows the session.
+    finishHydration(reads as (string | null)[]);
+    ready = Promise.resolve();
+  }
+
+  return {
+    ready,
+    isReady: () => hydrated,
+    get: (key) => cache.get(key) ?? null,
+    async write(values) {
+      await ready;
+      const entries = Object.entries(values) as [SessionKey, string | null | undefined][];
+      await Promise.all(
+        entries.map(([key, value]) => (value == null ? storage.removeItem(key) : storage.setItem(key, value))),
+      );
+      for (const [key, value] of entries) events.emit(key, value ?? null);
+    },
+    subscribe: (listener) => events.subscribe(() => listener()),
+    dispose: () => events.dispose(),
+  };
+}

@@ -1,0 +1,59 @@
+// Everything both entry points export; each entry point adds its platform.
+export type { ApiOptions, Tenancy } from './config/api-config.js';
+export { configureApi, getHttpClient } from './config/runtime.js';
+export type { KeyValueStorage, AsyncKeyValueStorage } from './storage/key-value-storage.js';
+export { AuthProvider, type AuthProviderProps } from './react/auth-provider.js';
+export type { AuthState } from './react/gatehouse-context.js';
+export type { LoginResult } from './session/auth-requests.js';
+export type { RouteGroupOption } from './session/route-group.js';
+export { Can, type CanProps } from './react/can.js';
+export type { GatehouseAbility, ModelAction } from './ability/gatehouse-ability.js';
+export { OrganizationRequiredError } from './query/organization-required.js';
+export type { IndexQuery } from './urls/index-params.js';
+export type { IndexMeta, IndexPage } from './http/index-page.js';
+export { useAuth } from './hooks/use-auth.js';
+export { useOrganization, useRouteGroup } from './hooks/use-session-scope.js';
+export { useOwner, type Organization, type OrganizationMember, type OwnerOptions } from './hooks/use-owner.js';
+export { useOrganizationExists, type OrganizationExistence } from './hooks/use-organization-exists.js';
+export { useUserRole, type UserRole } from './hooks/use-user-role.js';
+export { useAbility } from './hooks/use-ability.js';
+export {
+  useRegister,
+  usePasswordRecover,
+  useResetPassword,
+  useAcceptInvitation,
+  type RegisterInput,
+  type PasswordRecoverInput,
+  type PasswordResetInput,
+  type AcceptedInvitation,
+} from './hooks/use-auth-mutations.js';
+export {
+  useInvitations,
+  useInviteUser,
+  useResendInvitation,
+  useCancelInvitation,
+  type Invitation,
+  type InviteUser,
+} from './hooks/use-invitations.js';
+export {
+  useModelIndex,
+  useModelInfinite,
+  useModelShow,
+  useModelTrashed,
+  useModelAudit,
+  useModelComputedAttributes,
+  type ModelRecord,
+  type RecordId,
+  type QueryHookOptions,
+  type ShowQuery,
+  type ListResult,
+} from './hooks/use-model-queries.js';
+export {
+  useModelStore,
+  useModelUpdate,
+  useModelDelete,
+  useModelRestore,
+  useModelForceDelete,
+  useNestedOperations,
+  type NestedOperation,
+} from './hooks/use-model-mutations.js';

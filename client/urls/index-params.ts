@@ -1,0 +1,38 @@
+type ListValue = string | number | boolean;
+type OneOrMany = ListValue | ListValue[];
+
+/** Query options of index and trashed requests; lists become the comma-joined values the server parses. */
+export interface IndexQuery {
+  /** `filter[field]=a,b` */
+  filter?: Record<string, OneOrMany>;
+  /** `sort=-created_at,title`: a leading minus sorts descending. */
+  sort?: string | string[];
+  search?: string;
+  /** Relations to eager-load; dot notation for nested ones (`comments.author`). */
+  include?: string | string[];
+  /** `fields[model]=a,b`: sparse fieldsets per model. */
+  fields?: Record<string, string | string[]>;
+  page?: number;
+  perPage?: number;
+  scope?: string;
+}
+
+const list = (value: OneOrMany): string => (Array.isArray(value) ? value.join(',') : String(value));
+
+export function indexParams(query: IndexQuery = {}): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [field, value] of Object.entries(query.filter ?? {})) params[`filter[${field}]`] = list(value);
+  for (const [model, value] of Object.entries(query.fields ?? {})) params[`fields[${model}]`] = list(value);
+  const plain: [string, OneOrMany | undefined][] = [
+    ['sort', query.sort],
+    ['search', query.search],
+    ['include', query.include],
+    ['page', query.page],
+    ['per_page', query.perPage],
+    ['scope', query.scope],
+  ];
+  for (const [name, value] of plain) {
+    if (value !== undefined && value !== '') params[name] = list(value);
+  }
+  return params;
+}

@@ -1,0 +1,13 @@
+/**
+ * Base of every error the engine throws. `status` is the HTTP status the server answers with and
+ * `message` is safe to show the caller, so the server can turn any of them into `{message}`
+ * without knowing each class.
+ */
+export abstract class GatehouseError extends Error {
+  abstract readonly status: number;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

@@ -1,0 +1,45 @@
+import { InvalidPermissionError } from '../errors/invalid-permission-error.js';
+
+/** Stands for every action in `{slug}.*`, and for every slug and action in `*`. */
+export const WILDCARD = '*';
+
+/** A parsed permission; `*` parses to `{ slug: '*', action: '*' }`. */
+export interface Permission {
+  readonly slug: string;
+  readonly action: string;
+}
+
+const NAME = '[A-Za-z0-9][A-Za-z0-9_-]*';
+const PERMISSION = new RegExp(`^(?:\\*|${NAME}\\.(?:${NAME}|\\*))$`);
+const SHAPES = 'expected {slug}.{action}, {slug}.* or *';
+
+export function isValidPermission(permission: unknown): permission is string {
+  return typeof permission === 'string' && PERMISSION.test(permission);
+}
+
+/** Parses `{slug}.{action}`, `{slug}.*` or `*`; anything else throws `InvalidPermissionError`. */
+export function parsePermission(permission: string): Permission {
+  if (!isValidPermission(permission)) throw new InvalidPermissionError(permission, explain(permission));
+  const dot = permission.indexOf('.');
+  return dot === -1 ? { slug: WILDCARD, action: WILDCARD } : { slug: permission.slice(0, dot), action: permission.slice(dot + 1) };
+}
+
+export function formatPermission({ slug, action }: Permission): string {
+  return slug === WILDCARD ? WILDCARD : `${slug}.${action}`;
+}
+
+// Only reached once the fast pattern has failed, so it may take its time to name the exact fault.
+function explain(permission: unknown): string {
+  if (typeof permission !== 'string') return `expected a string, got ${permission === null ? 'null' : typeof permission}`;
+  if (permission === '') return 'it is empty';
+  if (/\s/.test(permission)) return 'it contains whitespace';
+  const stray = /[^A-Za-z0-9_.*-]/.exec(permission);
+  if (stray !== null) return `it contains the character ${JSON.stringify(stray[0])}`;
+  const segments = permission.split('.');
+  if (segments.includes('')) return 'it has an empty segment';
+  if (segments.length === 1) return `it names no action; ${SHAPES}`;
+  if (segments.length > 2) return `it has more than one dot; ${SHAPES}`;
+  if (segments[0] === WILDCARD) return 'a wildcard slug is only allowed as the bare "*"';
+  if (permission.includes(WILDCARD)) return 'a wildcard must be a whole segment';
+  return 'a slug or action must start with a letter or a digit';
+}

@@ -1,0 +1,35 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import { authenticateIfPresent } from './auth/authenticate.js';
+import { jsonBody } from './http/body-parser.js';
+import { errorHandler } from './http/error-handler.js';
+import { notFound } from './http/not-found.js';
+import { requestId } from './http/request-id.js';
+import { requestLogger } from './http/request-logger.js';
+import type { GatehouseState } from './http/state.js';
+import { acceptInvitation } from './invitations/accept-invitation.js';
+import { groupRoutes } from './route-groups/group-router.js';
+import { hostRouting } from './route-groups/host-routing.js';
+import { health } from './service/health.js';
+import { publicKey } from './service/public-key.js';
+import type { Services } from './services.js';
+
+/** The whole request pipeline, outermost first. */
+export function createApp(services: Services): Koa<GatehouseState> {
+  const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy });
+
+  // Routes outside every route group: same on every host, any session may call them.
+  const service = new Router<GatehouseState>({ prefix: services.config.basePath })
+    .get('/health', health(services))
+    .get('/.well-known/paseto-public-key', publicKey(services))
+    .post('/invitations/accept', authenticateIfPresent(services), acceptInvitation(services));
+
+  app.use(requestId());
+  app.use(requestLogger(services.logger));
+  app.use(errorHandler(services.logger));
+  app.use(jsonBody(services.config.bodyLimit));
+  app.use(service.routes());
+  app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
+  app.use(notFound());
+  return app;
+}

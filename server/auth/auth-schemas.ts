@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { confirmedPassword, email, newPassword, password, text } from '../http/fields.js';
+
+export const loginSchema = z.object({ email: email(), password: password() });
+
+export const registerSchema = z
+  .object({
+    token: text('token', 200),
+    name: text('name'),
+    email: email(),
+    password: newPassword(),
+    password_confirmation: z.string(),
+  })
+  .superRefine(confirmedPassword);
+
+export const passwordRecoverSchema = z.object({ email: email() });
+
+export const passwordResetSchema = z
+  .object({
+    token: text('token', 200),
+    email: email(),
+    password: newPassword(),
+    password_confirmation: z.string(),
+  })
+  .superRefine(confirmedPassword);

@@ -1,0 +1,41 @@
+import { findUserByEmail } from '../db/repositories/users.js';
+import { InvalidCredentialsError } from '../http/errors/invalid-credentials-error.js';
+import { TooManyLoginAttemptsError } from '../http/errors/too-many-login-attempts-error.js';
+import { required, type GatehouseMiddleware } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { assertGroupMember } from '../route-groups/require-group-membership.js';
+import type { Services } from '../services.js';
+import { loginSchema } from './auth-schemas.js';
+import { defaultOrganization } from './default-organization.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { throttleKey } from './login-throttle.js';
+import { sessionResponse } from './session-response.js';
+import { startSession } from './start-session.js';
+
+// Verifying against a real hash when the email is unknown keeps both answers equally slow.
+let decoyHash: Promise<string> | undefined;
+const decoy = () => (decoyHash ??= hashPassword('gatehouse decoy password'));
+
+/** Checks in order: fields (422), throttle (429), credentials (401), group membership (403). */
+export function login(services: Services, echoedGroup: string | null): GatehouseMiddleware {
+  return async (ctx) => {
+    const credentials = validate(loginSchema, ctx.request.body);
+    const key = throttleKey(credentials.email, ctx.ip);
+    const wait = services.throttle.retryAfter(key);
+    if (wait !== null) throw new TooManyLoginAttemptsError(wait);
+
+    const user = await findUserByEmail(services.db, credentials.email);
+    const valid = await verifyPassword(user?.password_hash ?? (await decoy()), credentials.password);
+    if (!user || !valid) {
+      services.throttle.recordFailure(key);
+      throw new InvalidCredentialsError();
+    }
+    services.throttle.clear(key);
+
+    const group = required(ctx, 'routeGroup');
+    await assertGroupMember(services, user.id, group);
+    const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization);
+    const token = await startSession(services, user.id, group.name);
+    ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
+  };
+}

@@ -1,0 +1,25 @@
+import { createPasswordReset } from '../db/repositories/password-resets.js';
+import { findUserByEmail } from '../db/repositories/users.js';
+import type { GatehouseMiddleware } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { passwordResetMail } from '../mail/password-reset-mail.js';
+import type { Services } from '../services.js';
+import { passwordRecoverSchema } from './auth-schemas.js';
+import { createSecretToken } from './secret-token.js';
+
+const ANSWER = { message: 'If the email address is registered, a password reset link has been sent to it.' };
+
+/** Mails a reset link to a known address; the answer never tells whether the address is known. */
+export function passwordRecover(services: Services): GatehouseMiddleware {
+  return async (ctx) => {
+    const { email } = validate(passwordRecoverSchema, ctx.request.body);
+    const user = await findUserByEmail(services.db, email);
+    if (user) {
+      const { token, hash } = createSecretToken();
+      const ttl = services.config.passwordResetTtlSeconds;
+      await createPasswordReset(services.db, { userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + ttl * 1000) });
+      await services.mailer.send(passwordResetMail(user.email, token, services.config.appUrl, ttl));
+    }
+    ctx.body = ANSWER;
+  };
+}

@@ -1,0 +1,37 @@
+import { addMembership } from '../db/repositories/memberships.js';
+import { setInvitationStatus } from '../db/repositories/invitations.js';
+import { findOrganizationById } from '../db/repositories/organizations.js';
+import { createUser, findUserByEmail } from '../db/repositories/users.js';
+import { ValidationError } from '../http/errors/validation-error.js';
+import { required, type GatehouseMiddleware } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { claimInvitation, sameEmail } from '../invitations/claim-invitation.js';
+import type { Services } from '../services.js';
+import { registerSchema } from './auth-schemas.js';
+import { hashPassword } from './password.js';
+import { sessionResponse } from './session-response.js';
+import { startSession } from './start-session.js';
+
+/**
+ * Registration redeems an invitation of this route group: the user, the membership and the
+ * accepted invitation are written together, then a session starts as on login.
+ */
+export function register(services: Services, echoedGroup: string | null): GatehouseMiddleware {
+  return async (ctx) => {
+    const input = validate(registerSchema, ctx.request.body);
+    const group = required(ctx, 'routeGroup');
+    const passwordHash = await hashPassword(input.password);
+    const { user, organizationId } = await claimInvitation(services, { token: input.token, userId: null, routeGroup: group.name }, async (trx, invitation) => {
+      if (!sameEmail(invitation.email, input.email)) throw ValidationError.field('email', 'The email does not match the invitation.');
+      if (await findUserByEmail(trx, input.email)) throw ValidationError.field('email', 'The email has already been taken.');
+      const created = await createUser(trx, { name: input.name, email: input.email, passwordHash });
+      await addMembership(trx, { userId: created.id, organizationId: invitation.organization_id, roleId: invitation.role_id, routeGroup: invitation.route_group });
+      await setInvitationStatus(trx, invitation.id, 'accepted');
+      return { user: created, organizationId: invitation.organization_id };
+    });
+    const organization = (await findOrganizationById(services.db, organizationId)) ?? null;
+    const token = await startSession(services, user.id, group.name);
+    ctx.status = 201;
+    ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
+  };
+}

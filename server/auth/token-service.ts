@@ -1,0 +1,59 @@
+import { v4, type TokenKeys } from './token-keys.js';
+
+export interface TokenClaims {
+  userId: number;
+  sessionId: string;
+  /** The route group the session was started in; null outside any group. */
+  routeGroup: string | null;
+  expiresAt: Date;
+}
+
+// Longer strings are not tokens this service issued; refusing them early bounds the work.
+const MAX_TOKEN_LENGTH = 2048;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Signs and verifies PASETO v4.public tokens. A valid signature proves only that this service
+ * issued the token; whether its session still stands is the session store's answer.
+ */
+export class TokenService {
+  constructor(
+    private readonly keys: TokenKeys,
+    readonly ttlSeconds: number,
+  ) {}
+
+  get publicKey(): string {
+    return this.keys.publicPaserk;
+  }
+
+  /** Whole seconds: the token's `exp` claim and the session row must name the same instant. */
+  expiryFrom(now: Date): Date {
+    return new Date(Math.floor(now.getTime() / 1000) * 1000 + this.ttlSeconds * 1000);
+  }
+
+  sign(claims: TokenClaims): Promise<string> {
+    return v4.Sign(this.keys.secretKey, {
+      sub: String(claims.userId),
+      sid: claims.sessionId,
+      grp: claims.routeGroup,
+      exp: claims.expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    });
+  }
+
+  /** The claims of a genuine, unexpired token; null for anything else. */
+  async verify(token: string): Promise<TokenClaims | null> {
+    if (token.length > MAX_TOKEN_LENGTH) return null;
+    try {
+      const { claims } = await v4.Verify(this.keys.publicKey, token);
+      const userId = Number(claims.sub);
+      const { sid, grp, exp } = claims;
+      if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+      if (typeof sid !== 'string' || !UUID.test(sid)) return null;
+      if (grp !== null && typeof grp !== 'string') return null;
+      if (typeof exp !== 'string') return null;
+      return { userId, sessionId: sid, routeGroup: grp, expiresAt: new Date(exp) };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,6 @@
+import { runServer } from '../run-server.js';
+
+/** Serves on an already migrated database (`gatehouse migrate` first). */
+export function serveCommand(): Promise<void> {
+  return runServer({ announce: (url) => console.log(`Gatehouse listening on ${url}`) });
+}

@@ -1,0 +1,28 @@
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from '../../db/demo-seed.js';
+import { migrate } from '../../db/migrations.js';
+import { runServer } from '../run-server.js';
+
+function banner(url: string): string {
+  const logins = DEMO_USERS.map((user) => `  ${user.email.padEnd(20)} ${(user.organization ?? 'admin group').padEnd(12)} ${user.role}`);
+  return [
+    `Gatehouse demo on ${url}/api`,
+    '',
+    `Demo logins (password ${DEMO_PASSWORD}):`,
+    ...logins,
+    '',
+    'Try:',
+    `  TOKEN=$(curl -s ${url}/api/auth/login -H 'Content-Type: application/json' \\`,
+    `    -d '{"email":"editor@acme.test","password":"${DEMO_PASSWORD}"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
+    `  curl -s '${url}/api/acme/organizations?filter[slug]=acme&include=users' -H "Authorization: Bearer $TOKEN"`,
+  ].join('\n');
+}
+
+async function prepareDemo(ownerUrl: string): Promise<void> {
+  await migrate(ownerUrl);
+  if (await seedDemo(ownerUrl)) console.log('Seeded the demo data.');
+}
+
+/** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
+export function startCommand(): Promise<void> {
+  return runServer({ prepare: prepareDemo, announce: (url) => console.log(banner(url)) });
+}

@@ -1,0 +1,38 @@
+import { ConfigError } from '../config/config-error.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { DEMO_ROLES } from '../db/demo-seed.js';
+import { createLogger } from '../http/logger.js';
+import { DEMO_ROUTE_GROUPS } from './demo-route-groups.js';
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (value === undefined || value === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new ConfigError(`${name} must be true or false.`);
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new ConfigError(`${name} must be a whole number of seconds.`);
+  return parsed;
+}
+
+/** The CLI's server: the demo route groups and roles, the rest from the environment. */
+export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string): ServerConfig {
+  return {
+    database: { connectionString, maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10 },
+    tokens: { secretKey, ttlSeconds: seconds(env, 'GATEHOUSE_TOKEN_TTL') },
+    routeGroups: DEMO_ROUTE_GROUPS,
+    membershipEnforcement: flag(env, 'GATEHOUSE_MEMBERSHIP_ENFORCEMENT'),
+    bodyLimit: env.GATEHOUSE_BODY_LIMIT || undefined,
+    appUrl: env.GATEHOUSE_APP_URL || undefined,
+    trustProxy: flag(env, 'GATEHOUSE_TRUST_PROXY'),
+    invitationTtlSeconds: seconds(env, 'GATEHOUSE_INVITATION_TTL'),
+    passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),
+    logger: createLogger(env.LOG_LEVEL || 'info'),
+    organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Logger } from 'pino';
+import type Router from '@koa/router';
+import type { DatabaseOptions } from '../db/database.js';
+import type { LoginThrottleOptions } from '../auth/login-throttle.js';
+import type { GatehouseState } from '../http/state.js';
+import type { Mailer } from '../mail/mailer.js';
+import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
+import { ConfigError } from './config-error.js';
+
+/**
+ * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
+ * server mounts them under each of the group's data bases behind the group's request context
+ * (authentication, membership, organization, tenant transaction, permissions).
+ */
+export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
+
+export interface ServerConfig {
+  database: DatabaseOptions;
+  tokens: {
+    /** PASERK `k4.secret`: signs bearer tokens; its public half is published. */
+    secretKey: string;
+    /** Session and token lifetime; default 7 days. */
+    ttlSeconds?: number;
+  };
+  routeGroups: readonly RouteGroupConfig[];
+  /** 403 for callers without a membership row in the request's route group; default off. */
+  membershipEnforcement?: boolean;
+  /** Default `/api`. */
+  basePath?: string;
+  /** Largest JSON body accepted, in `bytes` notation; default `100kb`. */
+  bodyLimit?: string;
+  /** Front-end origin that links in mails point to; default `http://localhost:3000`. */
+  appUrl?: string;
+  /** Default: kept in the mail_outbox table and logged. */
+  mailer?: Mailer;
+  logger?: Logger;
+  /** Trust X-Forwarded-* headers (client IP for throttling, host for domain groups). */
+  trustProxy?: boolean;
+  /** Default 5 failures per email and IP in 60 seconds. */
+  loginThrottle?: LoginThrottleOptions;
+  /** Default 7 days. */
+  invitationTtlSeconds?: number;
+  /** Default 1 hour. */
+  passwordResetTtlSeconds?: number;
+  /** Role slug a new organization's creator receives; default `owner`. */
+  ownerRole?: string;
+  /** Role permissions a new organization starts with, by role slug; default `{owner: ['*']}`. */
+  organizationRoles?: Readonly<Record<string, readonly string[]>>;
+  dataRoutes?: DataRoutesFactory;
+}
+
+export interface ResolvedConfig {
+  database: DatabaseOptions;
+  tokens: { secretKey: string; ttlSeconds: number };
+  routeGroups: RouteGroup[];
+  membershipEnforcement: boolean;
+  basePath: string;
+  bodyLimit: string;
+  appUrl: string;
+  trustProxy: boolean;
+  loginThrottle: LoginThrottleOptions;
+  invitationTtlSeconds: number;
+  passwordResetTtlSeconds: number;
+  ownerRole: string;
+  organizationRoles: Readonly<Record<string, readonly string[]>>;
+  dataRoutes: DataRoutesFactory | undefined;
+}
+
+const DAY = 24 * 60 * 60;
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number.`);
+  return value;
+}
+
+export function resolveConfig(config: ServerConfig): ResolvedConfig {
+  const ownerRole = config.ownerRole ?? 'owner';
+  const organizationRoles = config.organizationRoles ?? { [ownerRole]: ['*'] };
+  if (!(ownerRole in organizationRoles)) throw new ConfigError(`organizationRoles must configure the owner role ${ownerRole}.`);
+  const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  const throttle = config.loginThrottle ?? { maxAttempts: 5, decaySeconds: 60 };
+  return {
+    database: config.database,
+    tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
+    routeGroups: defineRouteGroups(config.routeGroups),
+    membershipEnforcement: config.membershipEnforcement ?? false,
+    basePath,
+    bodyLimit: config.bodyLimit ?? '100kb',
+    appUrl: (config.appUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    trustProxy: config.trustProxy ?? false,
+    loginThrottle: {
+      maxAttempts: positive('loginThrottle.maxAttempts', throttle.maxAttempts),
+      decaySeconds: positive('loginThrottle.decaySeconds', throttle.decaySeconds),
+    },
+    invitationTtlSeconds: positive('invitationTtlSeconds', config.invitationTtlSeconds ?? 7 * DAY),
+    passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),
+    ownerRole,
+    organizationRoles,
+    dataRoutes: config.dataRoutes,
+  };
+}

@@ -1,0 +1,64 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+import { createApp } from './app.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { importTokenKeys } from './auth/token-keys.js';
+import { TokenService } from './auth/token-service.js';
+import { resolveConfig, type ServerConfig } from './config/server-config.js';
+import { openDatabase } from './db/database.js';
+import { createLogger } from './http/logger.js';
+import type { GatehouseState } from './http/state.js';
+import { OutboxMailer } from './mail/outbox-mailer.js';
+
+export interface ListenOptions {
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface GatehouseServer {
+  readonly app: Koa<GatehouseState>;
+  /** Starts listening; resolves to the base URL of the server. */
+  listen(options?: ListenOptions): Promise<string>;
+  /** Stops accepting requests, lets running ones finish, then closes the database pool. */
+  close(): Promise<void>;
+}
+
+/** A Koa app with its database pool, token keys, mailer and login throttle, built from config. */
+export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
+  const resolved = resolveConfig(config);
+  const logger = config.logger ?? createLogger();
+  const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
+  const database = openDatabase(resolved.database);
+  const app = createApp({
+    config: resolved,
+    db: database.db,
+    tokens,
+    mailer: config.mailer ?? new OutboxMailer(database.db, logger),
+    throttle: new LoginThrottle(resolved.loginThrottle),
+    logger,
+  });
+  let http: Server | undefined;
+
+  return {
+    app,
+    async listen({ port = 3000, host } = {}) {
+      http = app.listen(port, host);
+      await once(http, 'listening');
+      const { port: bound } = http.address() as AddressInfo;
+      const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+      return `http://${shown}:${bound}`;
+    },
+    async close() {
+      if (http?.listening) {
+        const closed = once(http, 'close');
+        http.close();
+        http.closeIdleConnections();
+        await closed;
+      }
+      await database.close();
+    },
+  };
+}

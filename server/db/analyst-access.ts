@@ -1,0 +1,67 @@
+import type pg from 'pg';
+import { ANALYST_ROLE } from './database.js';
+import { ExistingRoleError } from './existing-role-error.js';
+import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantGroupRole, inspectLoginRole } from './login-role.js';
+import { MissingRoleError } from './missing-role-error.js';
+import { inOwnerTransaction } from './owner-transaction.js';
+import { UnknownOrganizationError } from './unknown-organization-error.js';
+
+export interface AnalystGrantRequest {
+  /** The analyst's LOGIN role: the role it authenticates as. */
+  role: string;
+  organizationSlug: string;
+  /** Create the login role; fails when it exists. */
+  create?: boolean;
+  /** Password for a created role; generated when left out. */
+  password?: string;
+}
+
+export interface AnalystGrant {
+  organizationId: number;
+  created: boolean;
+  /** The password of a role created without one: shown to the operator once, stored nowhere. */
+  generatedPassword: string | null;
+}
+
+async function organizationId(client: pg.ClientBase, slug: string): Promise<number> {
+  const { rows } = await client.query<{ id: number }>('SELECT id FROM organizations WHERE slug = $1', [slug]);
+  if (!rows[0]) throw new UnknownOrganizationError(slug);
+  return rows[0].id;
+}
+
+/**
+ * Lets an analyst read one more organization. The role is made a member of gatehouse_analyst
+ * (created first when asked); roles that could reach past the analysts' policies are refused.
+ */
+export async function grantAnalystAccess(ownerConnectionString: string, request: AnalystGrantRequest): Promise<AnalystGrant> {
+  assertRoleName(request.role);
+  if (request.password !== undefined) assertPassword(request.password);
+  return inOwnerTransaction(ownerConnectionString, async (client) => {
+    const id = await organizationId(client, request.organizationSlug);
+    const exists = await inspectLoginRole(client, request.role, ANALYST_ROLE);
+    let generatedPassword: string | null = null;
+    if (request.create) {
+      if (exists) throw new ExistingRoleError(request.role);
+      const password = request.password ?? generatePassword();
+      await createLoginRole(client, request.role, password, ANALYST_ROLE);
+      if (request.password === undefined) generatedPassword = password;
+    } else {
+      if (!exists) throw new MissingRoleError(request.role);
+      await grantGroupRole(client, request.role, ANALYST_ROLE);
+    }
+    await client.query('INSERT INTO analyst_grants (role_name, organization_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      request.role,
+      id,
+    ]);
+    return { organizationId: id, created: Boolean(request.create), generatedPassword };
+  });
+}
+
+/** Withdraws one organization from an analyst; false when it had no access to it. */
+export async function revokeAnalystAccess(ownerConnectionString: string, role: string, organizationSlug: string): Promise<boolean> {
+  return inOwnerTransaction(ownerConnectionString, async (client) => {
+    const id = await organizationId(client, organizationSlug);
+    const { rowCount } = await client.query('DELETE FROM analyst_grants WHERE role_name = $1 AND organization_id = $2', [role, id]);
+    return (rowCount ?? 0) > 0;
+  });
+}

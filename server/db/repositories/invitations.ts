@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { TenantTransaction } from '../with-tenant.js';
+
+export interface InvitationRecord {
+  id: number;
+  organization_id: number;
+  email: string;
+  role_id: number;
+  route_group: string | null;
+  status: 'pending' | 'accepted' | 'cancelled';
+  invited_by: number | null;
+  expires_at: Date;
+  accepted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Pending splits into live and expired by the clock; the table stores only the former three. */
+export type InvitationStatus = 'pending' | 'expired' | 'accepted' | 'cancelled';
+
+const columns = [
+  'id',
+  'organization_id',
+  'email',
+  'role_id',
+  'route_group',
+  'status',
+  'invited_by',
+  'expires_at',
+  'accepted_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+export function listInvitations(trx: TenantTransaction, organizationId: number, status: InvitationStatus | null): Promise<InvitationRecord[]> {
+  let query = trx.selectFrom('invitations').select(columns).where('organization_id', '=', organizationId);
+  if (status === 'pending') query = query.where('status', '=', 'pending').where('expires_at', '>', new Date());
+  else if (status === 'expired') query = query.where('status', '=', 'pending').where('expires_at', '<=', new Date());
+  else if (status) query = query.where('status', '=', status);
+  return query.orderBy('id').execute();
+}
+
+export function findInvitation(trx: TenantTransaction, organizationId: number, id: number): Promise<InvitationRecord | undefined> {
+  return trx.selectFrom('invitations').select(columns).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Visible only when the transaction carries this token hash (or the organization's context). */
+export function findInvitationByTokenHash(trx: TenantTransaction, tokenHash: string): Promise<InvitationRecord | undefined> {
+  return trx.selectFrom('invitations').select(columns).where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
+}
+
+export function findPendingInvitationForEmail(trx: TenantTransaction, organizationId: number, email: string): Promise<InvitationRecord | undefined> {
+  return trx
+    .selectFrom('invitations')
+    .select(columns)
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'pending')
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export interface NewInvitation {
+  organizationId: number;
+  email: string;
+  roleId: number;
+  routeGroup: string;
+  tokenHash: string;
+  invitedBy: number;
+  expiresAt: Date;
+}
+
+/** Null when another pending invitation for the email won the race (one pending per email). */
+export async function createInvitation(trx: TenantTransaction, invitation: NewInvitation): Promise<InvitationRecord | null> {
+  const row = await trx
+    .insertInto('invitations')
+    .values({
+      organization_id: invitation.organizationId,
+      email: invitation.email,
+      role_id: invitation.roleId,
+      route_group: invitation.routeGroup,
+      token_hash: invitation.tokenHash,
+      invited_by: invitation.invitedBy,
+      expires_at: invitation.expiresAt,
+    })
+    .onConflict((conflict) => conflict.expression(sql`organization_id, lower(email)`).where('status', '=', 'pending').doNothing())
+    .returning(columns)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export function renewInvitation(trx: TenantTransaction, id: number, renewal: { tokenHash: string; expiresAt: Date }): Promise<InvitationRecord> {
+  return trx
+    .updateTable('invitations')
+    .set({ token_hash: renewal.tokenHash, expires_at: renewal.expiresAt })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+}
+
+export function setInvitationStatus(trx: TenantTransaction, id: number, status: 'accepted' | 'cancelled'): Promise<InvitationRecord> {
+  return trx
+    .updateTable('invitations')
+    .set({ status, accepted_at: status === 'accepted' ? new Date() : null })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+}

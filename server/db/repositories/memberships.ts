@@ -1,0 +1,100 @@
+import { withTenant } from '../with-tenant.js';
+import type { Executor } from './executor.js';
+import type { TenantTransaction } from '../with-tenant.js';
+
+export interface MembershipRecord {
+  role_id: number;
+  granted_permissions: string[];
+  denied_permissions: string[];
+}
+
+export interface UserOrganization {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+/** Whether the user holds any membership row for the route group (membership enforcement). */
+export function hasGroupMembership(db: Executor, userId: number, routeGroup: string): Promise<boolean> {
+  return withTenant(db, { organizationId: null, userId }, async (trx) => {
+    const row = await trx
+      .selectFrom('user_roles')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('route_group', '=', routeGroup)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  });
+}
+
+/** The user's organizations in a route group, oldest membership first: the first is the default. */
+export function listUserOrganizations(db: Executor, userId: number, routeGroup: string): Promise<UserOrganization[]> {
+  return withTenant(db, { organizationId: null, userId }, (trx) =>
+    trx
+      .selectFrom('user_roles')
+      .innerJoin('organizations', 'organizations.id', 'user_roles.organization_id')
+      .select(['organizations.id', 'organizations.name', 'organizations.slug'])
+      .where('user_roles.user_id', '=', userId)
+      .where('user_roles.route_group', '=', routeGroup)
+      .orderBy('user_roles.id')
+      .execute(),
+  );
+}
+
+/** Runs inside the organization's tenant context. */
+export function findMembership(trx: TenantTransaction, organizationId: number, userId: number, routeGroup: string): Promise<MembershipRecord | undefined> {
+  return trx
+    .selectFrom('user_roles')
+    .select(['role_id', 'granted_permissions', 'denied_permissions'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('route_group', '=', routeGroup)
+    .executeTakeFirst();
+}
+
+export async function isMemberByEmail(trx: TenantTransaction, organizationId: number, email: string, routeGroup: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('user_roles')
+    .innerJoin('users', 'users.id', 'user_roles.user_id')
+    .select('user_roles.id')
+    .where('user_roles.organization_id', '=', organizationId)
+    .where('user_roles.route_group', '=', routeGroup)
+    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Adds a membership; an existing one for the same organization and group is left as it is. */
+export async function addMembership(
+  trx: TenantTransaction,
+  membership: { userId: number; organizationId: number; roleId: number; routeGroup: string | null },
+): Promise<void> {
+  await trx
+    .insertInto('user_roles')
+    .values({ user_id: membership.userId, organization_id: membership.organizationId, role_id: membership.roleId, route_group: membership.routeGroup })
+    .onConflict((conflict) => conflict.columns(['user_id', 'organization_id', 'route_group']).doNothing())
+    .execute();
+}
+
+export interface MemberRecord {
+  id: number;
+  name: string;
+  email: string;
+  role_id: number;
+}
+
+export function listMembers(trx: TenantTransaction, organizationId: number, routeGroup: string): Promise<MemberRecord[]> {
+  return trx
+    .selectFrom('user_roles')
+    .innerJoin('users', 'users.id', 'user_roles.user_id')
+    .select(['users.id', 'users.name', 'users.email', 'user_roles.role_id'])
+    .where('user_roles.organization_id', '=', organizationId)
+    .where('user_roles.route_group', '=', routeGroup)
+    .orderBy('users.id')
+    .execute();
+}
+
+export function isMember(db: Executor, organizationId: number, userId: number, routeGroup: string): Promise<boolean> {
+  return withTenant(db, { organizationId, userId }, async (trx) => (await findMembership(trx, organizationId, userId, routeGroup)) !== undefined);
+}

@@ -1,0 +1,42 @@
+import type { Executor } from './executor.js';
+import type { TenantTransaction } from '../with-tenant.js';
+
+export interface RoleRecord {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+export function findRolesBySlug(db: Executor, slugs: readonly string[]): Promise<RoleRecord[]> {
+  if (slugs.length === 0) return Promise.resolve([]);
+  return db.selectFrom('roles').select(['id', 'name', 'slug']).where('slug', 'in', slugs).execute();
+}
+
+/** Roles configured in the organization (those with a permissions row), in id order. */
+export function listOrganizationRoles(trx: TenantTransaction, organizationId: number): Promise<RoleRecord[]> {
+  return trx
+    .selectFrom('org_role_permissions')
+    .innerJoin('roles', 'roles.id', 'org_role_permissions.role_id')
+    .select(['roles.id', 'roles.name', 'roles.slug'])
+    .where('org_role_permissions.organization_id', '=', organizationId)
+    .orderBy('roles.id')
+    .execute();
+}
+
+export interface RolePermissions {
+  slug: string;
+  permissions: string[];
+}
+
+/** The role's slug with its permissions in this organization; none configured means none. */
+export async function findRolePermissions(trx: TenantTransaction, organizationId: number, roleId: number): Promise<RolePermissions | undefined> {
+  return trx
+    .selectFrom('roles')
+    .leftJoin('org_role_permissions', (join) =>
+      join.onRef('org_role_permissions.role_id', '=', 'roles.id').on('org_role_permissions.organization_id', '=', organizationId),
+    )
+    .select(['roles.slug', 'org_role_permissions.permissions'])
+    .where('roles.id', '=', roleId)
+    .executeTakeFirst()
+    .then((row) => row && { slug: row.slug, permissions: row.permissions ?? [] });
+}

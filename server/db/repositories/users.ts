@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import type { Executor } from './executor.js';
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+  password_hash: string;
+  permissions: string[];
+  granted_permissions: string[];
+  denied_permissions: string[];
+}
+
+const columns = ['id', 'name', 'email', 'password_hash', 'permissions', 'granted_permissions', 'denied_permissions'] as const;
+
+// Emails are unique case-insensitively (users_email_key is on lower(email)).
+export function findUserByEmail(db: Executor, email: string): Promise<UserRecord | undefined> {
+  return db.selectFrom('users').select(columns).where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserById(db: Executor, id: number): Promise<UserRecord | undefined> {
+  return db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
+}
+
+export async function createUser(db: Executor, user: { name: string; email: string; passwordHash: string }): Promise<UserRecord> {
+  return db
+    .insertInto('users')
+    .values({ name: user.name, email: user.email, password_hash: user.passwordHash })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,27 @@
+import bodyParser from 'koa-bodyparser';
+import type { Middleware } from 'koa';
+import { BadRequestError } from './errors/bad-request-error.js';
+import type { HttpError } from './errors/http-error.js';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.js';
+import type { GatehouseState } from './state.js';
+
+// The parser's own errors name parser internals; callers get one of ours instead.
+function parserError(error: { type?: string; status?: number }): HttpError {
+  if (error.type === 'entity.too.large') return new PayloadTooLargeError();
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
+  if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');
+  return new BadRequestError('Malformed JSON in the request body.');
+}
+
+/** JSON bodies (objects or arrays) up to `limit`: 413 above it, 400 when malformed. */
+export function jsonBody(limit: string): Middleware<GatehouseState> {
+  return bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limit,
+    strict: true,
+    onerror: (error) => {
+      throw parserError(error as { type?: string });
+    },
+  });
+}

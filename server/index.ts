@@ -1,0 +1,17 @@
+// `gatehouse/server`: build the service into another Node application, with its own route
+// groups, data routes (models and policies) and mailer.
+export { createServer, type GatehouseServer, type ListenOptions } from './create-server.js';
+export type { DataRoutesFactory, ServerConfig } from './config/server-config.js';
+export { ConfigError } from './config/config-error.js';
+export type { RouteGroup, RouteGroupConfig, Tenancy } from './route-groups/route-group.js';
+export type { Mailer, MailMessage } from './mail/mailer.js';
+export type { Authentication, Authorization, AuthUser, CurrentOrganization, GatehouseContext, GatehouseMiddleware, GatehouseState } from './http/state.js';
+export { policyContext } from './permissions/policy-context.js';
+export { assertCan, authorize } from './permissions/authorize.js';
+export { generateTokenKeyPair } from './auth/token-keys.js';
+export { HttpError } from './http/errors/http-error.js';
+export { NotFoundError } from './http/errors/not-found-error.js';
+export { BadRequestError } from './http/errors/bad-request-error.js';
+export { ValidationError, type FieldErrors } from './http/errors/validation-error.js';
+export { validate } from './http/validate.js';
+export { readQuery } from './http/query.js';

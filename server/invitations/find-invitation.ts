@@ -1,0 +1,21 @@
+import { findInvitation as findInOrganization, type InvitationRecord } from '../db/repositories/invitations.js';
+import { NotFoundError } from '../http/errors/not-found-error.js';
+import { ValidationError } from '../http/errors/validation-error.js';
+import { required, type GatehouseContext } from '../http/state.js';
+import { assertCan } from '../permissions/authorize.js';
+
+const ID = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * The invitation `:id` of the current organization, checked in the order record (404; another
+ * tenant's is as absent as a missing one), permission (403), state (422: only pending ones
+ * change).
+ */
+export async function findPendingInvitation(ctx: GatehouseContext, action: 'update' | 'destroy', change: string): Promise<InvitationRecord> {
+  const id = ctx.params.id ?? '';
+  const invitation = ID.test(id) ? await findInOrganization(required(ctx, 'trx'), required(ctx, 'organization').id, Number(id)) : undefined;
+  if (!invitation) throw new NotFoundError('Invitation not found.');
+  assertCan(ctx, action, 'invitations');
+  if (invitation.status !== 'pending') throw ValidationError.field('status', `Only pending invitations can be ${change}.`);
+  return invitation;
+}

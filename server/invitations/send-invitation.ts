@@ -1,0 +1,15 @@
+import { createSecretToken } from '../auth/secret-token.js';
+import type { InvitationRecord } from '../db/repositories/invitations.js';
+import type { CurrentOrganization } from '../http/state.js';
+import { invitationMail } from '../mail/invitation-mail.js';
+import type { Services } from '../services.js';
+
+/** A fresh token and expiry; only the hash is stored, the token itself goes out by mail. */
+export function newInvitationToken(services: Services): { token: string; tokenHash: string; expiresAt: Date } {
+  const { token, hash } = createSecretToken();
+  return { token, tokenHash: hash, expiresAt: new Date(Date.now() + services.config.invitationTtlSeconds * 1000) };
+}
+
+export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
+  return services.mailer.send(invitationMail(invitation.email, token, organization.name, services.config.appUrl, invitation.expires_at));
+}

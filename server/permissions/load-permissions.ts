@@ -1,0 +1,38 @@
+import { compileAbility, effectivePermissions, type PermissionSources } from '../../engine/index.js';
+import { findRolePermissions } from '../db/repositories/roles.js';
+import { findUserById } from '../db/repositories/users.js';
+import type { TenantTransaction } from '../db/with-tenant.js';
+import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+
+interface Sources extends PermissionSources {
+  role: string[];
+  roleSlug: string | null;
+}
+
+const NONE: Sources = { role: [], roleSlug: null };
+
+/**
+ * Tenant requests layer the member's role permissions in the organization with the membership's
+ * granted and denied lists; non-tenant requests read the user's own lists. Only stored facts
+ * count: nothing in the request can name a role.
+ */
+async function sourcesOf(ctx: GatehouseContext, trx: TenantTransaction): Promise<Sources> {
+  const { auth, organization, membership } = ctx.state;
+  if (!auth) return NONE;
+  if (organization && membership) {
+    const role = await findRolePermissions(trx, organization.id, membership.roleId);
+    return { role: role?.permissions ?? [], roleSlug: role?.slug ?? null, granted: membership.granted, denied: membership.denied };
+  }
+  const user = await findUserById(trx, auth.user.id);
+  if (!user) return NONE;
+  return { role: user.permissions, roleSlug: null, granted: user.granted_permissions, denied: user.denied_permissions };
+}
+
+export function loadPermissions(): GatehouseMiddleware {
+  return async (ctx, next) => {
+    const { roleSlug, ...sources } = await sourcesOf(ctx, required(ctx, 'trx'));
+    const permissions = effectivePermissions(sources);
+    ctx.state.authorization = { role: roleSlug, permissions, ability: compileAbility(permissions) };
+    await next();
+  };
+}

@@ -1,0 +1,15 @@
+import type { PolicyContext } from '../../engine/index.js';
+import { required, type GatehouseContext } from '../http/state.js';
+
+/** What a resource policy sees of the request: caller, permissions, role, organization, group. */
+export function policyContext(ctx: GatehouseContext): PolicyContext {
+  const { role, ability } = required(ctx, 'authorization');
+  const organization = ctx.state.organization;
+  return {
+    user: ctx.state.auth?.user ?? null,
+    ability,
+    role,
+    organization: organization ? { id: organization.id, slug: organization.slug } : null,
+    routeGroup: ctx.state.routeGroup?.name ?? null,
+  };
+}

@@ -1,0 +1,27 @@
+import { authenticate } from '../auth/authenticate.js';
+import type { GatehouseMiddleware } from '../http/state.js';
+import { loadPermissions } from '../permissions/load-permissions.js';
+import type { Services } from '../services.js';
+import { requireOrganizationMembership } from '../tenancy/require-organization-membership.js';
+import { resolveOrganization } from '../tenancy/resolve-organization.js';
+import { tenantTransaction } from '../tenancy/tenant-transaction.js';
+import { requireGroupMembership } from './require-group-membership.js';
+import type { RouteGroup } from './route-group.js';
+
+// The chains below fix the order of checks: authentication (401), route group membership (403),
+// organization (404); permissions are loaded last, for the handler's own checks.
+
+/** A signed-in caller of the route group. */
+export function signedIn(services: Services): GatehouseMiddleware[] {
+  return [authenticate(services), requireGroupMembership(services)];
+}
+
+/** A signed-in member acting in the addressed organization (or in a non-tenant group). */
+export function memberContext(services: Services): GatehouseMiddleware[] {
+  return [...signedIn(services), resolveOrganization(services), tenantTransaction(services), requireOrganizationMembership(), loadPermissions()];
+}
+
+/** Data requests: members in groups with auth, anyone (with no permissions) in groups without. */
+export function dataContext(group: RouteGroup, services: Services): GatehouseMiddleware[] {
+  return group.auth ? memberContext(services) : [resolveOrganization(services), tenantTransaction(services), loadPermissions()];
+}

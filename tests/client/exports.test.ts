@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+
+/** The exports issue 6 names; both entry points must offer every one. */
+const required = [
+  'configureApi',
+  'AuthProvider',
+  'useAuth',
+  'useOrganization',
+  'useRouteGroup',
+  'useOwner',
+  'useOrganizationExists',
+  'useUserRole',
+  'useRegister',
+  'usePasswordRecover',
+  'useResetPassword',
+  'useAcceptInvitation',
+  'useInvitations',
+  'useInviteUser',
+  'useResendInvitation',
+  'useCancelInvitation',
+  'useModelIndex',
+  'useModelInfinite',
+  'useModelShow',
+  'useModelStore',
+  'useModelUpdate',
+  'useModelDelete',
+  'useModelTrashed',
+  'useModelRestore',
+  'useModelForceDelete',
+  'useModelAudit',
+  'useModelComputedAttributes',
+  'useNestedOperations',
+  'useAbility',
+  'Can',
+];
+
+describe.each([
+  ['gatehouse/client', () => import('../../client/index.js')],
+  ['gatehouse/client/native', () => import('../../client/native.js')],
+])('%s', (_entry, load) => {
+  it('exports every hook and component of the issue', async () => {
+    const entry: Record<string, unknown> = await load();
+    expect(required.filter((name) => typeof entry[name] !== 'function')).toEqual([]);
+  });
+});

@@ -1,0 +1,168 @@
+// @vitest-environment jsdom
+import { act, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import {
+  useAuth,
+  useModelAudit,
+  useModelComputedAttributes,
+  useModelDelete,
+  useModelForceDelete,
+  useModelIndex,
+  useModelInfinite,
+  useModelRestore,
+  useModelShow,
+  useModelStore,
+  useModelTrashed,
+  useModelUpdate,
+  useNestedOperations,
+} from '../../client/index.js';
+import { webPlatform } from './support/platforms.js';
+import { useTestbed } from './support/testbed.js';
+
+const bed = useTestbed(webPlatform);
+
+const post = { id: 7, title: 'Hello', status: 'draft' };
+const pageHeaders = (page: number) => ({ 'X-Current-Page': String(page), 'X-Last-Page': '2', 'X-Per-Page': '1', 'X-Total': '2' });
+const start = () => bed.start({ stored: { token: 'tok', organization_slug: 'acme' } });
+
+describe('reads', () => {
+  it('index sends every query option and exposes the pagination headers', async () => {
+    start();
+    bed.server.answer('GET', '/api/acme/posts', { body: { data: [post] }, headers: pageHeaders(1) });
+    const { result } = bed.render(() =>
+      useModelIndex('posts', {
+        filter: { status: ['draft', 'published'], author_id: 3 },
+        sort: ['-created_at', 'title'],
+        search: 'hello world',
+        include: ['author', 'comments.author'],
+        fields: { posts: ['id', 'title'] },
+        page: 1,
+        perPage: 1,
+        scope: 'mine',
+      }),
+    );
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.data).toEqual([post]);
+    expect(result.current.meta).toEqual({ currentPage: 1, lastPage: 2, perPage: 1, total: 2 });
+    expect(bed.server.requests[0]?.query).toEqual({
+      'filter[status]': 'draft,published',
+      'filter[author_id]': '3',
+      sort: '-created_at,title',
+      search: 'hello world',
+      include: 'author,comments.author',
+      'fields[posts]': 'id,title',
+      page: '1',
+      per_page: '1',
+      scope: 'mine',
+    });
+  });
+
+  it('infinite index reads page after page until the last', async () => {
+    start();
+    bed.server.answer('GET', '/api/acme/posts', (request) => {
+      const page = Number(request.query.page);
+      return { body: { data: [{ id: page }] }, headers: pageHeaders(page) };
+    });
+    const { result } = bed.render(() => useModelInfinite('posts', { sort: 'title' }));
+    await waitFor(() => expect(result.current.hasNextPage).toBe(true));
+    await act(() => result.current.fetchNextPage());
+    await waitFor(() => expect(result.current.data?.pages.flatMap((page) => page.data)).toEqual([{ id: 1 }, { id: 2 }]));
+    expect(result.current.hasNextPage).toBe(false);
+    expect(bed.server.requests.map((request) => request.query)).toEqual([
+      { sort: 'title', page: '1' },
+      { sort: 'title', page: '2' },
+    ]);
+  });
+
+  it.each<[string, () => { isSuccess: boolean; data: unknown }, string, unknown, unknown]>([
+    ['show', () => useModelShow('posts', 7, { include: 'author' }), 'GET /api/acme/posts/7?include=author', post, post],
+    ['trashed', () => useModelTrashed('posts'), 'GET /api/acme/posts/trashed', { data: [post] }, [post]],
+    ['audit', () => useModelAudit('posts', 7), 'GET /api/acme/posts/7/audit', { data: [{ action: 'updated' }] }, [{ action: 'updated' }]],
+    ['computed', () => useModelComputedAttributes('posts'), 'GET /api/acme/posts/computed', { total: 2 }, { total: 2 }],
+  ])('%s returns what the server answered', async (_name, hook, line, body, expected) => {
+    start();
+    bed.server.answer('GET', /.*/, { body });
+    const { result } = bed.render(hook);
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.data).toEqual(expected);
+    expect(bed.server.requests.map((request) => request.line)).toEqual([line]);
+  });
+
+  it('waits for an id before showing a record', async () => {
+    start();
+    const { result } = bed.render(() => useModelShow('posts', null));
+    expect(result.current.fetchStatus).toBe('idle');
+  });
+
+  it('reads the new organization after a switch', async () => {
+    start();
+    bed.server.answer('GET', /\/posts$/, (request) => ({ body: { data: [{ from: request.path }] } }));
+    const { result } = bed.render(() => ({ auth: useAuth(), posts: useModelIndex('posts') }));
+    await waitFor(() => expect(result.current.posts.data).toEqual([{ from: '/api/acme/posts' }]));
+    await act(() => result.current.auth.setOrganization('globex'));
+    await waitFor(() => expect(result.current.posts.data).toEqual([{ from: '/api/globex/posts' }]));
+  });
+});
+
+function useWrites() {
+  return {
+    store: useModelStore('posts'),
+    update: useModelUpdate('posts'),
+    destroy: useModelDelete('posts'),
+    restore: useModelRestore('posts'),
+    forceDelete: useModelForceDelete('posts'),
+    nested: useNestedOperations(),
+    posts: useModelIndex('posts'),
+    comments: useModelIndex('comments'),
+  };
+}
+
+type Writes = ReturnType<typeof useWrites>;
+
+const nestedOperations = [
+  { model: 'posts', action: 'update' as const, id: 7, data: { title: 'New' } },
+  { model: 'comments', action: 'create' as const, data: { body: 'Hi', post_id: 7 } },
+];
+
+const writes: {
+  name: string;
+  run: (hooks: Writes) => Promise<unknown>;
+  answer: { status: number; body?: unknown };
+  resolves: unknown;
+  sent: unknown;
+  refetched: ('posts' | 'comments')[];
+}[] = [
+  { name: 'store', run: (h) => h.store.mutateAsync({ title: 'Hello' }), answer: { status: 201, body: post }, resolves: post, sent: { title: 'Hello' }, refetched: ['posts'] },
+  { name: 'update', run: (h) => h.update.mutateAsync({ id: 7, data: { title: 'New' } }), answer: { status: 200, body: { ...post, title: 'New' } }, resolves: { ...post, title: 'New' }, sent: { title: 'New' }, refetched: ['posts'] },
+  { name: 'delete', run: (h) => h.destroy.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
+  { name: 'restore', run: (h) => h.restore.mutateAsync(7), answer: { status: 200, body: post }, resolves: post, sent: undefined, refetched: ['posts'] },
+  { name: 'force delete', run: (h) => h.forceDelete.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
+  { name: 'nested', run: (h) => h.nested.mutateAsync(nestedOperations), answer: { status: 200, body: { results: [post, { id: 1 }] } }, resolves: [post, { id: 1 }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
+];
+
+describe('writes', () => {
+  it.each(writes)('$name resolves to the answer and refetches the models it touched', async (write) => {
+    start();
+    let version = 0;
+    bed.server.answer('*', /\/(posts|nested)(\/|$)/, () => {
+      version += 1;
+      return write.answer;
+    });
+    bed.server.answer('GET', /\/(posts|comments)$/, () => ({ body: { data: [{ version }] } }));
+    const { result } = bed.render(useWrites);
+    await waitFor(() => expect(result.current.comments.isSuccess && result.current.posts.isSuccess).toBe(true));
+    await act(async () => {
+      await expect(write.run(result.current)).resolves.toEqual(write.resolves);
+    });
+    expect(bed.server.writes().map((request) => request.body)).toEqual([write.sent]);
+    // The write resolves only after the refetch it caused has been answered.
+    const afterWrite = bed.server.requests.slice(bed.server.requests.findIndex((request) => request.method !== 'GET') + 1);
+    expect(afterWrite.map((request) => request.path).sort()).toEqual(write.refetched.map((model) => `/api/acme/${model}`).sort());
+    await waitFor(() =>
+      expect({ posts: result.current.posts.data, comments: result.current.comments.data }).toEqual({
+        posts: [{ version: write.refetched.includes('posts') ? 1 : 0 }],
+        comments: [{ version: write.refetched.includes('comments') ? 1 : 0 }],
+      }),
+    );
+  });
+});

@@ -1,0 +1,65 @@
+import { QueryClient } from '@tanstack/react-query';
+import { cleanup, configure, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, vi } from 'vitest';
+import type { ApiOptions } from '../../../client/config/api-config.js';
+import { configureApi } from '../../../client/config/runtime.js';
+import { AuthProvider, type AuthProviderProps } from '../../../client/react/auth-provider.js';
+import type { StoredSession, TestPlatform } from './platforms.js';
+import { useTestServer, type TestServer } from './test-server.js';
+
+// A ceiling for waitFor on a loaded machine (the whole suite runs files in parallel), not a timing claim.
+configure({ asyncUtilTimeout: 10_000 });
+
+export interface StartOptions {
+  /** What storage holds before the client starts. */
+  stored?: StoredSession;
+  api?: ApiOptions;
+}
+
+export interface RenderOptions<Props> {
+  provider?: Omit<AuthProviderProps, 'children' | 'queryClient'>;
+  initialProps?: Props;
+}
+
+export interface Testbed {
+  server: TestServer;
+  platform: TestPlatform;
+  /** Configures the client against the test server; returns its onUnauthorized and onForbidden spies. */
+  start(options?: StartOptions): { onUnauthorized: ReturnType<typeof vi.fn>; onForbidden: ReturnType<typeof vi.fn> };
+  render: typeof renderClientHook;
+}
+
+/**
+ * Renders a hook inside its own AuthProvider, sharing the session configureApi set up. Needs no
+ * test server: a suite against the real service configures the client and calls this directly.
+ */
+export function renderClientHook<T, Props = undefined>(
+  hook: (props: Props) => T,
+  { provider = {}, initialProps }: RenderOptions<Props> = {},
+) {
+  const queryClient = new QueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <AuthProvider queryClient={queryClient} {...provider}>
+      {children}
+    </AuthProvider>
+  );
+  return renderHook(hook, { wrapper, initialProps });
+}
+
+/** One test server per file, a fresh client configuration per test, unmounted after each. */
+export function useTestbed(platform: TestPlatform): Testbed {
+  const server = useTestServer();
+  afterEach(cleanup);
+  return {
+    server,
+    platform,
+    start({ stored = {}, api = {} } = {}) {
+      const onUnauthorized = vi.fn();
+      const onForbidden = vi.fn();
+      configureApi({ baseURL: server.baseURL, storage: platform.prepare(stored), onUnauthorized, onForbidden, ...api });
+      return { onUnauthorized, onForbidden };
+    },
+    render: renderClientHook,
+  };
+}

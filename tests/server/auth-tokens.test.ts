@@ -1,0 +1,85 @@
+import { PublicProtocol } from 'paseto';
+import { ImportPublicKeyFactory, ImportSecretKeyFactory, SignFactory, VerifyFactory } from 'paseto/v4/public';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { instant, tokenClaims } from './support/token-claims.js';
+
+const v4 = new PublicProtocol(SignFactory, VerifyFactory, ImportSecretKeyFactory, ImportPublicKeyFactory);
+
+let server: TestServer;
+let token: string;
+let claims: Record<string, string | null>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.login('editor@acme.test');
+  claims = tokenClaims(token);
+});
+
+afterAll(() => server.close());
+
+async function signed(secretKey: string, payload: Record<string, string | null>): Promise<string> {
+  return v4.Sign(await v4.ImportSecretKey(secretKey as `k4.secret.${string}`), payload);
+}
+
+const rolesWith = (bearer: string) => server.api.get('/api/acme/roles', { token: bearer });
+
+describe('bearer tokens', () => {
+  it('carry user, session, route group and expiry', () => {
+    expect(claims).toMatchObject({ sub: expect.stringMatching(/^\d+$/), sid: expect.any(String), grp: 'tenant', exp: expect.any(String) });
+  });
+
+  it('are refused with 401 when missing or not a bearer', async () => {
+    expect((await server.api.get('/api/acme/roles')).status).toBe(401);
+    expect((await server.api.get('/api/acme/roles', { headers: { authorization: `Basic ${token}` } })).status).toBe(401);
+    expect((await rolesWith('not-a-token')).status).toBe(401);
+  });
+
+  it('are refused with 401 when tampered with', async () => {
+    const [version, purpose, payload] = token.split('.') as [string, string, string];
+    const bytes = Buffer.from(payload, 'base64url');
+    bytes[5] = bytes[5]! ^ 1;
+    expect((await rolesWith(`${version}.${purpose}.${bytes.toString('base64url')}`)).status).toBe(401);
+  });
+
+  it('are refused with 401 when expired', async () => {
+    const expired = await signed(server.secretKey, { ...claims, exp: instant(new Date(Date.now() - 60_000)) });
+    const response = await rolesWith(expired);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ message: 'Unauthenticated.' });
+  });
+
+  it('are refused with 401 when their session has expired, whatever the token says', async () => {
+    const other = await server.login('viewer@acme.test');
+    await server.sql("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE id = $1", [tokenClaims(other).sid]);
+    expect((await rolesWith(other)).status).toBe(401);
+  });
+
+  it('are refused with 401 when signed by another key', async () => {
+    const { secretKey: foreignKey } = await generateTokenKeyPair();
+    const foreign = await signed(foreignKey, { ...claims, exp: instant(new Date(Date.now() + 60_000)) });
+    expect((await rolesWith(foreign)).status).toBe(401);
+  });
+
+  it('are refused with 401 when the session was revoked', async () => {
+    const other = await server.login('editor@acme.test');
+    await server.api.post('/api/auth/logout', { token: other });
+    expect((await rolesWith(other)).status).toBe(401);
+  });
+
+  it('authenticate only in the route group they were issued for', async () => {
+    const adminToken = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
+    expect((await server.api.get('/api/admin/user-role', { token: adminToken })).status).toBe(200);
+    expect((await server.api.get('/api/admin/user-role', { token })).status).toBe(401);
+    expect((await server.api.get('/api/acme/roles', { token: adminToken })).status).toBe(401);
+  });
+
+  it('verify against the published public key', async () => {
+    const response = await server.api.get('/api/.well-known/paseto-public-key');
+    expect(response.status).toBe(200);
+    expect(response.body.key).toMatch(/^k4\.public\./);
+    const verified = await v4.Verify(await v4.ImportPublicKey(response.body.key), token);
+    expect(verified.claims.sid).toBe(claims.sid);
+  });
+});

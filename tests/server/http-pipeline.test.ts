@@ -1,0 +1,75 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, startTestServer, type TestServer } from './support/test-server.js';
+
+let server: TestServer;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  server = await startTestServer({ logger: pino({ level: 'info' }, sink), bodyLimit: '1kb' });
+});
+
+afterAll(() => server.close());
+
+describe('the HTTP pipeline', () => {
+  it('answers GET /api/health', async () => {
+    const response = await server.api.get('/api/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    for (const path of ['/api/nothing-here', '/nope', '/api/acme']) {
+      const response = await server.api.get(path);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ message: 'Route not found.' });
+    }
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await server.api.post('/api/auth/login', { rawBody: '{"email": "owner@acme.test",' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'Malformed JSON in the request body.' });
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'x'.repeat(2048) } });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ message: 'The request body is too large.' });
+  });
+
+  it('tags every answer with a request id, keeping a well-formed one the caller sent', async () => {
+    const generated = await server.api.get('/api/health');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await server.api.get('/api/health', { headers: { 'x-request-id': 'trace-123' } });
+    expect(kept.headers['x-request-id']).toBe('trace-123');
+    const replaced = await server.api.get('/api/health', { headers: { 'x-request-id': 'bad id\twith tab' } });
+    expect(replaced.headers['x-request-id']).not.toContain('bad');
+  });
+
+  it('logs one structured line per request without tokens or passwords', async () => {
+    const login = await server.api.post('/api/auth/login', {
+      body: { email: 'owner@acme.test', password: DEMO_PASSWORD },
+      headers: { 'x-request-id': 'login-log-check' },
+    });
+    const token = login.body.token as string;
+    await server.api.get('/api/acme/roles?include=secret', { token, headers: { 'x-request-id': 'roles-log-check' } });
+
+    const lines = logLines.map((line) => JSON.parse(line));
+    const loginLine = lines.find((line) => line.requestId === 'login-log-check');
+    expect(loginLine).toMatchObject({ msg: 'request', method: 'POST', path: '/api/auth/login', status: 200 });
+    const rolesLine = lines.find((line) => line.requestId === 'roles-log-check');
+    expect(rolesLine).toMatchObject({ path: '/api/acme/roles', routeGroup: 'tenant', organization: 'acme', userId: expect.any(Number) });
+    const everything = logLines.join('\n');
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(token.slice(10, 60));
+    expect(everything).not.toContain(DEMO_PASSWORD);
+  });
+});

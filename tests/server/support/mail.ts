@@ -1,0 +1,18 @@
+import type { TestServer } from './test-server.js';
+
+/** The newest message to `recipient` in mail_outbox, with the token it carries. */
+export async function lastMail(server: TestServer, recipient: string): Promise<{ subject: string; body: string; token: string }> {
+  const [mail] = await server.sql<{ subject: string; body: string }>(
+    'SELECT subject, body FROM mail_outbox WHERE lower(recipient) = lower($1) ORDER BY id DESC LIMIT 1',
+    [recipient],
+  );
+  if (!mail) throw new Error(`no mail to ${recipient}`);
+  const token = /token: (\S+)/.exec(mail.body)?.[1];
+  if (!token) throw new Error(`mail to ${recipient} carries no token`);
+  return { ...mail, token };
+}
+
+export async function mailCount(server: TestServer, recipient: string): Promise<number> {
+  const [row] = await server.sql<{ count: string }>('SELECT count(*) FROM mail_outbox WHERE lower(recipient) = lower($1)', [recipient]);
+  return Number(row?.count ?? 0);
+}

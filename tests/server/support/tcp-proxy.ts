@@ -1,0 +1,50 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { freePort } from '../../../server/db/embedded-cluster.js';
+
+export interface TcpProxy {
+  port: number;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
+  /** Refuses new connections and cuts the open ones: to its clients the database is gone. */
+  stop(): Promise<void>;
+}
+
+/** A TCP relay to 127.0.0.1:targetPort that a test can switch off and on. */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+
+  const proxy: TcpProxy = {
+    port,
+    start: () =>
+      new Promise((resolve, reject) => {
+        if (server) return resolve();
+        server = createServer((client) => {
+          const upstream = createConnection(targetPort, '127.0.0.1');
+          track(client);
+          track(upstream);
+          client.pipe(upstream).pipe(client);
+          client.on('close', () => upstream.destroy());
+          upstream.on('close', () => client.destroy());
+        });
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        if (server) server.close(() => resolve());
+        else resolve();
+        server = undefined;
+      }),
+  };
+  await proxy.start();
+  return proxy;
+}
