@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineModel } from '../../server/models/define-model.js';
+import { defineModel, fields } from '../../server/index.js';
 
 export const comments = defineModel({
   slug: 'comments',
@@ -25,8 +25,8 @@ export const comments = defineModel({
   computed: { total: { fn: 'count' } },
   validation: {
     create: z.object({
-      post_id: z.number().int().positive(),
-      body: z.string().trim().min(1, 'The body field is required.').max(10_000),
+      post_id: fields.id('post_id'),
+      body: fields.text('body', 10_000),
     }),
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineModel } from '../../server/models/define-model.js';
+import { defineModel, fields } from '../../server/index.js';
 
 export const organizations = defineModel({
   slug: 'organizations',
@@ -12,5 +12,5 @@ export const organizations = defineModel({
   // Every organization is readable to the service (slugs are looked up before login); inside a
   // tenant the caller sees only the current one.
   recordScope: (query, { organizationId }) => (organizationId === null ? query : query.where('id', '=', organizationId)),
-  validation: { create: z.object({ name: z.string().trim().min(1, 'The name field is required.').max(200) }) },
+  validation: { create: z.object({ name: fields.text('name') }) },
 });

@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { defineModel } from '../../server/models/define-model.js';
+import { defineModel, fields } from '../../server/index.js';
 
-const optionalText = z.string().max(10_000).nullable().optional();
+const STATUSES = ['draft', 'published', 'archived'] as const;
+
+const optionalText = (field: string) =>
+  z
+    .string({ error: `The ${field} field must be a string.` })
+    .max(10_000, `The ${field} field must not be longer than 10000 characters.`)
+    .nullable()
+    .optional();
 
 export const posts = defineModel({
   slug: 'posts',
@@ -39,10 +46,10 @@ export const posts = defineModel({
   },
   validation: {
     create: z.object({
-      title: z.string().trim().min(1, 'The title field is required.').max(200),
-      body: optionalText,
-      status: z.enum(['draft', 'published', 'archived']).optional(),
-      internal_notes: optionalText,
+      title: fields.text('title'),
+      body: optionalText('body'),
+      status: z.enum(STATUSES, { error: `The status field must be one of: ${STATUSES.join(', ')}.` }).optional(),
+      internal_notes: optionalText('internal notes'),
     }),
   },
 });

@@ -1,4 +1,4 @@
-import { defineModel } from '../../server/models/define-model.js';
+import { defineModel } from '../../server/index.js';
 
 /** Roles are fixed by migrations (the service role cannot write them); the API only lists them. */
 export const roles = defineModel({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineModel } from '../../server/models/define-model.js';
+import { defineModel, fields } from '../../server/index.js';
 
 export const users = defineModel({
   slug: 'users',
@@ -17,5 +17,5 @@ export const users = defineModel({
       : query.where(({ eb, selectFrom }) =>
           eb('id', 'in', selectFrom('user_roles').select('user_id').where('organization_id', '=', organizationId)),
         ),
-  validation: { create: z.object({ name: z.string().trim().min(1, 'The name field is required.').max(200) }) },
+  validation: { create: z.object({ name: fields.text('name') }) },
 });

@@ -1,50 +1,18 @@
+import { NotFoundError } from '../http/errors/not-found-error.js';
+
 /**
- * Errors a data request answers with. Each carries the HTTP status and the public message, so
- * the error middleware only has to copy them into `{message}` (and `errors` for 422).
+ * A record outside the caller's record gate. Missing, another tenant's and hidden by a scope all
+ * answer alike, so the answer never tells which.
  */
-export class DataError extends Error {
-  readonly expose = true;
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-export class BadQueryError extends DataError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
-
-export class RecordNotFoundError extends DataError {
+export class RecordNotFoundError extends NotFoundError {
   constructor() {
-    super(404, 'Resource not found');
+    super('Resource not found');
   }
 }
 
-export class UnknownModelError extends DataError {
+/** A slug the route group does not serve, registered elsewhere or not at all. */
+export class UnknownModelError extends NotFoundError {
   constructor(slug: string) {
-    super(404, `Unknown model: ${slug}`);
-  }
-}
-
-export class UnauthorizedActionError extends DataError {
-  constructor() {
-    super(403, 'This action is unauthorized.');
-  }
-}
-
-export class ValidationFailedError extends DataError {
-  constructor(readonly errors: Record<string, string[]>) {
-    super(422, Object.values(errors)[0]?.[0] ?? 'The given data was invalid.');
-  }
-}
-
-export class NoSoftDeletesError extends DataError {
-  constructor(slug: string) {
-    super(404, `Model ${slug} does not use soft deletes`);
+    super(`Unknown model: ${slug}.`);
   }
 }

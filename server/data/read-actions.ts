@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
+import { NotFoundError } from '../http/errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { fetchPage, gatedQuery, narrowQuery, type TrashedMode } from '../query/build-index-query.js';
 import { loadIncludes } from '../query/load-includes.js';
 import type { LooseRow } from '../query/loose-schema.js';
 import { parseIndexQuery, type RawQuery, type ShapeQuery } from '../query/parse-index-query.js';
-import { authorizeAction } from './authorize-action.js';
 import type { DataContext } from './data-context.js';
 import { findRecord, requireSoftDeletes } from './find-record.js';
-import { readableAttributes, serializeRecord } from './serialize-record.js';
+import { recordSerializer } from './serialize-record.js';
 
 export interface Pagination {
   currentPage: number;
@@ -23,15 +23,14 @@ export interface RecordList {
 
 async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
   const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope);
-  const options = { policyFor: context.policyFor, user: context.user, fields: shape.fields, included };
-  return rows.map((row) => serializeRecord(model, row, options));
+  const { serialize } = recordSerializer(context, { fields: shape.fields, included });
+  return rows.map((row) => serialize(model, row));
 }
 
 async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, trashed: TrashedMode): Promise<RecordList> {
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseIndexQuery(context.registry, model, raw);
-  const policy = context.policyFor(model);
-  authorizeAction(trashed === 'only' ? policy.viewTrashed(context.user) : policy.viewAny(context.user));
+  context.policyFor(model).authorize(trashed === 'only' ? 'viewTrashed' : 'viewAny', context.user);
   context.authorizeIncludes(model, query.includes);
   const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope, trashed), model, query, context.scope);
   const page = await fetchPage(narrowed, query);
@@ -53,7 +52,7 @@ export const trashedRecords = (context: DataContext, model: ModelDefinition, raw
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');
   const row = await findRecord(context, model, id);
-  authorizeAction(context.policyFor(model).view(context.user, row));
+  context.policyFor(model).authorize('view', context.user, row);
   context.authorizeIncludes(model, query.includes);
   const [record] = await serializeWithIncludes(context, model, [row], query);
   return record!;
@@ -62,7 +61,7 @@ export async function showRecord(context: DataContext, model: ModelDefinition, i
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseIndexQuery(context.registry, model, raw, 'computed');
-  authorizeAction(context.policyFor(model).viewAny(context.user));
+  context.policyFor(model).authorize('viewAny', context.user);
   const entries = Object.entries(model.computed);
   if (entries.length === 0) return {};
   const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope), model, query, context.scope);
@@ -81,12 +80,15 @@ export async function computeAggregates(context: DataContext, model: ModelDefini
   return Object.fromEntries(entries.map(([name]) => [name, row[name] === null ? null : Number(row[name])]));
 }
 
-/** A record's history, gated like the record itself: a field the caller cannot read is not in it. */
+/**
+ * A record's history, also after it went to the trash, gated like the record itself: a field the
+ * caller cannot read is not in it.
+ */
 export async function auditTrail(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow[]> {
   parseIndexQuery(context.registry, model, raw, 'none');
+  if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
-  const policy = context.policyFor(model);
-  authorizeAction(policy.view(context.user, row));
+  context.policyFor(model).authorize('view', context.user, row);
   const entries = await context.trx
     .selectFrom('audit_logs')
     .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
@@ -94,6 +96,7 @@ export async function auditTrail(context: DataContext, model: ModelDefinition, i
     .where('record_id', '=', String(row.id))
     .orderBy('id')
     .execute();
-  const gate = (values: unknown) => (values === null ? null : readableAttributes(model, policy, context.user, values as LooseRow));
+  const read = recordSerializer(context).reader(model);
+  const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
   return entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) }));
 }

@@ -1,23 +1,22 @@
 import type { ZodType } from 'zod';
+import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { ValidationError } from '../http/errors/validation-error.js';
+import { validate } from '../http/validate.js';
 import type { LooseRow } from '../query/loose-schema.js';
-import { BadQueryError, ValidationFailedError } from './data-errors.js';
 
 /** A body must be a JSON object before any field rule can apply to it. */
 export function requireObjectBody(body: unknown): LooseRow {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadQueryError('The request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequestError('The request body must be a JSON object.');
   return body as LooseRow;
 }
 
-/** Runs the model's schema; failures become 422 `errors` keyed by field, prefixed for nested bodies. */
+/** Runs the model's schema (422 with `errors` per field); a nested operation's fields carry its position as prefix. */
 export function validateBody(schema: ZodType | undefined, body: LooseRow, prefix = ''): LooseRow {
   if (!schema) return body;
-  const result = schema.safeParse(body);
-  if (result.success) return result.data as LooseRow;
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.join('.');
-    const missing = issue.code === 'invalid_type' && issue.path.length > 0 && body[String(issue.path[0])] === undefined;
-    (errors[`${prefix}${field}`] ??= []).push(missing ? `The ${field} field is required.` : issue.message);
+  try {
+    return validate(schema, body) as LooseRow;
+  } catch (error) {
+    if (prefix === '' || !(error instanceof ValidationError)) throw error;
+    throw new ValidationError(Object.fromEntries(Object.entries(error.errors).map(([field, messages]) => [`${prefix}${field}`, messages])));
   }
-  throw new ValidationFailedError(errors);
 }

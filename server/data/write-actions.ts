@@ -1,15 +1,15 @@
 import { sql } from 'kysely';
 import { changedValues, recordAudit } from '../audit/record-audit.js';
+import { ValidationError } from '../http/errors/validation-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { gatedQuery } from '../query/build-index-query.js';
 import type { LooseRow } from '../query/loose-schema.js';
-import { authorizeAction } from './authorize-action.js';
-import { checkWritableFields } from './check-writable-fields.js';
 import type { DataContext } from './data-context.js';
-import { ValidationFailedError } from './data-errors.js';
+import { RecordNotFoundError } from './data-errors.js';
 import { findRecord } from './find-record.js';
-import { serializeRecord } from './serialize-record.js';
+import { recordSerializer } from './serialize-record.js';
 import { requireObjectBody, validateBody } from './validate-body.js';
+import { assertWritableFields } from './writable-fields.js';
 
 /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
 export interface WriteOptions {
@@ -29,79 +29,87 @@ async function ownership(context: DataContext, model: ModelDefinition, values: L
       .select('organization_id')
       .where(sql.ref('id'), '=', values[foreignKey])
       .executeTakeFirst();
-    if (!parent) throw new ValidationFailedError({ [`${prefix}${foreignKey}`]: [`The selected ${foreignKey.replaceAll('_', ' ')} is invalid.`] });
+    if (!parent) throw ValidationError.field(`${prefix}${foreignKey}`, `The selected ${foreignKey.replaceAll('_', ' ')} is invalid.`);
     return { organization_id: parent.organization_id };
   }
   return model.tenantOwned ? { organization_id: context.scope.organizationId } : {};
 }
 
-const serialize = (context: DataContext, model: ModelDefinition, row: LooseRow) =>
-  serializeRecord(model, row, { policyFor: context.policyFor, user: context.user, fields: {} });
+/**
+ * Row-level security can let a row be read but not written (an organization outside the tenant
+ * context); such a write touches nothing and answers like a record outside the gate.
+ */
+function written<T>(row: T | undefined): T {
+  if (row === undefined) throw new RecordNotFoundError();
+  return row;
+}
+
+const serialize = (context: DataContext, model: ModelDefinition, row: LooseRow) => recordSerializer(context).serialize(model, row);
+
+const audit = (context: DataContext, model: ModelDefinition, entry: Omit<Parameters<typeof recordAudit>[2], 'userId'>) =>
+  recordAudit(context.trx, model, { ...entry, userId: context.user?.id ?? null });
 
 export async function storeRecord(context: DataContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const policy = context.policyFor(model);
-  authorizeAction(policy.create(context.user));
+  policy.authorize('create', context.user);
   const body = requireObjectBody(rawBody);
-  checkWritableFields(model, policy, context.user, body, 'create');
+  assertWritableFields(model, policy, context.user, body, 'create');
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.create, body, prefix);
-  const server = {
+  const owned = {
     ...(await ownership(context, model, values, prefix)),
     ...(model.authorColumn ? { [model.authorColumn]: context.user?.id ?? null } : {}),
   };
-  const row = await context.trx.insertInto(model.table).values({ ...values, ...server }).returningAll().executeTakeFirstOrThrow();
-  await recordAudit(context.trx, model, { action: 'created', record: row, oldValues: null, newValues: row, userId: context.user?.id ?? null });
+  const row = await context.trx.insertInto(model.table).values({ ...values, ...owned }).returningAll().executeTakeFirstOrThrow();
+  await audit(context, model, { action: 'created', record: row, oldValues: null, newValues: row });
   return serialize(context, model, row);
 }
 
 export async function updateRecord(context: DataContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const before = await findRecord(context, model, id);
   const policy = context.policyFor(model);
-  authorizeAction(policy.update(context.user, before));
+  policy.authorize('update', context.user, before);
   const body = requireObjectBody(rawBody);
-  checkWritableFields(model, policy, context.user, body, 'update');
+  assertWritableFields(model, policy, context.user, body, 'update');
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.update, body, prefix);
-  const owned = model.owner && values[model.owner.foreignKey] !== undefined ? await ownership(context, model, values, prefix) : {};
   if (Object.keys(values).length === 0) return serialize(context, model, before);
-  const after = await context.trx
-    .updateTable(model.table)
-    .set({ ...values, ...owned })
-    .where(sql.ref('id'), '=', before.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const { oldValues, newValues } = changedValues(before, after);
-  await recordAudit(context.trx, model, { action: 'updated', record: after, oldValues, newValues, userId: context.user?.id ?? null });
+  const owned = model.owner && values[model.owner.foreignKey] !== undefined ? await ownership(context, model, values, prefix) : {};
+  const after = written(
+    await context.trx
+      .updateTable(model.table)
+      .set({ ...values, ...owned })
+      .where(sql.ref('id'), '=', before.id)
+      .returningAll()
+      .executeTakeFirst(),
+  );
+  await audit(context, model, { action: 'updated', record: after, ...changedValues(before, after) });
   return serialize(context, model, after);
 }
 
 export async function destroyRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
   const row = await findRecord(context, model, id);
-  authorizeAction(context.policyFor(model).delete(context.user, row));
-  if (model.softDeletes) {
-    await context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', row.id).execute();
-  } else {
-    await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).execute();
-  }
-  await recordAudit(context.trx, model, { action: 'deleted', record: row, oldValues: row, newValues: null, userId: context.user?.id ?? null });
+  context.policyFor(model).authorize('delete', context.user, row);
+  const removed = model.softDeletes
+    ? context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst()
+    : context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst();
+  written(await removed);
+  await audit(context, model, { action: 'deleted', record: row, oldValues: row, newValues: null });
 }
 
 export async function restoreRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<LooseRow> {
   const row = await findRecord(context, model, id, 'only');
-  authorizeAction(context.policyFor(model).restore(context.user, row));
-  const restored = await context.trx
-    .updateTable(model.table)
-    .set({ deleted_at: null })
-    .where(sql.ref('id'), '=', row.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await recordAudit(context.trx, model, { action: 'restored', record: restored, oldValues: null, newValues: null, userId: context.user?.id ?? null });
+  context.policyFor(model).authorize('restore', context.user, row);
+  const restored = written(
+    await context.trx.updateTable(model.table).set({ deleted_at: null }).where(sql.ref('id'), '=', row.id).returningAll().executeTakeFirst(),
+  );
+  await audit(context, model, { action: 'restored', record: restored, oldValues: null, newValues: null });
   return serialize(context, model, restored);
 }
 
 export async function forceDeleteRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
-  const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
-  authorizeAction(context.policyFor(model).forceDelete(context.user, row));
-  await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).execute();
-  await recordAudit(context.trx, model, { action: 'force_deleted', record: row, oldValues: row, newValues: null, userId: context.user?.id ?? null });
+  const row = await findRecord(context, model, id, 'with');
+  context.policyFor(model).authorize('forceDelete', context.user, row);
+  written(await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst());
+  await audit(context, model, { action: 'force_deleted', record: row, oldValues: row, newValues: null });
 }

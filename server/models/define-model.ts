@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import { ConfigError } from '../config/config-error.js';
 import type { LooseSelect } from '../query/loose-schema.js';
 
 export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'string[]';
@@ -31,12 +32,11 @@ export interface Aggregate {
   where?: Record<string, string | number | boolean | null>;
 }
 
-export interface ModelOptions<Policy = unknown> {
+export interface ModelOptions {
+  /** The URL segment and the resource slug of the permissions (`posts.index`); the policy is found by it (`PostPolicy`). */
   slug: string;
   /** Defaults to the slug. */
   table?: string;
-  /** Defaults to the policy named after the slug in the registry's policy set (`posts` -> `PostPolicy`). */
-  policy?: Policy;
   /** Rows carry organization_id and live behind row-level security. */
   tenantOwned: boolean;
   /** For children: the parent a new row must belong to (comment -> post); it supplies the organization. */
@@ -67,8 +67,7 @@ export interface ModelOptions<Policy = unknown> {
   validation?: { create: ZodType; update?: ZodType };
 }
 
-export interface ModelDefinition<Policy = unknown> extends Required<Omit<ModelOptions<Policy>, 'policy' | 'owner' | 'authorColumn' | 'recordScope' | 'validation' | 'defaultSort'>> {
-  policy: Policy | undefined;
+export interface ModelDefinition extends Required<Omit<ModelOptions, 'owner' | 'authorColumn' | 'recordScope' | 'validation' | 'defaultSort'>> {
   owner: { model: string; foreignKey: string } | undefined;
   authorColumn: string | undefined;
   recordScope: Scope | undefined;
@@ -76,7 +75,8 @@ export interface ModelDefinition<Policy = unknown> extends Required<Omit<ModelOp
   defaultSort: string;
 }
 
-export class ModelDefinitionError extends Error {
+/** A registration that cannot work; raised at start-up, like every configuration error. */
+export class ModelDefinitionError extends ConfigError {
   constructor(slug: string, problem: string) {
     super(`Model ${slug}: ${problem}`);
     this.name = 'ModelDefinitionError';
@@ -89,7 +89,7 @@ export const MAX_PER_PAGE = 100;
 function checkIdentifiers(slug: string, kind: string, names: Iterable<string>, known?: Record<string, unknown>) {
   for (const name of names) {
     if (!IDENTIFIER.test(name)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a plain identifier`);
-    if (known && !(name in known)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a registered attribute`);
+    if (known && !Object.hasOwn(known, name)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a registered attribute`);
   }
 }
 
@@ -102,9 +102,9 @@ function updateSchema(create: ZodType): ZodType {
  * Checks a registration once, at startup: every identifier that can reach SQL must be a plain
  * name declared here, so request input is only ever matched against this whitelist.
  */
-export function defineModel<Policy>(options: ModelOptions<Policy>): ModelDefinition<Policy> {
+export function defineModel(options: ModelOptions): ModelDefinition {
   const { slug } = options;
-  if (!/^[a-z][a-z0-9-]*$/.test(slug)) throw new ModelDefinitionError(slug, 'slug must be lower-case letters, digits and dashes');
+  if (!/^[a-z][a-z0-9_-]*$/.test(slug)) throw new ModelDefinitionError(slug, 'slug must be lower-case letters, digits, underscores and dashes');
   const attributes = { id: 'integer' as const, ...options.attributes };
   checkIdentifiers(slug, 'table', [options.table ?? slug.replaceAll('-', '_')]);
   checkIdentifiers(slug, 'attribute', Object.keys(attributes));
@@ -121,7 +121,7 @@ export function defineModel<Policy>(options: ModelOptions<Policy>): ModelDefinit
   checkIdentifiers(slug, 'default sort', [defaultSort.replace(/^-/, '')], attributes);
   if (options.authorColumn) checkIdentifiers(slug, 'author column', [options.authorColumn], attributes);
   if (options.owner) checkIdentifiers(slug, 'owner key', [options.owner.foreignKey], attributes);
-  if (options.softDeletes && !('deleted_at' in attributes)) throw new ModelDefinitionError(slug, 'soft deletes need a deleted_at attribute');
+  if (options.softDeletes && !Object.hasOwn(attributes, 'deleted_at')) throw new ModelDefinitionError(slug, 'soft deletes need a deleted_at attribute');
   if (options.audit && !options.tenantOwned) throw new ModelDefinitionError(slug, 'the audit trail is kept per organization, so it needs a tenant-owned model');
   for (const [name, relation] of Object.entries(options.relations ?? {})) {
     checkIdentifiers(slug, 'relation', [name]);
@@ -140,7 +140,6 @@ export function defineModel<Policy>(options: ModelOptions<Policy>): ModelDefinit
   return Object.freeze({
     slug,
     table: options.table ?? slug.replaceAll('-', '_'),
-    policy: options.policy,
     tenantOwned: options.tenantOwned,
     owner: options.owner,
     attributes,

@@ -6,6 +6,10 @@ export interface OpenApiGroup {
   /** Data base with OpenAPI path templating, such as `/api/{organization}` or `/api/admin`. */
   base: string;
   models: readonly ModelDefinition[];
+  /** The host pattern of a domain group (`{organization}.example.test`): its paths answer only there. */
+  host?: string | null;
+  /** Whether the server answers `method path` (path below the base) with a route of its own first. */
+  answeredElsewhere?: (method: string, path: string) => boolean;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -168,16 +172,41 @@ const SHARED_SCHEMAS = {
   },
 };
 
+function hostServers(host: string): JsonObject[] {
+  const variables = host.includes('{organization}') ? { organization: { default: 'organization', description: 'The organization slug.' } } : undefined;
+  return [{ url: `https://${host}`, ...(variables ? { variables } : {}) }];
+}
+
+/** The group's paths, less the operations its other routes answer, on its own host. */
+function groupPaths(group: OpenApiGroup): Record<string, JsonObject> {
+  const paths: Record<string, JsonObject> = Object.assign(
+    {
+      [`${group.base}/nested`]: {
+        post: {
+          summary: 'Several writes across models, all or nothing',
+          requestBody: { required: true, ...json(ref('NestedOperations')) },
+          responses: { 200: { description: 'Results in order', ...json(ref('NestedResults')) } },
+        },
+      },
+    },
+    ...group.models.map((model) => modelPaths(group.base, model)),
+  );
+  for (const [path, item] of Object.entries(paths)) {
+    const below = path.slice(group.base.length);
+    const kept = Object.fromEntries(Object.entries(item).filter(([method]) => !group.answeredElsewhere?.(method, below)));
+    if (Object.keys(kept).length === 0) delete paths[path];
+    else paths[path] = group.host ? { servers: hostServers(group.host), ...kept } : kept;
+  }
+  return paths;
+}
+
 /** An OpenAPI 3.1 document of the data endpoints, generated from the registrations. */
 export function buildOpenApi(info: { title: string; version: string }, groups: readonly OpenApiGroup[]): JsonObject {
   const models = new Map(groups.flatMap((group) => group.models.map((model) => [model.slug, model] as const)));
   return {
     openapi: '3.1.0',
     info,
-    paths: Object.assign({}, ...groups.flatMap((group) => [
-      { [`${group.base}/nested`]: { post: { summary: 'Several writes across models, all or nothing', requestBody: { required: true, ...json(ref('NestedOperations')) }, responses: { 200: { description: 'Results in order', ...json(ref('NestedResults')) } } } } },
-      ...group.models.map((model) => modelPaths(group.base, model)),
-    ])),
+    paths: Object.assign({}, ...groups.map(groupPaths)),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { ...SHARED_SCHEMAS, ...Object.fromEntries([...models].map(([slug, model]) => [slug, recordSchema(model)])) },

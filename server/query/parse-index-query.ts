@@ -1,4 +1,5 @@
-import { BadQueryError } from '../data/data-errors.js';
+import { parseIncludeParam } from '../../engine/index.js';
+import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { MAX_PER_PAGE, type AttributeType, type ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 
@@ -14,7 +15,7 @@ export interface ListQuery {
 }
 
 export interface ShapeQuery {
-  /** Dot paths, every hop a registered relation. */
+  /** Dot paths as requested; the include gate checks that each hop exists and may be read. */
   includes: string[];
   /** Requested attributes per model slug. */
   fields: Record<string, string[]>;
@@ -49,9 +50,9 @@ function readParameters(raw: RawQuery, kind: QueryKind): Parameter[] {
     const key = match?.[2] ?? null;
     const bracketed = base === 'filter' || base === 'fields';
     if (!base || !ALLOWED[kind].includes(base) || bracketed !== (key !== null)) {
-      throw new BadQueryError(`Unknown query parameter: ${name}`);
+      throw new BadRequestError(`Unknown query parameter: ${name}.`);
     }
-    if (Array.isArray(value)) throw new BadQueryError(`Query parameter ${name} may be given only once`);
+    if (Array.isArray(value)) throw new BadRequestError(`The query parameter ${name} may appear only once.`);
     parameters.push({ name, key, value });
   }
   return parameters;
@@ -61,7 +62,7 @@ const list = (value: string) => value.split(',').map((part) => part.trim()).filt
 
 function positiveInteger(name: string, value: string, max: number): number {
   const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(number >= 1 && number <= max)) throw new BadQueryError(`${name} must be an integer between 1 and ${max}`);
+  if (!(number >= 1 && number <= max)) throw new BadRequestError(`${name} must be an integer between 1 and ${max}.`);
   return number;
 }
 
@@ -82,29 +83,17 @@ function filterValue(name: string, type: AttributeType, value: string): FilterVa
     default:
       return value;
   }
-  throw new BadQueryError(`Invalid value for ${name}: ${value}`);
+  throw new BadRequestError(`Invalid value for ${name}: ${value}.`);
 }
 
-function checkIncludes(registry: ModelRegistry, model: ModelDefinition, paths: string[]): string[] {
-  for (const path of paths) {
-    let current = model;
-    for (const hop of path.split('.')) {
-      const related = registry.relation(current, hop);
-      if (!related) throw new BadQueryError(`Unknown include: ${path}`);
-      current = related.target;
-    }
-  }
-  return [...new Set(paths)];
-}
-
-/** Models an include list can reach, so `fields[...]` may name them. */
+/** Models an include list reaches, so `fields[...]` may name them; an unknown hop reaches nothing. */
 function reachableModels(registry: ModelRegistry, model: ModelDefinition, includes: string[]): Map<string, ModelDefinition> {
   const reachable = new Map([[model.slug, model]]);
   for (const path of includes) {
-    let current = model;
+    let current: ModelDefinition | undefined = model;
     for (const hop of path.split('.')) {
-      current = registry.relation(current, hop)!.target;
-      reachable.set(current.slug, current);
+      current = current && registry.relation(current, hop)?.target;
+      if (current) reachable.set(current.slug, current);
     }
   }
   return reachable;
@@ -112,7 +101,8 @@ function reachableModels(registry: ModelRegistry, model: ModelDefinition, includ
 
 /**
  * Turns a query string into a typed request. Every name is checked against the model's
- * registration here, so the query builder only ever sees whitelisted identifiers.
+ * registration here, so the query builder only ever sees whitelisted identifiers; include paths
+ * are checked hop by hop by the include gate, which also needs the caller's permissions.
  */
 export function parseIndexQuery(registry: ModelRegistry, model: ModelDefinition, raw: RawQuery, kind: QueryKind = 'index'): IndexQuery {
   const query: IndexQuery = { filters: [], sort: [], search: null, scopes: [], page: 1, perPage: model.perPage, includes: [], fields: {} };
@@ -121,7 +111,7 @@ export function parseIndexQuery(registry: ModelRegistry, model: ModelDefinition,
     const { name, key, value } = parameter;
     switch (parameter.name.replace(/\[.*$/, '')) {
       case 'filter': {
-        if (!model.filters.includes(key!)) throw new BadQueryError(`Unknown filter: ${key}`);
+        if (!model.filters.includes(key!)) throw new BadRequestError(`Unknown filter: ${key}.`);
         const type = model.attributes[key!]!;
         query.filters.push({ column: key!, values: list(value).map((item) => filterValue(name, type, item)) });
         break;
@@ -129,17 +119,17 @@ export function parseIndexQuery(registry: ModelRegistry, model: ModelDefinition,
       case 'sort':
         query.sort = list(value).map((item) => {
           const column = item.replace(/^-/, '');
-          if (!model.sorts.includes(column)) throw new BadQueryError(`Unknown sort: ${column}`);
+          if (!model.sorts.includes(column)) throw new BadRequestError(`Unknown sort: ${column}.`);
           return { column, direction: item.startsWith('-') ? ('desc' as const) : ('asc' as const) };
         });
         break;
       case 'search':
         query.search = value.trim() === '' ? null : value;
-        if (query.search !== null && model.search.length === 0) throw new BadQueryError(`Model ${model.slug} is not searchable`);
+        if (query.search !== null && model.search.length === 0) throw new BadRequestError(`Model ${model.slug} is not searchable.`);
         break;
       case 'scope':
         query.scopes = list(value).map((scope) => {
-          if (!Object.hasOwn(model.scopes, scope)) throw new BadQueryError(`Unknown scope: ${scope}`);
+          if (!Object.hasOwn(model.scopes, scope)) throw new BadRequestError(`Unknown scope: ${scope}.`);
           return scope;
         });
         break;
@@ -150,7 +140,7 @@ export function parseIndexQuery(registry: ModelRegistry, model: ModelDefinition,
         query.perPage = positiveInteger('per_page', value, MAX_PER_PAGE);
         break;
       case 'include':
-        query.includes = checkIncludes(registry, model, list(value));
+        query.includes = parseIncludeParam(value);
         break;
       default:
         fieldParameters.push(parameter);
@@ -159,9 +149,9 @@ export function parseIndexQuery(registry: ModelRegistry, model: ModelDefinition,
   const reachable = reachableModels(registry, model, query.includes);
   for (const { key, value } of fieldParameters) {
     const target = reachable.get(key!);
-    if (!target) throw new BadQueryError(`Unknown model in fields: ${key}`);
+    if (!target) throw new BadRequestError(`Unknown model in fields: ${key}.`);
     query.fields[key!] = list(value).map((field) => {
-      if (!(field in target.attributes) || target.hidden.includes(field)) throw new BadQueryError(`Unknown field: ${key}.${field}`);
+      if (!Object.hasOwn(target.attributes, field) || target.hidden.includes(field)) throw new BadRequestError(`Unknown field: ${key}.${field}.`);
       return field;
     });
   }
