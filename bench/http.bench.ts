@@ -118,6 +118,8 @@ try {
     logger: pino(pino.destination('/dev/null')),
   });
   const raw = new pg.Pool({ connectionString: appConnectionString(ownerUrl), max: CONNECTIONS });
+  // pg-pool resolves end() before its clients' sockets close; dropping the database then ends them.
+  raw.on('error', () => {});
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });

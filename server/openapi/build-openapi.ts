@@ -104,15 +104,17 @@ function modelPaths(base: string, model: ModelDefinition): Record<string, JsonOb
         200: { description: 'Declared aggregates', ...json({ type: 'object', properties: Object.fromEntries(Object.keys(model.computed).map((name) => [name, { type: ['number', 'null'] }])) }) },
       }, { parameters: listParameters(model) }),
     },
-    [`${base}/${model.slug}/{id}/audit`]: {
-      get: operation('/{id}/audit', `Audit trail of a ${model.slug} record`, {
-        200: { description: 'Oldest first', ...json({ type: 'object', properties: { data: { type: 'array', items: ref('AuditEntry') } } }) },
-      }),
-    },
     [`${base}/${model.slug}/nested`]: {
       post: operation('/nested', 'Several writes, all or nothing', { 200: { description: 'Results in order', ...json(ref('NestedResults')) }, ...invalid }, { requestBody: { required: true, ...json(ref('NestedOperations')) } }),
     },
   };
+  if (model.audit) {
+    paths[`${base}/${model.slug}/{id}/audit`] = {
+      get: operation('/{id}/audit', `Audit trail of a ${model.slug} record`, {
+        200: { description: 'Oldest first', ...json({ type: 'object', properties: { data: { type: 'array', items: ref('AuditEntry') } } }) },
+      }),
+    };
+  }
   if (model.softDeletes) {
     paths[`${base}/${model.slug}/trashed`] = {
       get: operation('/trashed', `List deleted ${model.slug}`, { 200: list }, { parameters: [...listParameters(model), ...shapeParameters(model), ...PAGE_PARAMETERS] }),

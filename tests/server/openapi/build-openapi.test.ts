@@ -23,8 +23,10 @@ describe('buildOpenApi', () => {
     ]);
   });
 
-  it('offers trash endpoints only for models with soft deletes', () => {
+  it('offers trash and audit endpoints only for models that keep them', () => {
     expect(document.paths['/api/{organization}/comments/trashed']).toBeUndefined();
+    expect(document.paths['/api/{organization}/comments/{id}/audit']).toBeUndefined();
+    expect(document.paths['/api/{organization}/comments/{id}']).toBeDefined();
   });
 
   it('lists the registered filters, path parameters and the body schema', () => {
