@@ -47,6 +47,8 @@ export function useLiveService(options: TestServerOptions = {}): LiveService {
       return server;
     },
     openPage() {
+      // The previous page's trees belong to a session this page does not share.
+      cleanup();
       const onUnauthorized = vi.fn();
       const onForbidden = vi.fn();
       configureApi({ baseURL: `${this.server.api.baseUrl}/api`, storage: webPlatform.prepare({}), onUnauthorized, onForbidden });
