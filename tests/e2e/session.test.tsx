@@ -7,6 +7,7 @@ import {
   useOwner,
   usePasswordRecover,
   useResetPassword,
+  useRouteGroup,
   useUserRole,
   type ModelAction,
 } from '../../client/index.js';
@@ -108,16 +109,26 @@ describe('signing in through useAuth', () => {
     await waitFor(() => expect(result.current.role.data?.role).toBe('editor'));
   });
 
-  it('ends the session on the server as well when logging out', async () => {
+  it.each([
+    { email: 'viewer@acme.test', routeGroup: null, stored: { organization_slug: 'acme' }, probe: '/api/acme/user-role' },
+    { email: 'admin@example.test', routeGroup: 'admin', stored: { route_group: 'admin' }, probe: '/api/admin/user-role' },
+  ])('$email in route group $routeGroup: logout ends the session on the server too', async ({ email, routeGroup, stored, probe }) => {
     live.openPage();
-    const { token } = await live.signIn('viewer@acme.test');
-    const { result } = renderClientHook(() => useAuth());
+    const { result } = renderClientHook(() => ({ auth: useAuth<ServiceUser>(), group: useRouteGroup() }));
+    const login = await act(() => result.current.auth.login(email, DEMO_PASSWORD, { routeGroup }));
+    if (!login.success) throw new Error(login.error);
+    expect(login.route_group).toBe(routeGroup);
+    expect(live.stored()).toEqual({ token: login.token, user: JSON.stringify(login.user), ...stored });
+    expect(result.current.group).toBe(routeGroup);
+    const token = login.token ?? undefined;
+    expect((await live.server.api.get(probe, { token })).status).toBe(200);
 
-    await act(() => result.current.logout());
+    await act(() => result.current.auth.logout());
 
     expect(live.stored()).toEqual({});
-    expect(result.current.isAuthenticated).toBe(false);
-    expect((await live.server.api.get('/api/acme/user-role', { token: token ?? undefined })).status).toBe(401);
+    expect(result.current.auth.isAuthenticated).toBe(false);
+    expect(result.current.group).toBeNull();
+    expect((await live.server.api.get(probe, { token })).status).toBe(401);
   });
 });
 
