@@ -9,6 +9,7 @@ import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
 import type { GatehouseState } from './http/state.js';
 import { acceptInvitation } from './invitations/accept-invitation.js';
+import { openApi } from './openapi/openapi-route.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
 import { health } from './service/health.js';
@@ -24,6 +25,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
     .get('/health', health(services))
     .get('/.well-known/paseto-public-key', publicKey(services))
     .post('/invitations/accept', authenticateIfPresent(services), acceptInvitation(services));
+  if (services.config.models) service.get('/openapi.json', openApi(services, services.config.models));
 
   app.use(requestId());
   app.use(requestLogger(services.logger));

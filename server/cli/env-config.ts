@@ -1,3 +1,4 @@
+import { demoData } from '../../policies/demo-data.js';
 import { ConfigError } from '../config/config-error.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { DEMO_ROLES } from '../db/demo-seed.js';
@@ -26,7 +27,7 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
   return items.length > 0 ? items : undefined;
 }
 
-/** The CLI's server: the demo route groups and roles, the rest from the environment. */
+/** The CLI's server: the demo route groups, roles, models and policies, the rest from the environment. */
 export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string): ServerConfig {
   return {
     database: { connectionString, maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10 },
@@ -41,5 +42,6 @@ export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secr
     passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),
     logger: createLogger(env.LOG_LEVEL || 'info'),
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
+    data: demoData,
   };
 }
