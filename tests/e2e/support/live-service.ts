@@ -1,6 +1,8 @@
 import { act, cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { configureApi } from '../../../client/config/runtime.js';
+import { demoData } from '../../../policies/demo-data.js';
+import { DEMO_ROUTE_GROUPS } from '../../../server/cli/demo-route-groups.js';
 import { useAuth } from '../../../client/hooks/use-auth.js';
 import type { LoginResult } from '../../../client/session/auth-requests.js';
 import { webPlatform, type StoredSession } from '../../client/support/platforms.js';
@@ -28,15 +30,19 @@ export interface LiveService {
   stored(): StoredSession;
 }
 
+/** The service as `npm start` serves it: the demo route groups, models and policies. */
+const DEMO_SERVICE: TestServerOptions = { routeGroups: DEMO_ROUTE_GROUPS, data: demoData, dataRoutes: undefined };
+
 /**
  * One real service per test file: the Koa server on an ephemeral 127.0.0.1 port over a fresh copy
- * of the demo database. The jsdom page lives on another origin, so every call also crosses CORS.
+ * of the demo database, configured as the demo unless `options` say otherwise. The jsdom page
+ * lives on another origin, so every call also crosses CORS.
  */
 export function useLiveService(options: TestServerOptions = {}): LiveService {
   let server: TestServer | undefined;
 
   beforeAll(async () => {
-    server = await startTestServer(options);
+    server = await startTestServer({ ...DEMO_SERVICE, ...options });
   });
   afterAll(() => server?.close());
   afterEach(cleanup);
