@@ -1,7 +1,19 @@
 // @vitest-environment jsdom
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { useModelIndex, useModelStore } from '../../client/index.js';
+import {
+  useAbility,
+  useModelAudit,
+  useModelDelete,
+  useModelForceDelete,
+  useModelIndex,
+  useModelInfinite,
+  useModelRestore,
+  useModelShow,
+  useModelStore,
+  useModelTrashed,
+  useModelUpdate,
+} from '../../client/index.js';
 import { messageOf } from '../client/support/message-of.js';
 import { renderClientHook } from '../client/support/testbed.js';
 import { useLiveService } from './support/live-service.js';
@@ -99,5 +111,67 @@ describe('posts through the model hooks', () => {
     expect(messageOf(failure)).toBe('This action is unauthorized.');
     expect(onForbidden).toHaveBeenCalledTimes(1);
     expect(live.stored().token).toBe(token);
+  });
+
+  it('pages through every post with useModelInfinite, stopping at the last page the headers name', async () => {
+    live.openPage();
+    await live.signIn('viewer@acme.test');
+    const stored = await postsOf('acme');
+    const { result } = renderClientHook(() => useModelInfinite<Post>('posts', { sort: 'title', perPage: 2 }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+
+    while (result.current.hasNextPage) {
+      const loaded = result.current.data?.pages.length ?? 0;
+      await act(() => result.current.fetchNextPage());
+      await waitFor(() => expect(result.current.data?.pages.length).toBe(loaded + 1));
+    }
+
+    const pages = result.current.data?.pages ?? [];
+    expect(pages.flatMap((page) => page.data.map((post) => post.title))).toEqual(stored.map((post) => post.title));
+    expect(pages.map((page) => page.meta.currentPage)).toEqual(pages.map((_page, index) => index + 1));
+    expect(pages.at(-1)?.meta.lastPage).toBe(pages.length);
+  });
+
+  it("takes an editor's post through update, trash and restore, refuses the force delete the rules deny, and keeps the history", async () => {
+    const { onForbidden } = live.openPage();
+    await live.signIn('editor@acme.test');
+    const page = renderClientHook(() => ({
+      ability: useAbility(),
+      index: useModelIndex<Post>('posts', { perPage: 100 }),
+      trashed: useModelTrashed<Post>('posts'),
+      store: useModelStore<Post>('posts'),
+      update: useModelUpdate<Post>('posts'),
+      destroy: useModelDelete('posts'),
+      restore: useModelRestore<Post>('posts'),
+      forceDelete: useModelForceDelete('posts'),
+    }));
+    const { result } = page;
+    const listed = (id: number) => ({
+      index: result.current.index.data?.some((post) => post.id === id),
+      trashed: result.current.trashed.data?.some((post) => post.id === id),
+    });
+    await waitFor(() => expect(result.current.ability.can('update', 'posts')).toBe(true));
+    expect(result.current.ability.can('forceDelete', 'posts')).toBe(false);
+
+    const { id } = await act(() => result.current.store.mutateAsync({ title: 'First draft' }));
+    expect(await act(() => result.current.update.mutateAsync({ id, data: { title: 'Second draft', status: 'published' } }))).toMatchObject({
+      id,
+      title: 'Second draft',
+      status: 'published',
+    });
+    const shown = renderClientHook(() => useModelShow<Post>('posts', id));
+    await waitFor(() => expect(shown.result.current.data).toMatchObject({ id, title: 'Second draft' }));
+
+    await act(() => result.current.destroy.mutateAsync(id));
+    await waitFor(() => expect(listed(id)).toEqual({ index: false, trashed: true }));
+    await act(() => result.current.restore.mutateAsync(id));
+    await waitFor(() => expect(listed(id)).toEqual({ index: true, trashed: false }));
+
+    const refused = await act(() => result.current.forceDelete.mutateAsync(id).catch((error: unknown) => error));
+    expect(messageOf(refused)).toBe('This action is unauthorized.');
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+
+    const history = renderClientHook(() => useModelAudit<{ action: string }>('posts', id));
+    await waitFor(() => expect(history.result.current.data?.map((entry) => entry.action)).toEqual(['created', 'updated', 'deleted', 'restored']));
   });
 });
