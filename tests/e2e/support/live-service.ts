@@ -1,13 +1,12 @@
 import { act, cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { configureApi } from '../../../client/config/runtime.js';
-import { demoData } from '../../../policies/demo-data.js';
-import { DEMO_ROUTE_GROUPS } from '../../../server/cli/demo-route-groups.js';
 import { useAuth } from '../../../client/hooks/use-auth.js';
 import type { LoginResult } from '../../../client/session/auth-requests.js';
 import { webPlatform, type StoredSession } from '../../client/support/platforms.js';
 import { renderClientHook } from '../../client/support/testbed.js';
-import { DEMO_PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '../../server/support/test-server.js';
+import { startDataServer } from '../../server/support/data-server.js';
+import { DEMO_PASSWORD, type TestServer, type TestServerOptions } from '../../server/support/test-server.js';
 
 /** The user object login and register answer with. */
 export interface ServiceUser {
@@ -30,19 +29,16 @@ export interface LiveService {
   stored(): StoredSession;
 }
 
-/** The service as `npm start` serves it: the demo route groups, models and policies. */
-const DEMO_SERVICE: TestServerOptions = { routeGroups: DEMO_ROUTE_GROUPS, data: demoData, dataRoutes: undefined };
-
 /**
  * One real service per test file: the Koa server on an ephemeral 127.0.0.1 port over a fresh copy
- * of the demo database, configured as the demo unless `options` say otherwise. The jsdom page
- * lives on another origin, so every call also crosses CORS.
+ * of the demo database, serving the demo application's route groups, models and policies. The
+ * jsdom page lives on another origin, so every call also crosses CORS.
  */
 export function useLiveService(options: TestServerOptions = {}): LiveService {
   let server: TestServer | undefined;
 
   beforeAll(async () => {
-    server = await startTestServer({ ...DEMO_SERVICE, ...options });
+    server = await startDataServer(options);
   });
   afterAll(() => server?.close());
   afterEach(cleanup);
