@@ -2,12 +2,14 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { authenticateIfPresent } from './auth/authenticate.js';
 import { jsonBody } from './http/body-parser.js';
+import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound } from './http/not-found.js';
 import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
 import type { GatehouseState } from './http/state.js';
 import { acceptInvitation } from './invitations/accept-invitation.js';
+import { openApi } from './openapi/openapi-route.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
 import { health } from './service/health.js';
@@ -23,10 +25,12 @@ export function createApp(services: Services): Koa<GatehouseState> {
     .get('/health', health(services))
     .get('/.well-known/paseto-public-key', publicKey(services))
     .post('/invitations/accept', authenticateIfPresent(services), acceptInvitation(services));
+  if (services.config.models) service.get('/openapi.json', openApi(services, services.config.models));
 
   app.use(requestId());
   app.use(requestLogger(services.logger));
   app.use(errorHandler(services.logger));
+  app.use(cors(services.config.corsOrigins));
   app.use(jsonBody(services.config.bodyLimit));
   app.use(service.routes());
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));

@@ -1,7 +1,20 @@
 // `gatehouse/server`: build the service into another Node application, with its own route
 // groups, data routes (models and policies) and mailer.
 export { createServer, type GatehouseServer, type ListenOptions } from './create-server.js';
-export type { DataRoutesFactory, ServerConfig } from './config/server-config.js';
+export type { DataConfig, DataRoutesFactory, ServerConfig } from './config/server-config.js';
+export {
+  defineModel,
+  ModelDefinitionError,
+  type Aggregate,
+  type AttributeType,
+  type ModelDefinition,
+  type ModelOptions,
+  type Relation,
+  type Scope,
+  type ScopeContext,
+} from './models/define-model.js';
+// zod field schemas whose messages read like the rest of the API's ("The title field is required.").
+export * as fields from './http/fields.js';
 export { ConfigError } from './config/config-error.js';
 export type { RouteGroup, RouteGroupConfig, Tenancy } from './route-groups/route-group.js';
 export type { Mailer, MailMessage } from './mail/mailer.js';

@@ -1,3 +1,4 @@
+import { demoData } from '../../policies/demo-data.js';
 import { ConfigError } from '../config/config-error.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { DEMO_ROLES } from '../db/demo-seed.js';
@@ -20,7 +21,13 @@ function seconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return parsed;
 }
 
-/** The CLI's server: the demo route groups and roles, the rest from the environment. */
+// Comma-separated; unset or blank keeps the default.
+function list(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
+  const items = (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return items.length > 0 ? items : undefined;
+}
+
+/** The CLI's server: the demo route groups, roles, models and policies, the rest from the environment. */
 export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string): ServerConfig {
   return {
     database: { connectionString, maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10 },
@@ -30,9 +37,11 @@ export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secr
     bodyLimit: env.GATEHOUSE_BODY_LIMIT || undefined,
     appUrl: env.GATEHOUSE_APP_URL || undefined,
     trustProxy: flag(env, 'GATEHOUSE_TRUST_PROXY'),
+    corsOrigins: list(env, 'GATEHOUSE_CORS_ORIGINS'),
     invitationTtlSeconds: seconds(env, 'GATEHOUSE_INVITATION_TTL'),
     passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),
     logger: createLogger(env.LOG_LEVEL || 'info'),
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
+    data: demoData,
   };
 }

@@ -1,11 +1,16 @@
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
+import type { PolicyRegistry } from '../../engine/index.js';
 import type { DatabaseOptions } from '../db/database.js';
 import type { LoginThrottleOptions } from '../auth/login-throttle.js';
 import type { GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { ModelDefinition } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import { registerData } from '../models/register-data.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
 import { ConfigError } from './config-error.js';
+import { corsOrigins } from './cors-origins.js';
 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
@@ -13,6 +18,17 @@ import { ConfigError } from './config-error.js';
  * (authentication, membership, organization, tenant transaction, permissions).
  */
 export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
+
+/** The application's models, served as data routes in every route group that lists them. */
+export interface DataConfig {
+  /** Registrations made with `defineModel`. */
+  models: readonly ModelDefinition[];
+  /**
+   * Policy classes by name. A model finds its own by convention (`posts` → `PostPolicy`) or by the
+   * class's `resourceSlug`; a model without one gets the bare `ResourcePolicy`.
+   */
+  policies?: PolicyRegistry;
+}
 
 export interface ServerConfig {
   database: DatabaseOptions;
@@ -36,6 +52,8 @@ export interface ServerConfig {
   logger?: Logger;
   /** Trust X-Forwarded-* headers (client IP for throttling, host for domain groups). */
   trustProxy?: boolean;
+  /** Origins of the browser apps that may call the API; default `['*']`, any; `[]` none. */
+  corsOrigins?: readonly string[];
   /** Default 5 failures per email and IP in 60 seconds. */
   loginThrottle?: LoginThrottleOptions;
   /** Default 7 days. */
@@ -46,6 +64,9 @@ export interface ServerConfig {
   ownerRole?: string;
   /** Role permissions a new organization starts with, by role slug; default `{owner: ['*']}`. */
   organizationRoles?: Readonly<Record<string, readonly string[]>>;
+  /** Registered models and policies; also described at `GET {basePath}/openapi.json`. */
+  data?: DataConfig;
+  /** Data routes of your own instead of `data`. */
   dataRoutes?: DataRoutesFactory;
 }
 
@@ -58,11 +79,14 @@ export interface ResolvedConfig {
   bodyLimit: string;
   appUrl: string;
   trustProxy: boolean;
+  corsOrigins: readonly string[];
   loginThrottle: LoginThrottleOptions;
   invitationTtlSeconds: number;
   passwordResetTtlSeconds: number;
   ownerRole: string;
   organizationRoles: Readonly<Record<string, readonly string[]>>;
+  /** The registered models, when the data routes are the generic ones. */
+  models: ModelRegistry | undefined;
   dataRoutes: DataRoutesFactory | undefined;
 }
 
@@ -79,15 +103,19 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   if (!(ownerRole in organizationRoles)) throw new ConfigError(`organizationRoles must configure the owner role ${ownerRole}.`);
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const throttle = config.loginThrottle ?? { maxAttempts: 5, decaySeconds: 60 };
+  const routeGroups = defineRouteGroups(config.routeGroups);
+  if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
+  const data = config.data ? registerData(config.data, routeGroups) : undefined;
   return {
     database: config.database,
     tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
-    routeGroups: defineRouteGroups(config.routeGroups),
+    routeGroups,
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
     bodyLimit: config.bodyLimit ?? '100kb',
     appUrl: (config.appUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
     trustProxy: config.trustProxy ?? false,
+    corsOrigins: corsOrigins(config.corsOrigins ?? ['*']),
     loginThrottle: {
       maxAttempts: positive('loginThrottle.maxAttempts', throttle.maxAttempts),
       decaySeconds: positive('loginThrottle.decaySeconds', throttle.decaySeconds),
@@ -96,6 +124,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),
     ownerRole,
     organizationRoles,
-    dataRoutes: config.dataRoutes,
+    models: data?.registry,
+    dataRoutes: data?.dataRoutes ?? config.dataRoutes,
   };
 }

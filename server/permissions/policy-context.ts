@@ -1,8 +1,8 @@
 import type { PolicyContext } from '../../engine/index.js';
-import { required, type GatehouseContext } from '../http/state.js';
+import { required, type AuthUser, type GatehouseContext } from '../http/state.js';
 
 /** What a resource policy sees of the request: caller, permissions, role, organization, group. */
-export function policyContext(ctx: GatehouseContext): PolicyContext {
+export function policyContext(ctx: GatehouseContext): PolicyContext & { readonly user: AuthUser | null } {
   const { role, ability } = required(ctx, 'authorization');
   const organization = ctx.state.organization;
   return {

@@ -37,8 +37,12 @@ export function groupRoutes(group: RouteGroup, services: Services): GatehouseRou
     if (group.tenancy === 'none') for (const base of dataBases(group)) under(base).get('/user-role', ...memberContext(services), userRole());
   }
 
+  // Data routes take any segment as a model, so under `/:organization` the path `/tenant/acme/posts`
+  // would read as model `acme` of organization `tenant`: bases that open with a literal go first.
   const data = services.config.dataRoutes?.(group);
-  if (data) for (const base of dataBases(group)) under(base).use(...dataContext(group, services)).use(data.routes());
+  const literalFirst = (base: string) => (base.startsWith('/:') ? 1 : 0);
+  const bases = [...dataBases(group)].sort((a, b) => literalFirst(a) - literalFirst(b));
+  if (data) for (const base of bases) under(base).use(...dataContext(group, services)).use(data.routes());
 
   return chain(routers.map((router) => router.routes()));
 }

@@ -59,4 +59,8 @@ export class Api {
   delete(path: string, options?: RequestOptions) {
     return send(this.baseUrl, 'DELETE', path, options);
   }
+
+  request(method: string, path: string, options?: RequestOptions) {
+    return send(this.baseUrl, method, path, options);
+  }
 }

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineModel, fields } from '../../server/index.js';
+
+const STATUSES = ['draft', 'published', 'archived'] as const;
+
+const optionalText = (field: string) =>
+  z
+    .string({ error: `The ${field} field must be a string.` })
+    .max(10_000, `The ${field} field must not be longer than 10000 characters.`)
+    .nullable()
+    .optional();
+
+export const posts = defineModel({
+  slug: 'posts',
+  tenantOwned: true,
+  attributes: {
+    organization_id: 'integer',
+    title: 'string',
+    body: 'string',
+    status: 'string',
+    internal_notes: 'string',
+    author_id: 'integer',
+    created_at: 'timestamp',
+    updated_at: 'timestamp',
+    deleted_at: 'timestamp',
+  },
+  fillable: ['title', 'body', 'status', 'internal_notes'],
+  authorColumn: 'author_id',
+  filters: ['status', 'author_id'],
+  sorts: ['created_at', 'title'],
+  search: ['title', 'body'],
+  relations: {
+    author: { kind: 'belongsTo', model: 'users', foreignKey: 'author_id' },
+    comments: { kind: 'hasMany', model: 'comments', foreignKey: 'post_id' },
+  },
+  scopes: {
+    published: (query) => query.where('status', '=', 'published'),
+    drafts: (query) => query.where('status', '=', 'draft'),
+  },
+  softDeletes: true,
+  audit: true,
+  computed: {
+    total: { fn: 'count' },
+    published: { fn: 'count', where: { status: 'published' } },
+    drafts: { fn: 'count', where: { status: 'draft' } },
+  },
+  validation: {
+    create: z.object({
+      title: fields.text('title'),
+      body: optionalText('body'),
+      status: z.enum(STATUSES, { error: `The status field must be one of: ${STATUSES.join(', ')}.` }).optional(),
+      internal_notes: optionalText('internal notes'),
+    }),
+  },
+});

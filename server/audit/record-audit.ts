@@ -1,0 +1,41 @@
+import type { ModelDefinition } from '../models/define-model.js';
+import type { LooseRow, LooseTransaction } from '../query/loose-schema.js';
+
+export type AuditAction = 'created' | 'updated' | 'deleted' | 'restored' | 'force_deleted';
+
+export interface AuditEntry {
+  action: AuditAction;
+  record: LooseRow;
+  oldValues: LooseRow | null;
+  newValues: LooseRow | null;
+  userId: number | null;
+}
+
+/** Only what an update changed, on both sides, so an audit row reads as a diff. */
+export function changedValues(before: LooseRow, after: LooseRow): { oldValues: LooseRow; newValues: LooseRow } {
+  const changed = Object.keys(after).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  return {
+    oldValues: Object.fromEntries(changed.map((key) => [key, before[key]])),
+    newValues: Object.fromEntries(changed.map((key) => [key, after[key]])),
+  };
+}
+
+/**
+ * Appends one audit row in the request's transaction, so a rolled-back change leaves no trace.
+ * Values are stored whole; readers see them through the model's attribute gate.
+ */
+export async function recordAudit(trx: LooseTransaction, model: ModelDefinition, entry: AuditEntry): Promise<void> {
+  if (!model.audit) return;
+  await trx
+    .insertInto('audit_logs')
+    .values({
+      organization_id: entry.record.organization_id,
+      model: model.slug,
+      record_id: String(entry.record.id),
+      action: entry.action,
+      old_values: entry.oldValues && JSON.stringify(entry.oldValues),
+      new_values: entry.newValues && JSON.stringify(entry.newValues),
+      user_id: entry.userId,
+    })
+    .execute();
+}

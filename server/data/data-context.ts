@@ -1,0 +1,61 @@
+import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '../../engine/index.js';
+import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import type { LooseTransaction } from '../query/loose-schema.js';
+import { UnknownModelError } from './data-errors.js';
+
+/** The caller as the data layer records it (author columns, audit rows): a user row's key. */
+export interface Caller {
+  readonly id: number;
+}
+
+export type DataPolicy = ResourcePolicy<object>;
+
+/** Everything a data action needs, for one request, inside its tenant transaction. */
+export interface DataContext {
+  readonly trx: LooseTransaction;
+  readonly registry: ModelRegistry;
+  /** A model the request's route group serves; any other slug is a 404. */
+  model(slug: string): ModelDefinition;
+  readonly user: Caller | null;
+  readonly scope: ScopeContext;
+  /** The model's policy, bound to this request. */
+  policyFor(model: ModelDefinition): DataPolicy;
+  /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
+  authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
+}
+
+export interface DataContextOptions {
+  trx: LooseTransaction;
+  registry: ModelRegistry;
+  policy: PolicyContext & { readonly user: Caller | null };
+  /** Slugs the route group serves. */
+  served: readonly string[];
+}
+
+export function createDataContext({ trx, registry, policy, served }: DataContextOptions): DataContext {
+  const servedSlugs = new Set(served);
+  const bound = new Map<ModelDefinition, DataPolicy>();
+  const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  return {
+    trx,
+    registry,
+    user: policy.user,
+    scope: { organizationId: policy.organization?.id ?? null, userId: policy.user?.id ?? null, routeGroup: policy.routeGroup },
+    model(slug) {
+      if (!servedSlugs.has(slug)) throw new UnknownModelError(slug);
+      return registry.get(slug);
+    },
+    policyFor(model) {
+      let instance = bound.get(model);
+      if (!instance) {
+        const Policy = registry.policy(model);
+        bound.set(model, (instance = new Policy(policy)));
+      }
+      return instance;
+    },
+    authorizeIncludes(model, includes) {
+      authorizeIncludes({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
+    },
+  };
+}

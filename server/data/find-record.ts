@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { NotFoundError } from '../http/errors/not-found-error.js';
+import type { ModelDefinition } from '../models/define-model.js';
+import { gatedQuery, type TrashedMode } from '../query/build-index-query.js';
+import type { LooseRow } from '../query/loose-schema.js';
+import type { DataContext } from './data-context.js';
+import { RecordNotFoundError } from './data-errors.js';
+
+const MAX_ID = 2_147_483_647;
+
+/** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
+export function parseRecordId(raw: unknown): number {
+  const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(id) || id < 1 || id > MAX_ID) throw new BadRequestError(`Invalid id: ${String(raw)}.`);
+  return id;
+}
+
+/** Trash endpoints exist only for models that keep deleted rows. */
+export function requireSoftDeletes(model: ModelDefinition): void {
+  if (!model.softDeletes) throw new NotFoundError(`Model ${model.slug} does not use soft deletes.`);
+}
+
+/** The record behind the record gate, or the same 404 whether it is missing, foreign or hidden. */
+export async function findRecord(context: DataContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without'): Promise<LooseRow> {
+  if (trashed !== 'without') requireSoftDeletes(model);
+  const id = parseRecordId(rawId);
+  const row = await gatedQuery(context.trx, model, context.scope, trashed).selectAll().where(sql.ref('id'), '=', id).executeTakeFirst();
+  if (!row) throw new RecordNotFoundError();
+  return row;
+}

@@ -1,0 +1,102 @@
+import { sql } from 'kysely';
+import { NotFoundError } from '../http/errors/not-found-error.js';
+import type { ModelDefinition } from '../models/define-model.js';
+import { fetchPage, gatedQuery, narrowQuery, type TrashedMode } from '../query/build-index-query.js';
+import { loadIncludes } from '../query/load-includes.js';
+import type { LooseRow } from '../query/loose-schema.js';
+import { parseIndexQuery, type RawQuery, type ShapeQuery } from '../query/parse-index-query.js';
+import type { DataContext } from './data-context.js';
+import { findRecord, requireSoftDeletes } from './find-record.js';
+import { recordSerializer } from './serialize-record.js';
+
+export interface Pagination {
+  currentPage: number;
+  lastPage: number;
+  perPage: number;
+  total: number;
+}
+
+export interface RecordList {
+  data: LooseRow[];
+  pagination: Pagination;
+}
+
+async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
+  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope);
+  const { serialize } = recordSerializer(context, { fields: shape.fields, included });
+  return rows.map((row) => serialize(model, row));
+}
+
+async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, trashed: TrashedMode): Promise<RecordList> {
+  if (trashed === 'only') requireSoftDeletes(model);
+  const query = parseIndexQuery(context.registry, model, raw);
+  context.policyFor(model).authorize(trashed === 'only' ? 'viewTrashed' : 'viewAny', context.user);
+  context.authorizeIncludes(model, query.includes);
+  const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope, trashed), model, query, context.scope);
+  const page = await fetchPage(narrowed, query);
+  return {
+    data: await serializeWithIncludes(context, model, page.rows, query),
+    pagination: {
+      currentPage: query.page,
+      lastPage: Math.max(1, Math.ceil(page.total / query.perPage)),
+      perPage: query.perPage,
+      total: page.total,
+    },
+  };
+}
+
+export const indexRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery) => listRecords(context, model, raw, 'without');
+
+export const trashedRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery) => listRecords(context, model, raw, 'only');
+
+export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
+  const query = parseIndexQuery(context.registry, model, raw, 'show');
+  const row = await findRecord(context, model, id);
+  context.policyFor(model).authorize('view', context.user, row);
+  context.authorizeIncludes(model, query.includes);
+  const [record] = await serializeWithIncludes(context, model, [row], query);
+  return record!;
+}
+
+/** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
+export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
+  const query = parseIndexQuery(context.registry, model, raw, 'computed');
+  context.policyFor(model).authorize('viewAny', context.user);
+  const entries = Object.entries(model.computed);
+  if (entries.length === 0) return {};
+  const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope), model, query, context.scope);
+  const row = await narrowed
+    .select(
+      entries.map(([name, { fn, column, where }]) => {
+        const argument = column ? sql.ref(column) : sql.raw('*');
+        const conditions = Object.entries(where ?? {}).map(([key, value]) =>
+          value === null ? sql`${sql.ref(key)} IS NULL` : sql`${sql.ref(key)} = ${value}`,
+        );
+        const filter = conditions.length > 0 ? sql` FILTER (WHERE ${sql.join(conditions, sql` AND `)})` : sql``;
+        return sql<string | null>`${sql.raw(fn)}(${argument})${filter}`.as(name);
+      }),
+    )
+    .executeTakeFirstOrThrow();
+  return Object.fromEntries(entries.map(([name]) => [name, row[name] === null ? null : Number(row[name])]));
+}
+
+/**
+ * A record's history, also after it went to the trash, gated like the record itself: a field the
+ * caller cannot read is not in it.
+ */
+export async function auditTrail(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow[]> {
+  parseIndexQuery(context.registry, model, raw, 'none');
+  if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
+  const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
+  context.policyFor(model).authorize('view', context.user, row);
+  const entries = await context.trx
+    .selectFrom('audit_logs')
+    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
+    .where('model', '=', model.slug)
+    .where('record_id', '=', String(row.id))
+    .orderBy('id')
+    .execute();
+  const read = recordSerializer(context).reader(model);
+  const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
+  return entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) }));
+}

@@ -1,0 +1,28 @@
+import { ConfigError } from '../config/config-error.js';
+import type { DataConfig } from '../config/server-config.js';
+import { dataRouter } from '../data/data-routes.js';
+import type { RouteGroup } from '../route-groups/route-group.js';
+import { createModelRegistry, type ModelRegistry } from './model-registry.js';
+
+export interface RegisteredData {
+  registry: ModelRegistry;
+  /** A group's data router, or none for a group that lists no models. */
+  dataRoutes(group: RouteGroup): ReturnType<typeof dataRouter> | undefined;
+}
+
+/**
+ * Checks at start-up what would otherwise fail per request: every model a group lists is
+ * registered, and tenant-owned models are served only where a request has an organization.
+ */
+export function registerData(data: DataConfig, groups: readonly RouteGroup[]): RegisteredData {
+  const registry = createModelRegistry(data.models, data.policies);
+  for (const group of groups) {
+    for (const slug of group.models) {
+      if (!registry.has(slug)) throw new ConfigError(`Route group ${group.name} lists model ${slug}, which is not registered.`);
+      if (group.tenancy === 'none' && registry.get(slug).tenantOwned) {
+        throw new ConfigError(`Route group ${group.name} has no tenancy, so it cannot serve the tenant-owned model ${slug}.`);
+      }
+    }
+  }
+  return { registry, dataRoutes: (group) => (group.models.length > 0 ? dataRouter(registry) : undefined) };
+}

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import { gatedQuery } from './build-index-query.js';
+import type { LooseRow, LooseTransaction } from './loose-schema.js';
+
+export interface IncludedRelation {
+  target: ModelDefinition;
+  value: LooseRow | LooseRow[] | null;
+}
+
+/** Included rows per parent row, by relation name. */
+export type IncludedRelations = Map<LooseRow, Record<string, IncludedRelation>>;
+
+interface IncludeTree {
+  [relation: string]: IncludeTree;
+}
+
+function includeTree(paths: readonly string[]): IncludeTree {
+  const tree: IncludeTree = {};
+  for (const path of paths) {
+    let node = tree;
+    for (const hop of path.split('.')) node = node[hop] ??= {};
+  }
+  return tree;
+}
+
+function attach(included: IncludedRelations, row: LooseRow, name: string, relation: IncludedRelation) {
+  const relations = included.get(row) ?? {};
+  relations[name] = relation;
+  included.set(row, relations);
+}
+
+/**
+ * Loads included relations one query per hop. Related rows pass the related model's own record
+ * gate (row-level security, its scope, soft deletes), so an include never reveals a row the
+ * caller could not list directly.
+ */
+export async function loadIncludes(
+  trx: LooseTransaction,
+  registry: ModelRegistry,
+  model: ModelDefinition,
+  rows: readonly LooseRow[],
+  paths: readonly string[],
+  context: ScopeContext,
+): Promise<IncludedRelations> {
+  const included: IncludedRelations = new Map();
+  const loadLevel = async (owner: ModelDefinition, parents: readonly LooseRow[], tree: IncludeTree): Promise<void> => {
+    for (const [name, subtree] of Object.entries(tree)) {
+      const { relation, target } = registry.relation(owner, name)!;
+      const ownKey = relation.kind === 'belongsTo' ? relation.foreignKey : 'id';
+      const keys = [...new Set(parents.map((parent) => parent[ownKey]).filter((key) => key !== null && key !== undefined))];
+      const targetKey = relation.kind === 'belongsTo' ? 'id' : relation.foreignKey;
+      const children =
+        keys.length === 0
+          ? []
+          : await gatedQuery(trx, target, context).selectAll().where(sql.ref(targetKey), 'in', keys).orderBy(sql.ref('id')).execute();
+      const byKey = new Map<unknown, LooseRow[]>();
+      for (const child of children) byKey.set(child[targetKey], [...(byKey.get(child[targetKey]) ?? []), child]);
+      for (const parent of parents) {
+        const matches = byKey.get(parent[ownKey]) ?? [];
+        attach(included, parent, name, { target, value: relation.kind === 'belongsTo' ? (matches[0] ?? null) : matches });
+      }
+      await loadLevel(target, children, subtree);
+    }
+  };
+  await loadLevel(model, rows, includeTree(paths));
+  return included;
+}

@@ -1,0 +1,16 @@
+import type { SelectQueryBuilder, Transaction } from 'kysely';
+import type { Schema } from '../db/schema.js';
+
+/**
+ * Registered models name their tables and columns at runtime, so their queries go through a
+ * schema keyed by string. Every name used with it comes from a checked registration.
+ */
+export type LooseSchema = Record<string, Record<string, unknown>>;
+export type LooseRow = Record<string, unknown>;
+export type LooseTransaction = Transaction<LooseSchema>;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type LooseSelect = SelectQueryBuilder<LooseSchema, string, {}>;
+
+export function loose(trx: Transaction<Schema>): LooseTransaction {
+  return trx as unknown as LooseTransaction;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ResourcePolicy } from '../../../engine/index.js';
+import { demoData } from '../../../policies/demo-data.js';
+import { demoModels } from '../../../policies/demo-models.js';
+import { PostPolicy } from '../../../policies/post-policy.js';
+import { envConfig } from '../../../server/cli/env-config.js';
+import { ConfigError } from '../../../server/config/config-error.js';
+import { resolveConfig, type ServerConfig } from '../../../server/config/server-config.js';
+import { defineModel } from '../../../server/models/define-model.js';
+import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';
+
+const base = (routeGroups: RouteGroupConfig[], data: ServerConfig['data'] = demoData): ServerConfig => ({
+  database: { connectionString: 'postgres://localhost/unused' },
+  tokens: { secretKey: 'k4.secret.unused' },
+  routeGroups,
+  data,
+});
+
+describe('registering models', () => {
+  it('serves the demo models under both demo groups of npm start', () => {
+    const config = resolveConfig(envConfig({}, 'postgres://localhost/unused', 'k4.secret.unused'));
+    const served = config.routeGroups.map((group) => [group.name, group.models, config.dataRoutes?.(group) !== undefined]);
+    expect(served).toEqual([
+      ['tenant', ['posts', 'comments', 'users', 'organizations', 'roles'], true],
+      ['admin', ['organizations', 'users'], true],
+    ]);
+    expect(config.models?.policy(config.models.get('posts')).prototype).toBeInstanceOf(PostPolicy);
+  });
+
+  it.each([
+    ['a group lists a model nobody registered', base([{ name: 'tenant', prefix: '{organization}', models: ['invoices'] }]), 'Route group tenant lists model invoices, which is not registered.'],
+    ['a group without tenancy lists a tenant-owned model', base([{ name: 'admin', prefix: 'admin', models: ['posts'] }]), 'Route group admin has no tenancy, so it cannot serve the tenant-owned model posts.'],
+    ['both data and dataRoutes', { ...base([{ name: 'tenant', prefix: '{organization}' }]), dataRoutes: () => undefined }, 'Configure either data or dataRoutes, not both.'],
+    [
+      'a policy whose name matches no model',
+      base([{ name: 'tenant', prefix: '{organization}' }], { models: demoModels, policies: { PostsPolicy: class extends ResourcePolicy {} } }),
+      'Policy PostsPolicy serves no registered model (by convention PostPolicy serves posts).',
+    ],
+    [
+      'a relation to a model nobody registered',
+      base([{ name: 'tenant', prefix: '{organization}' }], {
+        models: [defineModel({ slug: 'notes', tenantOwned: true, attributes: { user_id: 'integer' }, fillable: [], relations: { user: { kind: 'belongsTo', model: 'users', foreignKey: 'user_id' } } })],
+      }),
+      'Model notes: relation "user" names unknown model users',
+    ],
+  ])('refuses at start-up when %s', (_case, config, message) => {
+    expect(() => resolveConfig(config)).toThrow(ConfigError);
+    expect(() => resolveConfig(config)).toThrow(message);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createModelRegistry } from '../../../server/models/model-registry.js';
+import { parseIndexQuery, type QueryKind, type RawQuery } from '../../../server/query/parse-index-query.js';
+import { demoModels } from '../../../policies/demo-models.js';
+
+const registry = createModelRegistry(demoModels);
+const posts = registry.get('posts');
+const parse = (raw: RawQuery, kind?: QueryKind) => parseIndexQuery(registry, posts, raw, kind);
+
+describe('parseIndexQuery', () => {
+  it('reads every index parameter into a typed request', () => {
+    expect(
+      parse({
+        'filter[status]': 'draft,published',
+        'filter[author_id]': '7',
+        sort: '-created_at,title',
+        search: '50%',
+        include: 'author,comments.author',
+        'fields[posts]': 'title,status',
+        'fields[users]': 'name',
+        page: '2',
+        per_page: '100',
+        scope: 'published',
+      }),
+    ).toEqual({
+      filters: [
+        { column: 'status', values: ['draft', 'published'] },
+        { column: 'author_id', values: [7] },
+      ],
+      sort: [
+        { column: 'created_at', direction: 'desc' },
+        { column: 'title', direction: 'asc' },
+      ],
+      search: '50%',
+      includes: ['author', 'comments.author'],
+      fields: { posts: ['title', 'status'], users: ['name'] },
+      page: 2,
+      perPage: 100,
+      scopes: ['published'],
+    });
+  });
+
+  it('defaults to the first page, the model page size and its default order', () => {
+    expect(parse({})).toMatchObject({ page: 1, perPage: 15, sort: [{ column: 'id', direction: 'asc' }], includes: [], fields: {} });
+  });
+
+  it.each([
+    [{ 'filter[internal_notes]': 'x' }, 'Unknown filter: internal_notes.'],
+    [{ 'filter[author_id]': 'abc' }, 'Invalid value for filter[author_id]: abc.'],
+    [{ sort: '-internal_notes' }, 'Unknown sort: internal_notes.'],
+    [{ sort: 'title;drop table posts' }, 'Unknown sort: title;drop table posts.'],
+    [{ include: 'author,,comments' }, 'Invalid include "author,,comments": it has an empty relation name'],
+    [{ include: 'author;comments' }, 'Invalid include "author;comments": "author;comments" is not a relation name'],
+    [{ 'fields[posts]': 'password_hash' }, 'Unknown field: posts.password_hash.'],
+    [{ 'fields[posts]': 'constructor' }, 'Unknown field: posts.constructor.'],
+    [{ 'fields[users]': 'name' }, 'Unknown model in fields: users.'],
+    [{ 'fields[users]': 'name', include: 'secrets' }, 'Unknown model in fields: users.'],
+    [{ scope: 'everything' }, 'Unknown scope: everything.'],
+    [{ scope: 'toString' }, 'Unknown scope: toString.'],
+    [{ page: '0' }, 'page must be an integer between 1 and 1000000000.'],
+    [{ per_page: '101' }, 'per_page must be an integer between 1 and 100.'],
+    [{ per_page: '1.5' }, 'per_page must be an integer between 1 and 100.'],
+    [{ limit: '5' }, 'Unknown query parameter: limit.'],
+    [{ filter: 'status' }, 'Unknown query parameter: filter.'],
+    [{ sort: ['title', 'created_at'] }, 'The query parameter sort may appear only once.'],
+  ] satisfies [RawQuery, string][])('rejects %j with 400: %s', (raw, message) => {
+    expect(() => parse(raw)).toThrow(expect.objectContaining({ status: 400, message }));
+  });
+
+  it('accepts only include and fields on show, and only narrowing parameters on computed', () => {
+    expect(() => parse({ page: '1' }, 'show')).toThrow('Unknown query parameter: page.');
+    expect(() => parse({ include: 'author' }, 'computed')).toThrow('Unknown query parameter: include.');
+    expect(parse({ 'filter[status]': 'draft' }, 'computed').filters).toEqual([{ column: 'status', values: ['draft'] }]);
+  });
+});
