@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
-import type { ModelDefinition } from '../models/define-model.js';
+import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { gatedQuery, type TrashedMode } from '../query/build-index-query.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow, LooseTransaction } from '../query/loose-schema.js';
 import type { DataContext } from './data-context.js';
 import { RecordNotFoundError } from './data-errors.js';
 
@@ -21,11 +21,15 @@ export function requireSoftDeletes(model: ModelDefinition): void {
   if (!model.softDeletes) throw new NotFoundError(`Model ${model.slug} does not use soft deletes.`);
 }
 
+/** The statement that reads one record through the record gate. */
+export function recordStatement(trx: LooseTransaction, model: ModelDefinition, scope: ScopeContext, id: number, trashed: TrashedMode = 'without') {
+  return gatedQuery(trx, model, scope, trashed).selectAll().where(sql.ref('id'), '=', id);
+}
+
 /** The record behind the record gate, or the same 404 whether it is missing, foreign or hidden. */
 export async function findRecord(context: DataContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without'): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
-  const id = parseRecordId(rawId);
-  const row = await gatedQuery(context.trx, model, context.scope, trashed).selectAll().where(sql.ref('id'), '=', id).executeTakeFirst();
+  const row = await recordStatement(context.trx, model, context.scope, parseRecordId(rawId), trashed).executeTakeFirst();
   if (!row) throw new RecordNotFoundError();
   return row;
 }

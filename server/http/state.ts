@@ -22,6 +22,9 @@ export interface CurrentOrganization {
 
 export interface Membership {
   roleId: number;
+  roleSlug: string;
+  /** The role's permissions in the organization. */
+  rolePermissions: string[];
   granted: string[];
   denied: string[];
 }

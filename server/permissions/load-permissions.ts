@@ -1,5 +1,4 @@
 import { compileAbility, effectivePermissions, type PermissionSources } from '../../engine/index.js';
-import { findRolePermissions } from '../db/repositories/roles.js';
 import { findUserById } from '../db/repositories/users.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
@@ -20,8 +19,7 @@ async function sourcesOf(ctx: GatehouseContext, trx: TenantTransaction): Promise
   const { auth, organization, membership } = ctx.state;
   if (!auth) return NONE;
   if (organization && membership) {
-    const role = await findRolePermissions(trx, organization.id, membership.roleId);
-    return { role: role?.permissions ?? [], roleSlug: role?.slug ?? null, granted: membership.granted, denied: membership.denied };
+    return { role: membership.rolePermissions, roleSlug: membership.roleSlug, granted: membership.granted, denied: membership.denied };
   }
   const user = await findUserById(trx, auth.user.id);
   if (!user) return NONE;

@@ -39,14 +39,19 @@ export interface Page {
   total: number;
 }
 
-/** One page in the requested order (the key breaks ties so pages never overlap) and the total. */
-export async function fetchPage(query: LooseSelect, request: Pick<ListQuery, 'sort' | 'page' | 'perPage'>): Promise<Page> {
+/** The two statements of a page: its rows in the requested order (the key breaks ties so pages never overlap) and the total. */
+export function pageStatements(query: LooseSelect, request: Pick<ListQuery, 'sort' | 'page' | 'perPage'>) {
   let ordered = query.selectAll();
   for (const { column, direction } of request.sort) ordered = ordered.orderBy(sql.ref(column), direction);
   if (!request.sort.some(({ column }) => column === 'id')) ordered = ordered.orderBy(sql.ref('id'), 'asc');
-  const [rows, count] = await Promise.all([
-    ordered.limit(request.perPage).offset((request.page - 1) * request.perPage).execute(),
-    query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ]);
+  return {
+    rows: ordered.limit(request.perPage).offset((request.page - 1) * request.perPage),
+    total: query.select((eb) => eb.fn.countAll<string>().as('total')),
+  };
+}
+
+export async function fetchPage(query: LooseSelect, request: Pick<ListQuery, 'sort' | 'page' | 'perPage'>): Promise<Page> {
+  const statements = pageStatements(query, request);
+  const [rows, count] = await Promise.all([statements.rows.execute(), statements.total.executeTakeFirstOrThrow()]);
   return { rows, total: Number(count.total) };
 }

@@ -9,7 +9,13 @@ export function requireOrganizationMembership(): GatehouseMiddleware {
     if (organization) {
       const membership = await findMembership(required(ctx, 'trx'), organization.id, required(ctx, 'auth').user.id, required(ctx, 'routeGroup').name);
       if (!membership) throw new OrganizationNotFoundError();
-      ctx.state.membership = { roleId: membership.role_id, granted: membership.granted_permissions, denied: membership.denied_permissions };
+      ctx.state.membership = {
+        roleId: membership.role_id,
+        roleSlug: membership.role_slug,
+        rolePermissions: membership.role_permissions,
+        granted: membership.granted_permissions,
+        denied: membership.denied_permissions,
+      };
     }
     await next();
   };

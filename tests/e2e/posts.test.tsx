@@ -13,6 +13,7 @@ import {
   useModelStore,
   useModelTrashed,
   useModelUpdate,
+  useNestedOperations,
 } from '../../client/index.js';
 import { messageOf } from '../client/support/message-of.js';
 import { renderClientHook } from '../client/support/testbed.js';
@@ -173,5 +174,45 @@ describe('posts through the model hooks', () => {
 
     const history = renderClientHook(() => useModelAudit<{ action: string }>('posts', id));
     await waitFor(() => expect(history.result.current.data?.map((entry) => entry.action)).toEqual(['created', 'updated', 'deleted', 'restored']));
+  });
+
+  it('applies nested operations across models together, or none of them when one is refused', async () => {
+    live.openPage();
+    await live.signIn('editor@acme.test');
+    const [target] = await postsOf('acme');
+    if (!target) throw new Error('acme has no posts');
+    const { id } = target;
+    const { result } = renderClientHook(() => ({
+      post: useModelShow<Post>('posts', id),
+      comments: useModelIndex<{ body: string }>('comments', { filter: { post_id: id } }),
+      nested: useNestedOperations(),
+    }));
+    await waitFor(() => expect(result.current.comments.isSuccess).toBe(true));
+
+    const results = await act(() =>
+      result.current.nested.mutateAsync([
+        { model: 'posts', action: 'update', id, data: { title: 'Renamed together' } },
+        { model: 'comments', action: 'create', data: { post_id: id, body: 'Said together' } },
+      ]),
+    );
+
+    expect(results).toMatchObject([
+      { model: 'posts', action: 'update', id, data: { title: 'Renamed together' } },
+      { model: 'comments', action: 'create', data: { post_id: id, body: 'Said together' } },
+    ]);
+    await waitFor(() => expect(result.current.post.data?.title).toBe('Renamed together'));
+    await waitFor(() => expect(result.current.comments.data?.map((comment) => comment.body)).toContain('Said together'));
+
+    const refused = await act(() =>
+      result.current.nested
+        .mutateAsync([
+          { model: 'posts', action: 'update', id, data: { title: 'Never applied' } },
+          { model: 'posts', action: 'update', id, data: { internal_notes: 'not for editors to set' } },
+        ])
+        .catch((error: unknown) => error),
+    );
+
+    expect(messageOf(refused)).toBe('You are not allowed to set the following field(s): internal_notes');
+    expect((await postsOf('acme')).find((post) => post.id === id)?.title).toBe('Renamed together');
   });
 });

@@ -4,6 +4,9 @@ import type { TenantTransaction } from '../with-tenant.js';
 
 export interface MembershipRecord {
   role_id: number;
+  role_slug: string;
+  /** The role's permissions in the organization; none configured means none. */
+  role_permissions: string[];
   granted_permissions: string[];
   denied_permissions: string[];
 }
@@ -42,15 +45,29 @@ export function listUserOrganizations(db: Executor, userId: number, routeGroup: 
   );
 }
 
-/** Runs inside the organization's tenant context. */
-export function findMembership(trx: TenantTransaction, organizationId: number, userId: number, routeGroup: string): Promise<MembershipRecord | undefined> {
-  return trx
+/**
+ * Runs inside the organization's tenant context. The role and its permissions in the organization
+ * come along, so a request learns everything it authorizes with in one round trip.
+ */
+export async function findMembership(trx: TenantTransaction, organizationId: number, userId: number, routeGroup: string): Promise<MembershipRecord | undefined> {
+  const row = await trx
     .selectFrom('user_roles')
-    .select(['role_id', 'granted_permissions', 'denied_permissions'])
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .where('route_group', '=', routeGroup)
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .leftJoin('org_role_permissions', (join) =>
+      join.onRef('org_role_permissions.role_id', '=', 'user_roles.role_id').onRef('org_role_permissions.organization_id', '=', 'user_roles.organization_id'),
+    )
+    .select([
+      'user_roles.role_id',
+      'roles.slug as role_slug',
+      'org_role_permissions.permissions as role_permissions',
+      'user_roles.granted_permissions',
+      'user_roles.denied_permissions',
+    ])
+    .where('user_roles.organization_id', '=', organizationId)
+    .where('user_roles.user_id', '=', userId)
+    .where('user_roles.route_group', '=', routeGroup)
     .executeTakeFirst();
+  return row && { ...row, role_permissions: row.role_permissions ?? [] };
 }
 
 export async function isMemberByEmail(trx: TenantTransaction, organizationId: number, email: string, routeGroup: string): Promise<boolean> {

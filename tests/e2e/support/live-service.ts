@@ -43,17 +43,21 @@ export function useLiveService(options: TestServerOptions = {}): LiveService {
   afterAll(() => server?.close());
   afterEach(cleanup);
 
+  const started = () => {
+    if (!server) throw new Error('the service starts in beforeAll');
+    return server;
+  };
+
   return {
     get server() {
-      if (!server) throw new Error('the service starts in beforeAll');
-      return server;
+      return started();
     },
     openPage() {
       // The previous page's trees belong to a session this page does not share.
       cleanup();
       const onUnauthorized = vi.fn();
       const onForbidden = vi.fn();
-      configureApi({ baseURL: `${this.server.api.baseUrl}/api`, storage: webPlatform.prepare({}), onUnauthorized, onForbidden });
+      configureApi({ baseURL: `${started().api.baseUrl}/api`, storage: webPlatform.prepare({}), onUnauthorized, onForbidden });
       return { onUnauthorized, onForbidden };
     },
     async signIn(email, password = DEMO_PASSWORD) {
