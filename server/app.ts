@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { authenticateIfPresent } from './auth/authenticate.js';
 import { jsonBody } from './http/body-parser.js';
+import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound } from './http/not-found.js';
 import { requestId } from './http/request-id.js';
@@ -29,6 +30,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(requestId());
   app.use(requestLogger(services.logger));
   app.use(errorHandler(services.logger));
+  app.use(cors(services.config.corsOrigins));
   app.use(jsonBody(services.config.bodyLimit));
   app.use(service.routes());
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));

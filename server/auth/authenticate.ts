@@ -1,4 +1,5 @@
 import { findActiveSession } from '../db/repositories/sessions.js';
+import { SessionOfAnotherGroupError } from '../http/errors/session-of-another-group-error.js';
 import { UnauthenticatedError } from '../http/errors/unauthenticated-error.js';
 import type { Authentication, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
@@ -7,8 +8,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * The session behind the bearer token, or null when there is no token. A token that is present
- * but tampered, expired, signed by another key, revoked, or issued for another route group is
- * rejected: signatures prove origin, only the session row proves the session still stands.
+ * but tampered, expired, signed by another key or revoked is a 401: signatures prove origin, only
+ * the session row proves the session still stands. A live session of another route group is a 403.
  */
 async function authenticationOf(ctx: GatehouseContext, services: Services): Promise<Authentication | null> {
   const header = ctx.get('Authorization');
@@ -16,14 +17,18 @@ async function authenticationOf(ctx: GatehouseContext, services: Services): Prom
   const token = BEARER.exec(header)?.[1];
   const claims = token ? await services.tokens.verify(token) : null;
   if (!claims) throw new UnauthenticatedError();
-  const group = ctx.state.routeGroup?.name;
-  if (group !== undefined && claims.routeGroup !== group) throw new UnauthenticatedError();
   const session = await findActiveSession(services.db, claims.sessionId);
   if (!session || session.user_id !== claims.userId || session.route_group !== claims.routeGroup) throw new UnauthenticatedError();
+  const group = ctx.state.routeGroup?.name;
+  if (group !== undefined && claims.routeGroup !== group) {
+    // A session of a group the service no longer has can never work again: end it.
+    const servedGroup = services.config.routeGroups.some((candidate) => candidate.name === claims.routeGroup);
+    throw servedGroup ? new SessionOfAnotherGroupError() : new UnauthenticatedError();
+  }
   return { user: { id: session.user_id, name: session.user_name, email: session.user_email }, sessionId: session.id };
 }
 
-/** 401 unless the request carries a live session of the request's route group. */
+/** 401 unless the request carries a live session; 403 when it belongs to another route group. */
 export function authenticate(services: Services): GatehouseMiddleware {
   return async (ctx, next) => {
     const authentication = await authenticationOf(ctx, services);

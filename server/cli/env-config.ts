@@ -21,6 +21,12 @@ function seconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return parsed;
 }
 
+// Comma-separated; unset or blank keeps the default.
+function list(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
+  const items = (env[name] ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return items.length > 0 ? items : undefined;
+}
+
 /** The CLI's server: the demo route groups, roles, models and policies, the rest from the environment. */
 export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string): ServerConfig {
   return {
@@ -31,6 +37,7 @@ export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secr
     bodyLimit: env.GATEHOUSE_BODY_LIMIT || undefined,
     appUrl: env.GATEHOUSE_APP_URL || undefined,
     trustProxy: flag(env, 'GATEHOUSE_TRUST_PROXY'),
+    corsOrigins: list(env, 'GATEHOUSE_CORS_ORIGINS'),
     invitationTtlSeconds: seconds(env, 'GATEHOUSE_INVITATION_TTL'),
     passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),
     logger: createLogger(env.LOG_LEVEL || 'info'),

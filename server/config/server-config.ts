@@ -10,6 +10,7 @@ import type { ModelRegistry } from '../models/model-registry.js';
 import { registerData } from '../models/register-data.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
 import { ConfigError } from './config-error.js';
+import { corsOrigins } from './cors-origins.js';
 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
@@ -51,6 +52,8 @@ export interface ServerConfig {
   logger?: Logger;
   /** Trust X-Forwarded-* headers (client IP for throttling, host for domain groups). */
   trustProxy?: boolean;
+  /** Origins of the browser apps that may call the API; default `['*']`, any; `[]` none. */
+  corsOrigins?: readonly string[];
   /** Default 5 failures per email and IP in 60 seconds. */
   loginThrottle?: LoginThrottleOptions;
   /** Default 7 days. */
@@ -76,6 +79,7 @@ export interface ResolvedConfig {
   bodyLimit: string;
   appUrl: string;
   trustProxy: boolean;
+  corsOrigins: readonly string[];
   loginThrottle: LoginThrottleOptions;
   invitationTtlSeconds: number;
   passwordResetTtlSeconds: number;
@@ -111,6 +115,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     bodyLimit: config.bodyLimit ?? '100kb',
     appUrl: (config.appUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
     trustProxy: config.trustProxy ?? false,
+    corsOrigins: corsOrigins(config.corsOrigins ?? ['*']),
     loginThrottle: {
       maxAttempts: positive('loginThrottle.maxAttempts', throttle.maxAttempts),
       decaySeconds: positive('loginThrottle.decaySeconds', throttle.decaySeconds),

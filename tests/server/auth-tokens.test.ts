@@ -68,11 +68,22 @@ describe('bearer tokens', () => {
     expect((await rolesWith(other)).status).toBe(401);
   });
 
-  it('authenticate only in the route group they were issued for', async () => {
+  it('authenticate only in the route group they were issued for, elsewhere 403 so that clients keep the session', async () => {
     const adminToken = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
     expect((await server.api.get('/api/admin/user-role', { token: adminToken })).status).toBe(200);
-    expect((await server.api.get('/api/admin/user-role', { token })).status).toBe(401);
-    expect((await server.api.get('/api/acme/roles', { token: adminToken })).status).toBe(401);
+    for (const response of [await server.api.get('/api/admin/user-role', { token }), await server.api.get('/api/acme/roles', { token: adminToken })]) {
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: 'This session belongs to another route group.' });
+    }
+    expect((await rolesWith(token)).status).toBe(200);
+  });
+
+  it('are refused with 401 when their route group is no longer served', async () => {
+    const other = await server.login('viewer@acme.test');
+    const { sid } = tokenClaims(other);
+    await server.sql("UPDATE sessions SET route_group = 'retired' WHERE id = $1", [sid]);
+    const retired = await signed(server.secretKey, { ...tokenClaims(other), grp: 'retired' });
+    expect((await rolesWith(retired)).status).toBe(401);
   });
 
   it('verify against the published public key', async () => {

@@ -83,9 +83,9 @@ describe('domain group with subdomain tenancy (portal on {organization}.example.
 
   it('keeps its sessions apart from the main host’s groups', async () => {
     const portalToken = await server.login('editor@acme.test', { host: ACME_HOST });
-    expect((await server.api.get('/api/acme/roles', { token: portalToken })).status).toBe(401);
+    expect((await server.api.get('/api/acme/roles', { token: portalToken })).status).toBe(403);
     const tenantToken = await server.login('editor@acme.test');
-    expect((await server.api.get('/api/probe', { host: ACME_HOST, token: tenantToken })).status).toBe(401);
+    expect((await server.api.get('/api/probe', { host: ACME_HOST, token: tenantToken })).status).toBe(403);
   });
 
   it('does not let in a member of the organization in another group', async () => {

@@ -13,7 +13,7 @@ function banner(url: string): string {
     'Try:',
     `  TOKEN=$(curl -s ${url}/api/auth/login -H 'Content-Type: application/json' \\`,
     `    -d '{"email":"editor@acme.test","password":"${DEMO_PASSWORD}"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
-    `  curl -sg '${url}/api/acme/organizations?filter[slug]=acme&include=users' -H "Authorization: Bearer $TOKEN"`,
+    `  curl -gs '${url}/api/acme/organizations?filter[slug]=acme&include=users' -H "Authorization: Bearer $TOKEN"`,
     `  curl -s '${url}/api/acme/posts?include=author&sort=-created_at' -H "Authorization: Bearer $TOKEN"`,
     '',
     `API description: ${url}/api/openapi.json`,

@@ -1,5 +1,4 @@
 import { act, waitFor } from '@testing-library/react';
-import { isAxiosError } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { getHttpClient } from '../../../client/config/runtime.js';
 import { useAcceptInvitation, useRegister } from '../../../client/hooks/use-auth-mutations.js';
@@ -8,9 +7,10 @@ import { useModelStore } from '../../../client/hooks/use-model-mutations.js';
 import { useModelIndex } from '../../../client/hooks/use-model-queries.js';
 import { useUserRole } from '../../../client/hooks/use-user-role.js';
 import type { ApiOptions } from '../../../client/config/api-config.js';
+import { messageOf } from './message-of.js';
 import type { StoredSession, TestPlatform } from './platforms.js';
 import type { Reply } from './test-server.js';
-import { useTestbed, type Testbed } from './testbed.js';
+import { failedQuery, useTestbed } from './testbed.js';
 
 const user = { id: 1, name: 'Ann' };
 const userJson = JSON.stringify(user);
@@ -29,7 +29,7 @@ interface Row {
   stored: StoredSession;
   api?: ApiOptions;
   answers: [method: string, path: string, reply: Reply][];
-  run(hooks: SessionHooks, call: Call, bed: Testbed): Promise<unknown>;
+  run(hooks: SessionHooks, call: Call): Promise<unknown>;
   /** Compared with toEqual where given. */
   result?: unknown;
   /** Storage afterwards; also what storage held whenever onUnauthorized ran. */
@@ -46,15 +46,6 @@ interface Row {
  * notes what storage held at the very moment the call settled.
  */
 type Call = (hookCall: () => Promise<unknown>) => Promise<unknown>;
-
-/** Renders a query in a second tree sharing the session, until it has failed. */
-async function failedQuery(bed: Testbed, hook: () => { isError: boolean; error: unknown }) {
-  const { result } = bed.render(hook);
-  await waitFor(() => expect(result.current.isError).toBe(true));
-  return result.current.error;
-}
-
-const messageOf = (error: unknown) => (isAxiosError<{ message: string }>(error) ? error.response?.data.message : error);
 
 /** The contract's table "States and transitions", row by row. */
 const stateRows: Row[] = [
@@ -192,7 +183,7 @@ const errorRows: Row[] = [
     name: '401 on a query: session ended once, not once per retry',
     stored: signedIn,
     answers: [['GET', '/api/acme/posts', { status: 401, body: { message: 'Unauthenticated.' } }]],
-    run: async (_hooks, _call, bed) => messageOf(await failedQuery(bed, () => useModelIndex('posts'))),
+    run: async () => messageOf(await failedQuery(() => useModelIndex('posts'))),
     result: 'Unauthenticated.',
     storedAfter: { organization_slug: 'acme', route_group: 'staff' },
     authenticated: false,
@@ -219,7 +210,7 @@ const errorRows: Row[] = [
     name: '403 on a tenant request: token kept, the message reaches onForbidden',
     stored: signedIn,
     answers: [['GET', '/api/acme/user-role', { status: 403, body: notMember }]],
-    run: async (_hooks, _call, bed) => messageOf(await failedQuery(bed, useUserRole)),
+    run: async () => messageOf(await failedQuery(useUserRole)),
     result: notMember.message,
     storedAfter: signedIn,
     authenticated: true,
@@ -241,7 +232,7 @@ const errorRows: Row[] = [
     name: 'include rejected: the query fails with the message, the session stays',
     stored: signedIn,
     answers: [['GET', '/api/acme/posts', { status: 403, body: forbiddenInclude }]],
-    run: async (_hooks, _call, bed) => messageOf(await failedQuery(bed, () => useModelIndex('posts', { include: 'comments.author' }))),
+    run: async () => messageOf(await failedQuery(() => useModelIndex('posts', { include: 'comments.author' }))),
     result: forbiddenInclude.message,
     storedAfter: signedIn,
     authenticated: true,
@@ -268,7 +259,7 @@ export function describeContractTables(platform: TestPlatform): void {
       return value;
     };
     const call: Call = (hookCall) => act(() => hookCall().then(settled, settled));
-    const returned = await row.run(result.current, call, bed);
+    const returned = await row.run(result.current, call);
 
     if ('result' in row) expect(returned).toEqual(row.result);
     expect(platform.stored()).toEqual(row.storedAfter);

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
-import { cleanup, configure, renderHook } from '@testing-library/react';
+import { cleanup, configure, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import type { ApiOptions } from '../../../client/config/api-config.js';
 import { configureApi } from '../../../client/config/runtime.js';
 import { AuthProvider, type AuthProviderProps } from '../../../client/react/auth-provider.js';
@@ -45,6 +45,13 @@ export function renderClientHook<T, Props = undefined>(
     </AuthProvider>
   );
   return renderHook(hook, { wrapper, initialProps });
+}
+
+/** Renders a query in a tree of its own, sharing the session, until it has failed; resolves to the error. */
+export async function failedQuery(hook: () => { isError: boolean; error: unknown }): Promise<unknown> {
+  const { result } = renderClientHook(hook);
+  await waitFor(() => expect(result.current.isError).toBe(true));
+  return result.current.error;
 }
 
 /** One test server per file, a fresh client configuration per test, unmounted after each. */
