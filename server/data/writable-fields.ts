@@ -3,15 +3,27 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../query/loose-schema.js';
 import type { Caller, DataPolicy } from './data-context.js';
 
+const SERVER_OWNED = ['id', 'organization_id', 'created_at', 'updated_at', 'deleted_at'];
+
+const permittedFor = (policy: DataPolicy, user: Caller | null, operation: WriteOperation) =>
+  operation === 'create' ? policy.permittedAttributesForCreate(user) : policy.permittedAttributesForUpdate(user);
+
 /**
- * A body may set only fields that are both fillable on the model and in the policy's write list,
- * so keys the server owns (organization_id, author_id, timestamps) are refused by the same 403.
+ * A body may set only fields that are both fillable on the model and in the policy's write list;
+ * anything else gets the contract's 403. The keys the server owns (the record key, the tenant,
+ * the author, timestamps) are never taken from a body: a caller with an unrestricted write list
+ * ("roles with * may set every field") has them dropped rather than refused, everyone else is
+ * refused them like any field outside their list. Returns the body to write.
  */
-export function assertWritableFields(model: ModelDefinition, policy: DataPolicy, user: Caller | null, body: LooseRow, operation: WriteOperation): void {
+export function writableBody(model: ModelDefinition, policy: DataPolicy, user: Caller | null, body: LooseRow, operation: WriteOperation): LooseRow {
+  const serverOwned = new Set(model.authorColumn ? [...SERVER_OWNED, model.authorColumn] : SERVER_OWNED);
+  const unrestricted = permittedFor(policy, user, operation) === null;
+  const written = unrestricted ? Object.fromEntries(Object.entries(body).filter(([key]) => !serverOwned.has(key))) : body;
   const fillable = (permitted: string[] | null) => model.fillable.filter((field) => permitted === null || permitted.includes(field));
   const narrowed = {
     permittedAttributesForCreate: (caller: Caller | null) => fillable(policy.permittedAttributesForCreate(caller)),
     permittedAttributesForUpdate: (caller: Caller | null) => fillable(policy.permittedAttributesForUpdate(caller)),
   };
-  assertWritableAttributes(narrowed, user, body, operation);
+  assertWritableAttributes(narrowed, user, written, operation);
+  return written;
 }

@@ -9,7 +9,7 @@ import { RecordNotFoundError } from './data-errors.js';
 import { findRecord } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 import { requireObjectBody, validateBody } from './validate-body.js';
-import { assertWritableFields } from './writable-fields.js';
+import { writableBody } from './writable-fields.js';
 
 /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
 export interface WriteOptions {
@@ -52,8 +52,7 @@ const audit = (context: DataContext, model: ModelDefinition, entry: Omit<Paramet
 export async function storeRecord(context: DataContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const policy = context.policyFor(model);
   policy.authorize('create', context.user);
-  const body = requireObjectBody(rawBody);
-  assertWritableFields(model, policy, context.user, body, 'create');
+  const body = writableBody(model, policy, context.user, requireObjectBody(rawBody), 'create');
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.create, body, prefix);
   const owned = {
@@ -69,8 +68,7 @@ export async function updateRecord(context: DataContext, model: ModelDefinition,
   const before = await findRecord(context, model, id);
   const policy = context.policyFor(model);
   policy.authorize('update', context.user, before);
-  const body = requireObjectBody(rawBody);
-  assertWritableFields(model, policy, context.user, body, 'update');
+  const body = writableBody(model, policy, context.user, requireObjectBody(rawBody), 'update');
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.update, body, prefix);
   if (Object.keys(values).length === 0) return serialize(context, model, before);

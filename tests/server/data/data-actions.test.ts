@@ -107,11 +107,19 @@ describe('writes', () => {
     expect(post).toMatchObject({ title: 'Fresh', status: 'draft', organization_id: editor.organization.id, author_id: editor.user.id });
   });
 
+  it('takes the tenant, the author and the key from the server, never from a * role\'s body', async () => {
+    const post = await inTenant(owner, (context) =>
+      storeRecord(context, posts, { title: 'x', organization_id: editor.organization.id + 1, author_id: editor.user.id, id: 9 }),
+    );
+    expect(post).toMatchObject({ title: 'x', organization_id: owner.organization.id, author_id: owner.user.id });
+    expect(post.id).not.toBe(9);
+  });
+
   it.each([
     [{ title: 'x', organization_id: 2 }, 'You are not allowed to set the following field(s): organization_id'],
     [{ title: 'x', author_id: 1, id: 9 }, 'You are not allowed to set the following field(s): author_id, id'],
-  ])('refuses server-owned fields %j with 403, even to a * role', async (body, message) => {
-    await expect(inTenant(owner, (context) => storeRecord(context, posts, body))).rejects.toMatchObject({ status: 403, message });
+  ])('refuses server-owned fields %j with 403 to a role with a write list', async (body, message) => {
+    await expect(inTenant(editor, (context) => storeRecord(context, posts, body))).rejects.toMatchObject({ status: 403, message });
   });
 
   it.each([
