@@ -62,8 +62,17 @@ describe('bearer tokens', () => {
     expect((await rolesWith(foreign)).status).toBe(401);
   });
 
-  it('are refused with 401 when the session was revoked', async () => {
+  it('are refused with 401 once their expiry passes, though they were accepted before', async () => {
+    const expiry = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2_000);
+    const shortLived = await signed(server.secretKey, { ...claims, exp: instant(expiry) });
+    expect((await rolesWith(shortLived)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, expiry.getTime() - Date.now() + 50));
+    expect((await rolesWith(shortLived)).status).toBe(401);
+  });
+
+  it('are refused with 401 when the session was revoked, though they were accepted before', async () => {
     const other = await server.login('editor@acme.test');
+    expect((await rolesWith(other)).status).toBe(200);
     await server.api.post('/api/auth/logout', { token: other });
     expect((await rolesWith(other)).status).toBe(401);
   });
