@@ -17,6 +17,7 @@ import { DEMO_ROUTE_GROUPS } from '../server/cli/demo-route-groups.js';
 import { createServer } from '../server/create-server.js';
 import { recordStatement } from '../server/data/find-record.js';
 import { appConnectionString } from '../server/db/database.js';
+import { tenantOpeningSql } from '../server/db/with-tenant.js';
 import { DEMO_PASSWORD, DEMO_ROLES, seedDemo } from '../server/db/demo-seed.js';
 import { migrate } from '../server/db/migrations.js';
 import { createModelRegistry } from '../server/models/model-registry.js';
@@ -62,11 +63,7 @@ function rawTask(pool: pg.Pool, tenant: BenchTenant, userId: number, statements:
   return async () => {
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      await client.query(
-        "SELECT set_config('gatehouse.organization_id', $1, true), set_config('gatehouse.user_id', $2, true), set_config('gatehouse.invitation_token_hash', '', true)",
-        [String(tenant.organizationId), String(userId)],
-      );
+      await client.query(tenantOpeningSql({ organizationId: tenant.organizationId, userId }));
       await Promise.all(statements.map((statement) => client.query(statement.sql, [...statement.parameters])));
       await client.query('COMMIT');
     } finally {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from './schema.js';
 
 export interface TenantContext {
@@ -8,25 +8,52 @@ export interface TenantContext {
   invitationTokenHash?: string | null;
 }
 
-export type TenantTransaction = Transaction<Schema>;
+/** A connection inside a tenant transaction: every query on it is scoped by the context. */
+export type TenantTransaction = Kysely<Schema>;
 
-const asSetting = (value: number | string | null | undefined) => (value == null ? '' : String(value));
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * A setting as an SQL literal. Only ids and a token hash are ever written, and each is checked
+ * to be exactly that, so a literal can never carry anything else; an unset setting is the empty
+ * string, which the policies read as NULL.
+ */
+function settingLiteral(value: number | string | null | undefined): string {
+  if (value == null) return "''";
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return `'${value}'`;
+  if (typeof value === 'string' && SHA256_HEX.test(value)) return `'${value}'`;
+  throw new TypeError(`Not a tenant context value: ${String(value)}`);
+}
+
+/**
+ * BEGIN and the context in one simple-protocol round trip: literals, since it takes no
+ * parameters. Exported for the benchmark's baseline, which must open transactions alike.
+ */
+export function tenantOpeningSql(context: TenantContext): string {
+  return `BEGIN; SELECT
+    set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),
+    set_config('gatehouse.user_id', ${settingLiteral(context.userId)}, true),
+    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)`;
+}
 
 /**
  * Runs fn in one transaction whose row-level security context is set transaction-locally, so
  * a pooled connection never carries one request's tenant into the next. This is the only place
  * in the code base that sets the context.
  */
-export function withTenant<T>(
-  db: Kysely<Schema>,
-  context: TenantContext,
-  fn: (trx: TenantTransaction) => Promise<T>,
-): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`SELECT
-      set_config('gatehouse.organization_id', ${asSetting(context.organizationId)}, true),
-      set_config('gatehouse.user_id', ${asSetting(context.userId)}, true),
-      set_config('gatehouse.invitation_token_hash', ${asSetting(context.invitationTokenHash)}, true)`.execute(trx);
-    return fn(trx);
+export function withTenant<T>(db: Kysely<Schema>, context: TenantContext, fn: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    const opening = sql.raw(tenantOpeningSql(context));
+    let result: T;
+    try {
+      await opening.execute(connection);
+      result = await fn(connection);
+    } catch (error) {
+      // Also after a failed opening: a transaction left open would follow the connection back into the pool.
+      await sql`ROLLBACK`.execute(connection);
+      throw error;
+    }
+    await sql`COMMIT`.execute(connection);
+    return result;
   });
 }

@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Schema } from '../db/schema.js';
 
 /**
@@ -7,10 +7,10 @@ import type { Schema } from '../db/schema.js';
  */
 export type LooseSchema = Record<string, Record<string, unknown>>;
 export type LooseRow = Record<string, unknown>;
-export type LooseTransaction = Transaction<LooseSchema>;
+export type LooseTransaction = Kysely<LooseSchema>;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type LooseSelect = SelectQueryBuilder<LooseSchema, string, {}>;
 
-export function loose(trx: Transaction<Schema>): LooseTransaction {
+export function loose(trx: Kysely<Schema>): LooseTransaction {
   return trx as unknown as LooseTransaction;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,16 +202,18 @@ describe('memberships and invitations', () => {
 
   it('an invitation is visible outside its tenant only to the holder of its token', async () => {
     const [role] = await owner("SELECT id FROM roles WHERE slug = 'viewer'");
-    await owner("INSERT INTO invitations (organization_id, email, role_id, token_hash, expires_at) VALUES ($1, 'guest@example.test', $2, 'hash-of-token', now() + interval '1 day')", [
+    const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+    await owner("INSERT INTO invitations (organization_id, email, role_id, token_hash, expires_at) VALUES ($1, 'guest@example.test', $2, $3, now() + interval '1 day')", [
       globex,
       role?.id,
+      hashOf('token'),
     ]);
     const invitationEmails = (context: Partial<TenantContext>) =>
       asRequest(context, async (trx) => (await trx.selectFrom('invitations').select('email').execute()).map((row) => row.email));
 
     expect(await invitationEmails({ organizationId: acme })).toEqual([]);
-    expect(await invitationEmails({ organizationId: acme, invitationTokenHash: 'another-hash' })).toEqual([]);
-    expect(await invitationEmails({ organizationId: acme, invitationTokenHash: 'hash-of-token' })).toEqual(['guest@example.test']);
+    expect(await invitationEmails({ organizationId: acme, invitationTokenHash: hashOf('another token') })).toEqual([]);
+    expect(await invitationEmails({ organizationId: acme, invitationTokenHash: hashOf('token') })).toEqual(['guest@example.test']);
   });
 });
 

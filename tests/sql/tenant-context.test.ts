@@ -44,6 +44,33 @@ describe('withTenant', () => {
     ).rejects.toThrow(/row-level security/);
   });
 
+  it('refuses context values that are not ids or token hashes, before any statement runs', async () => {
+    const smuggled = [
+      { organizationId: Number.NaN, userId: null },
+      { organizationId: 1.5, userId: null },
+      { organizationId: acme, userId: null, invitationTokenHash: "x', true), set_config('gatehouse.organization_id', '1" },
+      { organizationId: `${globex}` as unknown as number, userId: null },
+    ];
+    for (const context of smuggled) {
+      await expect(withTenant(app.db, context, () => Promise.resolve('ran'))).rejects.toThrow(/Not a tenant context value/);
+    }
+  });
+
+  it('rolls back everything fn wrote when it fails, and hands back a clean connection', async () => {
+    const marker = `rolled back ${Date.now()}`;
+    await expect(
+      withTenant(app.db, { organizationId: acme, userId: null }, async (trx) => {
+        await trx.insertInto('posts').values({ organization_id: acme, title: marker }).execute();
+        throw new Error('the request failed');
+      }),
+    ).rejects.toThrow('the request failed');
+    const titles = (await postTitles(acme)).map((row) => row.title);
+    expect(titles).not.toContain(marker);
+    // Both pooled connections are out of any transaction: a write outside one commits on its own.
+    const states = await Promise.all([1, 2].map(() => app.db.selectNoFrom((eb) => eb.fn<string>('txid_current_if_assigned', []).as('txid')).execute()));
+    expect(states.flat().map((row) => row.txid)).toEqual([null, null]);
+  });
+
   it('does not carry the context past the transaction on a pooled connection', async () => {
     await postTitles(acme);
     await postTitles(acme);
