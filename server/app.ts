@@ -5,6 +5,7 @@ import { jsonBody } from './http/body-parser.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound } from './http/not-found.js';
+import { rejectNul } from './http/reject-nul.js';
 import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
 import type { GatehouseState } from './http/state.js';
@@ -32,6 +33,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(errorHandler(services.logger));
   app.use(cors(services.config.corsOrigins));
   app.use(jsonBody(services.config.bodyLimit));
+  app.use(rejectNul());
   app.use(service.routes());
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
   app.use(notFound());

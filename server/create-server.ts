@@ -8,6 +8,7 @@ import { importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase } from './db/database.js';
+import { answerClientError } from './http/client-error.js';
 import { createLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
@@ -46,6 +47,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     app,
     async listen({ port = 3000, host } = {}) {
       http = app.listen(port, host);
+      http.on('clientError', answerClientError);
       await once(http, 'listening');
       const { port: bound } = http.address() as AddressInfo;
       const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isStoredInteger } from '../db/integer-range.js';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
@@ -7,12 +8,10 @@ import type { LooseRow, LooseTransaction } from '../query/loose-schema.js';
 import type { DataContext } from './data-context.js';
 import { RecordNotFoundError } from './data-errors.js';
 
-const MAX_ID = 2_147_483_647;
-
 /** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
 export function parseRecordId(raw: unknown): number {
   const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(id) || id < 1 || id > MAX_ID) throw new BadRequestError(`Invalid id: ${String(raw)}.`);
+  if (!isStoredInteger(id) || id < 1) throw new BadRequestError(`Invalid id: ${String(raw)}.`);
   return id;
 }
 

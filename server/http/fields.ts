@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INTEGER } from '../db/integer-range.js';
 
 // Field schemas with human messages; `label` is how the field is named in them.
 const label = (field: string) => field.replace(/_/g, ' ');
@@ -33,8 +34,13 @@ export function newPassword(field = 'password') {
     .max(200, `The ${label(field)} field must not be longer than 200 characters.`);
 }
 
+/** A key: a positive integer that its column can hold. */
 export function id(field: string) {
-  return z.number(typed(field, 'an integer')).int(`The ${label(field)} field must be an integer.`).positive(`The ${label(field)} field must be a positive integer.`);
+  return z
+    .number(typed(field, 'an integer'))
+    .int(`The ${label(field)} field must be an integer.`)
+    .positive(`The ${label(field)} field must be a positive integer.`)
+    .max(MAX_INTEGER, `The ${label(field)} field must not be greater than ${MAX_INTEGER}.`);
 }
 
 /** Adds the confirmation rule to a schema with `password` and `password_confirmation`. */

@@ -1,3 +1,4 @@
+import { isStoredInteger } from '../db/integer-range.js';
 import { findInvitation as findInOrganization, type InvitationRecord } from '../db/repositories/invitations.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import { ValidationError } from '../http/errors/validation-error.js';
@@ -12,8 +13,10 @@ const ID = /^[1-9][0-9]{0,9}$/;
  * change).
  */
 export async function findPendingInvitation(ctx: GatehouseContext, action: 'update' | 'destroy', change: string): Promise<InvitationRecord> {
-  const id = ctx.params.id ?? '';
-  const invitation = ID.test(id) ? await findInOrganization(required(ctx, 'trx'), required(ctx, 'organization').id, Number(id)) : undefined;
+  const raw = ctx.params.id ?? '';
+  const id = ID.test(raw) ? Number(raw) : NaN;
+  // An id past the key's range names no invitation, like any other id that matches none.
+  const invitation = isStoredInteger(id) ? await findInOrganization(required(ctx, 'trx'), required(ctx, 'organization').id, id) : undefined;
   if (!invitation) throw new NotFoundError('Invitation not found.');
   assertCan(ctx, action, 'invitations');
   if (invitation.status !== 'pending') throw ValidationError.field('status', `Only pending invitations can be ${change}.`);

@@ -1,4 +1,5 @@
 import { parseIncludeParam } from '../../engine/index.js';
+import { isStoredInteger } from '../db/integer-range.js';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { MAX_PER_PAGE, type AttributeType, type ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
@@ -69,7 +70,7 @@ function positiveInteger(name: string, value: string, max: number): number {
 function filterValue(name: string, type: AttributeType, value: string): FilterValue {
   switch (type) {
     case 'integer':
-      if (/^-?\d{1,15}$/.test(value)) return Number(value);
+      if (/^-?\d{1,10}$/.test(value) && isStoredInteger(Number(value))) return Number(value);
       break;
     case 'number':
       if (value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);

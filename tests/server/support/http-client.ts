@@ -8,6 +8,8 @@ export interface RequestOptions {
   /** The Host header, for domain route groups. */
   host?: string;
   headers?: Record<string, string>;
+  /** Sends the path byte for byte: no URL parsing, so `%2e%2e` and malformed escapes reach the server. */
+  rawPath?: boolean;
 }
 
 // JSON answers come in many shapes; tests read them field by field.
@@ -30,7 +32,7 @@ export function send(baseUrl: string, method: string, path: string, options: Req
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.host) headers.host = options.host;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
+    const req = httpRequest(url, { method, headers, ...(options.rawPath ? { path } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

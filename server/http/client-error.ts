@@ -1,0 +1,27 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+// Node answers what its HTTP parser refuses before Koa sees a request (headers over the size
+// limit, a malformed request line) with an empty body; callers get `{message}` as for every other
+// error. The statuses are Node's own.
+const ANSWERS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'The request body is too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+};
+
+/** A server socket with the response it is writing, if any (Node's own handler reads the same field). */
+type HttpSocket = Duplex & { _httpMessage?: { headersSent: boolean } | null };
+
+/** The server's `clientError` listener. */
+export function answerClientError(error: NodeJS.ErrnoException, socket: HttpSocket): void {
+  // Once a response to an earlier request on the socket has begun, an answer would corrupt it: close, as Node does.
+  if (socket.writable && !socket._httpMessage?.headersSent) {
+    const [status, message] = ANSWERS[error.code ?? ''] ?? [400, 'The request is malformed.'];
+    const body = JSON.stringify({ message });
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    return;
+  }
+  socket.destroy(error);
+}
