@@ -3,6 +3,7 @@ import { isStoredInteger } from '../db/integer-range.js';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { MAX_PER_PAGE, type AttributeType, type ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
+import { isIsoTimestamp } from './iso-timestamp.js';
 
 export type FilterValue = string | number | boolean;
 
@@ -79,7 +80,7 @@ function filterValue(name: string, type: AttributeType, value: string): FilterVa
       if (value === 'true' || value === 'false') return value === 'true';
       break;
     case 'timestamp':
-      if (!Number.isNaN(Date.parse(value))) return value;
+      if (isIsoTimestamp(value)) return value;
       break;
     default:
       return value;
