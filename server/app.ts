@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { authenticateIfPresent } from './auth/authenticate.js';
-import { jsonBody } from './http/body-parser.js';
+import { jsonBody, requireJsonType } from './http/body-parser.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound } from './http/not-found.js';
@@ -32,6 +32,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(requestLogger(services.logger));
   app.use(errorHandler(services.logger));
   app.use(cors(services.config.corsOrigins));
+  app.use(requireJsonType());
   app.use(jsonBody(services.config.bodyLimit));
   app.use(rejectNul());
   app.use(service.routes());

@@ -14,6 +14,20 @@ function parserError(error: { type?: string; status?: number }): HttpError {
   return new BadRequestError('Malformed JSON in the request body.');
 }
 
+/**
+ * A body of another type would reach the handlers as no body at all: a write that silently
+ * changes nothing (`curl -d` sends form encoding). Bodiless requests may name any type or none.
+ */
+export function requireJsonType(): Middleware<GatehouseState> {
+  return async (ctx, next) => {
+    const hasContent = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+    if (hasContent && !ctx.is('json', '+json')) {
+      throw new UnsupportedMediaTypeError('Request bodies must be JSON, sent with Content-Type: application/json.');
+    }
+    await next();
+  };
+}
+
 /** JSON bodies (objects or arrays) up to `limit`: 413 above it, 400 when malformed. */
 export function jsonBody(limit: string): Middleware<GatehouseState> {
   return bodyParser({

@@ -39,6 +39,30 @@ describe('the HTTP pipeline', () => {
     expect(response.body).toEqual({ message: 'Malformed JSON in the request body.' });
   });
 
+  it('answers a body that is not JSON with 415 and stores nothing', async () => {
+    const token = await server.login('owner@acme.test');
+    const unsupported = { message: 'Request bodies must be JSON, sent with Content-Type: application/json.' };
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain;charset=UTF-8']) {
+      const response = await server.api.post('/api/acme/posts', { token, rawBody: '{"title":"sent as text"}', headers: { 'content-type': type } });
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual(unsupported);
+    }
+    const untyped = await server.api.post('/api/auth/login', { rawBody: '{"email":"owner@acme.test"}', headers: { 'content-type': '' } });
+    expect(untyped.status).toBe(415);
+    expect(await server.sql("SELECT id FROM posts WHERE title = 'sent as text'")).toEqual([]);
+  });
+
+  it('takes bodiless requests of any content type', async () => {
+    const token = await server.login('owner@acme.test');
+    const emptyTyped = await server.api.post('/api/auth/logout', { token, headers: { 'content-type': 'text/plain', 'content-length': '0' } });
+    expect(emptyTyped.status).toBe(200);
+    const vendorJson = await server.api.post('/api/auth/login', {
+      rawBody: JSON.stringify({ email: 'owner@acme.test', password: 'password123!' }),
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
+    expect(vendorJson.status).toBe(200);
+  });
+
   it('answers a body over the limit with 413', async () => {
     const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'x'.repeat(2048) } });
     expect(response.status).toBe(413);

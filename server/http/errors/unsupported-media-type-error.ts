@@ -1,7 +1,7 @@
 import { HttpError } from './http-error.js';
 
 export class UnsupportedMediaTypeError extends HttpError {
-  constructor() {
-    super(415, 'The request body encoding is not supported.');
+  constructor(message = 'The request body encoding is not supported.') {
+    super(415, message);
   }
 }
