@@ -11,6 +11,7 @@ import { requestLogger } from './http/request-logger.js';
 import type { GatehouseState } from './http/state.js';
 import { acceptInvitation } from './invitations/accept-invitation.js';
 import { openApi } from './openapi/openapi-route.js';
+import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
 import { health } from './service/health.js';
@@ -36,6 +37,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(jsonBody(services.config.bodyLimit));
   app.use(rejectNul());
   app.use(service.routes());
+  app.use(reservedSlugCheck(services));
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
   app.use(notFound());
   return app;

@@ -1,0 +1,27 @@
+import { authenticate } from '../auth/authenticate.js';
+import { chain } from '../http/chain.js';
+import type { GatehouseMiddleware } from '../http/state.js';
+import type { Services } from '../services.js';
+import { reservedSlugs } from './reserved-slugs.js';
+
+const taken: GatehouseMiddleware = (ctx) => {
+  ctx.body = { exists: true, organization: null };
+};
+
+/**
+ * The slug check of a reserved slug, answered before the route groups see it: the check for
+ * `admin` is `{base}/admin/organizations/exists`, which is also a URL of the `admin` group, and
+ * that group would refuse a session of another group or read `exists` as a record id. A reserved
+ * slug is taken for any signed-in caller, and no organization has it.
+ */
+export function reservedSlugCheck(services: Services): GatehouseMiddleware {
+  const reserved = reservedSlugs(services.config.routeGroups);
+  const prefix = `${services.config.basePath}/`;
+  const answer = chain([authenticate(services), taken]);
+  return (ctx, next) => {
+    const segments = ctx.path.startsWith(prefix) ? ctx.path.slice(prefix.length).replace(/\/$/, '').split('/') : [];
+    const checksReservedSlug =
+      (ctx.method === 'GET' || ctx.method === 'HEAD') && segments.length === 3 && segments[1] === 'organizations' && segments[2] === 'exists' && reserved.has(segments[0]!);
+    return checksReservedSlug ? answer(ctx, next) : next();
+  };
+}
