@@ -2,7 +2,6 @@
 // 100,000 posts; index (25 rows and the total) and show, asked through the real HTTP server over
 // loopback, and the very statements those endpoints run sent straight through pg in the same
 // process (as the service role, in the same tenant transaction). Writes bench/results/http.json.
-import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -19,12 +18,11 @@ import { recordStatement } from '../server/data/find-record.js';
 import { appConnectionString } from '../server/db/database.js';
 import { tenantOpeningSql } from '../server/db/with-tenant.js';
 import { DEMO_PASSWORD, DEMO_ROLES, seedDemo } from '../server/db/demo-seed.js';
-import { migrate } from '../server/db/migrations.js';
 import { createModelRegistry } from '../server/models/model-registry.js';
 import { gatedQuery, narrowQuery, pageStatements } from '../server/query/build-index-query.js';
 import type { LooseSchema, LooseTransaction } from '../server/query/loose-schema.js';
 import { parseIndexQuery } from '../server/query/parse-index-query.js';
-import { startTestCluster } from '../tests/support/cluster.js';
+import { withBenchDatabase } from './support/bench-database.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
 import { seedBenchTenant, type BenchTenant } from './support/seed-bench-tenant.js';
 
@@ -94,14 +92,7 @@ function httpTask(agent: Agent, url: string, token: string): Task {
 /** Of interleaved rounds, the one with the median rate stands for its side. */
 const median = (rounds: Throughput[]) => [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
 
-const cluster = await startTestCluster();
-const database = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: cluster.url('postgres') });
-await admin.connect();
-try {
-  await admin.query(`CREATE DATABASE ${database}`);
-  const ownerUrl = cluster.url(database);
-  await migrate(ownerUrl);
+await withBenchDatabase(async (ownerUrl) => {
   await seedDemo(ownerUrl);
   console.log(`Seeding a tenant with ${ROWS} posts...`);
   const tenant = await seedBenchTenant(ownerUrl, ROWS);
@@ -175,8 +166,4 @@ try {
     await raw.end();
     await server.close();
   }
-} finally {
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
-  await cluster.stop();
-}
+});

@@ -2,17 +2,15 @@
 // 1,000 organizations, 1,000,000 posts; the 25 newest posts of one organization, asked as the
 // owner (a superuser: no RLS) and as the service, gatehouse_app inside withTenant (RLS), both
 // through kysely on one pooled connection. Writes bench/results/rls.json.
-import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../server/db/database.js';
-import { migrate } from '../server/db/migrations.js';
 import type { Schema } from '../server/db/schema.js';
 import { withTenant } from '../server/db/with-tenant.js';
-import { startTestCluster } from '../tests/support/cluster.js';
+import { withBenchDatabase } from './support/bench-database.js';
 
 const ORGANIZATIONS = 1_000;
 const POSTS = 1_000_000;
@@ -100,14 +98,7 @@ async function policyPlan(app: Kysely<Schema>, organizationId: number): Promise<
   return rows.map((row) => String(row['QUERY PLAN']).trim()).join(' | ');
 }
 
-const cluster = await startTestCluster();
-const database = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: cluster.url('postgres') });
-await admin.connect();
-try {
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = cluster.url(database);
-  await migrate(url);
+await withBenchDatabase(async (url) => {
   const ownerPool = new pg.Pool({ connectionString: url, max: 1 });
   // pg-pool resolves end() before its client's socket closes; dropping the database then ends it.
   ownerPool.on('error', () => {});
@@ -145,8 +136,4 @@ try {
   } finally {
     await Promise.all([owner.destroy(), app.close()]);
   }
-} finally {
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
-  await cluster.stop();
-}
+});
