@@ -11,7 +11,7 @@ export { InvalidPermissionError } from './errors/invalid-permission-error.js';
 export { MissingResourceSlugError } from './errors/missing-resource-slug-error.js';
 export { UnknownIncludeError } from './errors/unknown-include-error.js';
 export { gateReadableAttributes, gateReadableRecords, readableAttributeFilter } from './gating/readable-attributes.js';
-export { assertWritableAttributes, type WriteOperation } from './gating/writable-attributes.js';
+export { assertPermittedFields, assertWritableAttributes, permittedAttributesFor, type WriteOperation } from './gating/writable-attributes.js';
 export { authorizeIncludes, type IncludeRequest } from './includes/authorize-includes.js';
 export { parseIncludeParam } from './includes/parse-include-param.js';
 export { effectivePermissions, type PermissionSources } from './permissions/effective-permissions.js';

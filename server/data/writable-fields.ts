@@ -1,12 +1,9 @@
-import { assertWritableAttributes, type WriteOperation } from '../../engine/index.js';
+import { assertPermittedFields, permittedAttributesFor, type WriteOperation } from '../../engine/index.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../query/loose-schema.js';
 import type { Caller, DataPolicy } from './data-context.js';
 
 const SERVER_OWNED = ['id', 'organization_id', 'created_at', 'updated_at', 'deleted_at'];
-
-const permittedFor = (policy: DataPolicy, user: Caller | null, operation: WriteOperation) =>
-  operation === 'create' ? policy.permittedAttributesForCreate(user) : policy.permittedAttributesForUpdate(user);
 
 /**
  * A body may set only fields that are both fillable on the model and in the policy's write list;
@@ -16,14 +13,9 @@ const permittedFor = (policy: DataPolicy, user: Caller | null, operation: WriteO
  * refused them like any field outside their list. Returns the body to write.
  */
 export function writableBody(model: ModelDefinition, policy: DataPolicy, user: Caller | null, body: LooseRow, operation: WriteOperation): LooseRow {
+  const permitted = permittedAttributesFor(policy, user, operation);
   const serverOwned = new Set(model.authorColumn ? [...SERVER_OWNED, model.authorColumn] : SERVER_OWNED);
-  const unrestricted = permittedFor(policy, user, operation) === null;
-  const written = unrestricted ? Object.fromEntries(Object.entries(body).filter(([key]) => !serverOwned.has(key))) : body;
-  const fillable = (permitted: string[] | null) => model.fillable.filter((field) => permitted === null || permitted.includes(field));
-  const narrowed = {
-    permittedAttributesForCreate: (caller: Caller | null) => fillable(policy.permittedAttributesForCreate(caller)),
-    permittedAttributesForUpdate: (caller: Caller | null) => fillable(policy.permittedAttributesForUpdate(caller)),
-  };
-  assertWritableAttributes(narrowed, user, written, operation);
+  const written = permitted === null ? Object.fromEntries(Object.entries(body).filter(([key]) => !serverOwned.has(key))) : body;
+  assertPermittedFields(model.fillable.filter((field) => permitted === null || permitted.includes(field)), written);
   return written;
 }
