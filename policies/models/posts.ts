@@ -36,6 +36,7 @@ export const posts = defineModel({
   scopes: {
     published: (query) => query.where('status', '=', 'published'),
     drafts: (query) => query.where('status', '=', 'draft'),
+    byAuthor: { argument: 'integer', apply: (query, _context, authorId) => query.where('author_id', '=', authorId) },
   },
   softDeletes: true,
   audit: true,

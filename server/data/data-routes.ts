@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { GatehouseContext, GatehouseState } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import type { RawQuery } from '../query/parse-index-query.js';
+import type { RawQuery } from '../query/query-parameter.js';
 import type { DataContext } from './data-context.js';
 import { dataContextFor } from './data-context-for.js';
 import { runNestedOperations } from './nested-operations.js';
@@ -38,7 +38,7 @@ const ROUTES: readonly DataRoute[] = [
   { method: 'delete', path: '/:model/:id', status: 204, handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id')) },
   { method: 'post', path: '/:model/:id/restore', status: 200, handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id')) },
   { method: 'delete', path: '/:model/:id/force-delete', status: 204, handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id')) },
-  { method: 'get', path: '/:model/:id/audit', status: 200, handle: async (context, model, ctx) => ({ data: await auditTrail(context, model, param(ctx, 'id'), query(ctx)) }) },
+  { method: 'get', path: '/:model/:id/audit', status: 200, handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))) },
 ];
 
 function respond(ctx: GatehouseContext, status: number, result: unknown): void {

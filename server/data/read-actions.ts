@@ -4,7 +4,9 @@ import type { ModelDefinition } from '../models/define-model.js';
 import { fetchPage, gatedQuery, narrowQuery, type TrashedMode } from '../query/build-index-query.js';
 import { loadIncludes } from '../query/load-includes.js';
 import type { LooseRow } from '../query/loose-schema.js';
-import { parseIndexQuery, type RawQuery, type ShapeQuery } from '../query/parse-index-query.js';
+import { parseIndexQuery } from '../query/parse-index-query.js';
+import type { ListQuery, ShapeQuery } from '../query/parsed-query.js';
+import type { RawQuery } from '../query/query-parameter.js';
 import type { DataContext } from './data-context.js';
 import { findRecord, requireSoftDeletes } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
@@ -19,6 +21,10 @@ export interface Pagination {
 export interface RecordList {
   data: LooseRow[];
   pagination: Pagination;
+}
+
+function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'>, total: number): Pagination {
+  return { currentPage: page, lastPage: Math.max(1, Math.ceil(total / perPage)), perPage, total };
 }
 
 async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
@@ -36,12 +42,7 @@ async function listRecords(context: DataContext, model: ModelDefinition, raw: Ra
   const page = await fetchPage(narrowed, query);
   return {
     data: await serializeWithIncludes(context, model, page.rows, query),
-    pagination: {
-      currentPage: query.page,
-      lastPage: Math.max(1, Math.ceil(page.total / query.perPage)),
-      perPage: query.perPage,
-      total: page.total,
-    },
+    pagination: pagination(query, page.total),
   };
 }
 
@@ -51,7 +52,7 @@ export const trashedRecords = (context: DataContext, model: ModelDefinition, raw
 
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');
-  const row = await findRecord(context, model, id);
+  const row = await findRecord(context, model, id, 'without', (gated) => narrowQuery(gated, model, query, context.scope));
   context.policyFor(model).authorize('view', context.user, row);
   context.authorizeIncludes(model, query.includes);
   const [record] = await serializeWithIncludes(context, model, [row], query);
@@ -81,22 +82,28 @@ export async function computeAggregates(context: DataContext, model: ModelDefini
 }
 
 /**
- * A record's history, also after it went to the trash, gated like the record itself: a field the
- * caller cannot read is not in it.
+ * A record's history, oldest first and paged like an index, also after the record went to the
+ * trash, gated like the record itself: a field the caller cannot read is not in it.
  */
-export async function auditTrail(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow[]> {
-  parseIndexQuery(context.registry, model, raw, 'none');
+export async function auditTrail(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<RecordList> {
+  const query = parseIndexQuery(context.registry, model, raw, 'audit');
   if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
   context.policyFor(model).authorize('view', context.user, row);
-  const entries = await context.trx
-    .selectFrom('audit_logs')
-    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
-    .where('model', '=', model.slug)
-    .where('record_id', '=', String(row.id))
-    .orderBy('id')
-    .execute();
+  const trail = context.trx.selectFrom('audit_logs').where('model', '=', model.slug).where('record_id', '=', String(row.id));
+  const [entries, count] = await Promise.all([
+    trail
+      .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
+      .orderBy('id')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+    trail.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
   const read = recordSerializer(context).reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
-  return entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) }));
+  return {
+    data: entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) })),
+    pagination: pagination(query, Number(count.total)),
+  };
 }

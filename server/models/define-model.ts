@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
 import type { LooseSelect } from '../query/loose-schema.js';
+import type { TypedValue } from '../query/typed-value.js';
 
 export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'string[]';
 
@@ -21,6 +22,18 @@ export interface ScopeContext {
 
 /** Narrows a query to the rows a caller may know about; row-level hiding lives here. */
 export type Scope = (query: LooseSelect, context: ScopeContext) => LooseSelect;
+
+/** A scope the caller names with an argument (`?scope[byAuthor]=7`), checked against its type like a filter value. */
+export interface ScopeWithArgument {
+  argument: Exclude<AttributeType, 'string[]'>;
+  apply: (query: LooseSelect, context: ScopeContext, argument: TypedValue) => LooseSelect;
+}
+
+/** A named scope as the query builder applies it: `argument` is null for a scope that takes none. */
+export interface NamedScope {
+  argument: ScopeWithArgument['argument'] | null;
+  apply: (query: LooseSelect, context: ScopeContext, argument: TypedValue | null) => LooseSelect;
+}
 
 const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
 
@@ -57,8 +70,8 @@ export interface ModelOptions {
   relations?: Record<string, Relation>;
   /** Applied to every query of the model. */
   recordScope?: Scope;
-  /** Chosen by the caller with `?scope=name`. */
-  scopes?: Record<string, Scope>;
+  /** Chosen by the caller with `?scope=name` or `?scope[name]=`; one that declares an argument with `?scope[name]=value`. */
+  scopes?: Record<string, Scope | ScopeWithArgument>;
   perPage?: number;
   softDeletes?: boolean;
   audit?: boolean;
@@ -67,7 +80,8 @@ export interface ModelOptions {
   validation?: { create: ZodType; update?: ZodType };
 }
 
-export interface ModelDefinition extends Required<Omit<ModelOptions, 'owner' | 'authorColumn' | 'recordScope' | 'validation' | 'defaultSort'>> {
+export interface ModelDefinition extends Required<Omit<ModelOptions, 'owner' | 'authorColumn' | 'recordScope' | 'validation' | 'defaultSort' | 'scopes'>> {
+  scopes: Record<string, NamedScope>;
   owner: { model: string; foreignKey: string } | undefined;
   authorColumn: string | undefined;
   recordScope: Scope | undefined;
@@ -91,6 +105,18 @@ function checkIdentifiers(slug: string, kind: string, names: Iterable<string>, k
     if (!IDENTIFIER.test(name)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a plain identifier`);
     if (known && !Object.hasOwn(known, name)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a registered attribute`);
   }
+}
+
+const SCOPE_ARGUMENTS = ['integer', 'number', 'string', 'boolean', 'timestamp'] as const;
+
+function namedScopes(slug: string, scopes: Record<string, Scope | ScopeWithArgument>): Record<string, NamedScope> {
+  return Object.fromEntries(
+    Object.entries(scopes).map(([name, scope]): [string, NamedScope] => {
+      if (typeof scope === 'function') return [name, { argument: null, apply: (query, context) => scope(query, context) }];
+      if (!SCOPE_ARGUMENTS.includes(scope.argument)) throw new ModelDefinitionError(slug, `scope "${name}" has unknown argument type ${String(scope.argument)}`);
+      return [name, { argument: scope.argument, apply: (query, context, argument) => scope.apply(query, context, argument!) }];
+    }),
+  );
 }
 
 function updateSchema(create: ZodType): ZodType {
@@ -152,7 +178,7 @@ export function defineModel(options: ModelOptions): ModelDefinition {
     search: options.search ?? [],
     relations: options.relations ?? {},
     recordScope: options.recordScope,
-    scopes: options.scopes ?? {},
+    scopes: namedScopes(slug, options.scopes ?? {}),
     perPage,
     softDeletes: options.softDeletes ?? false,
     audit: options.audit ?? false,

@@ -1,6 +1,6 @@
 import { toJSONSchema, type ZodType } from 'zod';
 import type { AttributeType, ModelDefinition } from '../models/define-model.js';
-import { MAX_PER_PAGE } from '../models/define-model.js';
+import { ENDPOINT_QUERIES, type QueryKind } from '../query/endpoint-queries.js';
 
 export interface OpenApiGroup {
   /** Data base with OpenAPI path templating, such as `/api/{organization}` or `/api/admin`. */
@@ -26,7 +26,6 @@ const ATTRIBUTE_SCHEMAS: Record<AttributeType, JsonObject> = {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonObject) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(ref('Error')) });
-const queryParameter = (name: string, description: string, schema: JsonObject = { type: 'string' }) => ({ name, in: 'query', description, schema });
 const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: name === 'id' ? { type: 'integer', minimum: 1 } : { type: 'string' } });
 
 function recordSchema(model: ModelDefinition): JsonObject {
@@ -43,27 +42,7 @@ function bodySchema(schema: ZodType | undefined): JsonObject {
   return schema ? (toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject) : { type: 'object' };
 }
 
-function listParameters(model: ModelDefinition) {
-  return [
-    ...model.filters.map((name) => queryParameter(`filter[${name}]`, 'Comma-separated values, any of which matches.')),
-    ...(model.sorts.length > 0 ? [queryParameter('sort', `Comma-separated; prefix - for descending. One of: ${model.sorts.join(', ')}.`)] : []),
-    ...(model.search.length > 0 ? [queryParameter('search', `Case-insensitive text in ${model.search.join(', ')}.`)] : []),
-    ...(Object.keys(model.scopes).length > 0 ? [queryParameter('scope', `One of: ${Object.keys(model.scopes).join(', ')}.`)] : []),
-  ];
-}
-
-function shapeParameters(model: ModelDefinition) {
-  const relations = Object.keys(model.relations);
-  return [
-    ...(relations.length > 0 ? [queryParameter('include', `Comma-separated relation paths (dot for nesting): ${relations.join(', ')}.`)] : []),
-    queryParameter(`fields[${model.slug}]`, 'Comma-separated fields to return.'),
-  ];
-}
-
-const PAGE_PARAMETERS = [
-  queryParameter('page', 'Page number, from 1.', { type: 'integer', minimum: 1 }),
-  queryParameter('per_page', `Rows per page, 1..${MAX_PER_PAGE}.`, { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE }),
-];
+const queryParameters = (kind: QueryKind, model: ModelDefinition) => ENDPOINT_QUERIES[kind].flatMap((parameter) => parameter.document(model));
 
 const PAGE_HEADERS = Object.fromEntries(['X-Current-Page', 'X-Last-Page', 'X-Per-Page', 'X-Total'].map((name) => [name, { schema: { type: 'integer' } }]));
 
@@ -90,11 +69,11 @@ function modelPaths(base: string, model: ModelDefinition): Record<string, JsonOb
   const invalid = { 422: { description: 'Validation failed.', ...json(ref('ValidationError')) } };
   const paths: Record<string, JsonObject> = {
     [`${base}/${model.slug}`]: {
-      get: operation('', `List ${model.slug}`, { 200: list }, { parameters: [...listParameters(model), ...shapeParameters(model), ...PAGE_PARAMETERS] }),
+      get: operation('', `List ${model.slug}`, { 200: list }, { parameters: queryParameters('index', model) }),
       post: operation('', `Create a ${model.slug} record`, { 201: { description: 'Created', ...json(record) }, ...invalid }, { requestBody: body(model.validation?.create) }),
     },
     [`${base}/${model.slug}/{id}`]: {
-      get: operation('/{id}', `Show a ${model.slug} record`, { 200: { description: 'The record', ...json(record) } }, { parameters: shapeParameters(model) }),
+      get: operation('/{id}', `Show a ${model.slug} record`, { 200: { description: 'The record', ...json(record) } }, { parameters: queryParameters('show', model) }),
       put: operation('/{id}', `Update a ${model.slug} record`, { 200: { description: 'Updated', ...json(record) }, ...invalid }, { requestBody: body(model.validation?.update) }),
       patch: operation('/{id}', `Update a ${model.slug} record`, { 200: { description: 'Updated', ...json(record) }, ...invalid }, { requestBody: body(model.validation?.update) }),
       delete: operation('/{id}', `Delete a ${model.slug} record`, { 204: { description: 'Deleted' } }),
@@ -102,7 +81,7 @@ function modelPaths(base: string, model: ModelDefinition): Record<string, JsonOb
     [`${base}/${model.slug}/computed`]: {
       get: operation('/computed', `Aggregates over ${model.slug}`, {
         200: { description: 'Declared aggregates', ...json({ type: 'object', properties: Object.fromEntries(Object.keys(model.computed).map((name) => [name, { type: ['number', 'null'] }])) }) },
-      }, { parameters: listParameters(model) }),
+      }, { parameters: queryParameters('computed', model) }),
     },
     [`${base}/${model.slug}/nested`]: {
       post: operation('/nested', 'Several writes, all or nothing', { 200: { description: 'Results in order', ...json(ref('NestedResults')) }, ...invalid }, { requestBody: { required: true, ...json(ref('NestedOperations')) } }),
@@ -111,13 +90,13 @@ function modelPaths(base: string, model: ModelDefinition): Record<string, JsonOb
   if (model.audit) {
     paths[`${base}/${model.slug}/{id}/audit`] = {
       get: operation('/{id}/audit', `Audit trail of a ${model.slug} record`, {
-        200: { description: 'Oldest first', ...json({ type: 'object', properties: { data: { type: 'array', items: ref('AuditEntry') } } }) },
-      }),
+        200: { description: 'Oldest first, one page', headers: PAGE_HEADERS, ...json({ type: 'object', properties: { data: { type: 'array', items: ref('AuditEntry') } } }) },
+      }, { parameters: queryParameters('audit', model) }),
     };
   }
   if (model.softDeletes) {
     paths[`${base}/${model.slug}/trashed`] = {
-      get: operation('/trashed', `List deleted ${model.slug}`, { 200: list }, { parameters: [...listParameters(model), ...shapeParameters(model), ...PAGE_PARAMETERS] }),
+      get: operation('/trashed', `List deleted ${model.slug}`, { 200: list }, { parameters: queryParameters('index', model) }),
     };
     paths[`${base}/${model.slug}/{id}/restore`] = {
       post: operation('/{id}/restore', `Restore a deleted ${model.slug} record`, { 200: { description: 'Restored', ...json(record) } }),

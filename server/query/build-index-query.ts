@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { LooseRow, LooseSelect, LooseTransaction } from './loose-schema.js';
-import type { ListQuery } from './parse-index-query.js';
+import type { ListQuery } from './parsed-query.js';
 
 export type TrashedMode = 'without' | 'only' | 'with';
 
@@ -30,7 +30,7 @@ export function narrowQuery(query: LooseSelect, model: ModelDefinition, request:
     const pattern = `%${escapeLike(request.search)}%`;
     narrowed = narrowed.where((eb) => eb.or(model.search.map((column) => eb(sql.ref(column), 'ilike', pattern))));
   }
-  for (const scope of request.scopes) narrowed = model.scopes[scope]!(narrowed, context);
+  for (const { name, argument } of request.scopes) narrowed = model.scopes[name]!.apply(narrowed, context, argument);
   return narrowed;
 }
 

@@ -54,6 +54,13 @@ describe('soft deletes', () => {
 
     const audit = await server.api.get(`${path}/audit`, { token: editor });
     expect(audit.body.data.map((entry: { action: string }) => entry.action)).toEqual(['created', 'deleted', 'restored', 'deleted']);
+    const lastPage = await server.api.get(`${path}/audit?page=2&per_page=3`, { token: editor });
+    expect(lastPage.body.data.map((entry: { action: string }) => entry.action)).toEqual(['deleted']);
+    expect(lastPage.headers).toMatchObject({ 'x-current-page': '2', 'x-last-page': '2', 'x-per-page': '3', 'x-total': '4' });
+    expect(await server.api.get(`${path}/audit?per_page=101`, { token: editor })).toMatchObject({
+      status: 400,
+      body: { message: 'per_page must be an integer between 1 and 100.' },
+    });
 
     expect((await server.api.delete(`${path}/force-delete`, { token: owner })).status).toBe(204);
     expect(await server.sql('SELECT id FROM posts WHERE id = $1', [created.body.id])).toEqual([]);

@@ -36,7 +36,7 @@ describe('parseIndexQuery', () => {
       fields: { posts: ['title', 'status'], users: ['name'] },
       page: 2,
       perPage: 100,
-      scopes: ['published'],
+      scopes: [{ name: 'published', argument: null }],
     });
   });
 
@@ -63,12 +63,36 @@ describe('parseIndexQuery', () => {
     [{ limit: '5' }, 'Unknown query parameter: limit.'],
     [{ filter: 'status' }, 'Unknown query parameter: filter.'],
     [{ sort: ['title', 'created_at'] }, 'The query parameter sort may appear only once.'],
+    [{ 'sort[title]': 'asc' }, 'Unknown query parameter: sort[title].'],
+    [{ 'scope[everything]': '' }, 'Unknown scope: everything.'],
+    [{ scope: 'byAuthor' }, 'Scope byAuthor needs an argument: scope[byAuthor]=value.'],
+    [{ 'scope[byAuthor]': 'abc' }, 'Invalid value for scope[byAuthor]: abc.'],
+    [{ 'scope[byAuthor]': '' }, 'Invalid value for scope[byAuthor]: .'],
+    [{ 'scope[drafts]': 'yes' }, 'Scope drafts takes no argument.'],
+    [{ fields: 'password_hash' }, 'Unknown field: posts.password_hash.'],
+    [{ fields: 'title', 'fields[posts]': 'status' }, 'Use either fields or fields[posts], not both.'],
   ] satisfies [RawQuery, string][])('rejects %j with 400: %s', (raw, message) => {
     expect(() => parse(raw)).toThrow(expect.objectContaining({ status: 400, message }));
   });
 
-  it('accepts only include and fields on show, and only narrowing parameters on computed', () => {
+  it('reads fields in the flat form as the endpoint model\'s', () => {
+    expect(parse({ fields: 'id,title' }).fields).toEqual({ posts: ['id', 'title'] });
+    expect(parse({ fields: 'title', include: 'author', 'fields[users]': 'name' }).fields).toEqual({ posts: ['title'], users: ['name'] });
+  });
+
+  it('reads scopes in the bracket form, with their typed arguments, next to the list form', () => {
+    expect(parse({ scope: 'published', 'scope[drafts]': '', 'scope[byAuthor]': '7' }).scopes).toEqual([
+      { name: 'published', argument: null },
+      { name: 'drafts', argument: null },
+      { name: 'byAuthor', argument: 7 },
+    ]);
+  });
+
+  it('accepts include, fields and filter on show, paging on audit, and only narrowing parameters on computed', () => {
     expect(() => parse({ page: '1' }, 'show')).toThrow('Unknown query parameter: page.');
+    expect(parse({ 'filter[status]': 'draft', fields: 'title' }, 'show')).toMatchObject({ filters: [{ column: 'status', values: ['draft'] }], fields: { posts: ['title'] } });
+    expect(parse({ page: '2', per_page: '50' }, 'audit')).toMatchObject({ page: 2, perPage: 50 });
+    expect(() => parse({ sort: 'title' }, 'audit')).toThrow('Unknown query parameter: sort.');
     expect(() => parse({ include: 'author' }, 'computed')).toThrow('Unknown query parameter: include.');
     expect(parse({ 'filter[status]': 'draft' }, 'computed').filters).toEqual([{ column: 'status', values: ['draft'] }]);
   });

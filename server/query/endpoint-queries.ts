@@ -1,0 +1,23 @@
+import { fields } from './parameters/fields.js';
+import { filter } from './parameters/filter.js';
+import { include } from './parameters/include.js';
+import { page, perPage } from './parameters/page.js';
+import { scope } from './parameters/scope.js';
+import { search } from './parameters/search.js';
+import { sort } from './parameters/sort.js';
+import type { QueryParameter } from './query-parameter.js';
+
+/**
+ * The query parameters each data endpoint accepts, in the order they are read (`fields` after
+ * `include`); any other name is a 400. Routers and the API reference both take them from here.
+ */
+export const ENDPOINT_QUERIES = {
+  /** Index and trashed. */
+  index: [filter, sort, search, scope, page, perPage, include, fields],
+  show: [filter, include, fields],
+  computed: [filter, search, scope],
+  audit: [page, perPage],
+  none: [],
+} as const satisfies Record<string, readonly QueryParameter[]>;
+
+export type QueryKind = keyof typeof ENDPOINT_QUERIES;

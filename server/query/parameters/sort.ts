@@ -1,0 +1,18 @@
+import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { commaList, documented, type QueryParameter } from '../query-parameter.js';
+
+/** `sort=-a,b`: the order of the rows; an empty value keeps the model's default order. */
+export const sort: QueryParameter = {
+  name: 'sort',
+  keyed: 'never',
+  read([entry], { model }) {
+    const order = commaList(entry!.value).map((item) => {
+      const column = item.replace(/^-/, '');
+      if (!model.sorts.includes(column)) throw new BadRequestError(`Unknown sort: ${column}.`);
+      return { column, direction: item.startsWith('-') ? ('desc' as const) : ('asc' as const) };
+    });
+    return order.length > 0 ? { sort: order } : {};
+  },
+  document: (model) =>
+    model.sorts.length > 0 ? [documented('sort', `Comma-separated; prefix - for descending. One of: ${model.sorts.join(', ')}.`)] : [],
+};

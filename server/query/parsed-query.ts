@@ -1,0 +1,37 @@
+import type { ModelDefinition } from '../models/define-model.js';
+import type { TypedValue } from './typed-value.js';
+
+export interface ListQuery {
+  filters: { column: string; values: TypedValue[] }[];
+  sort: { column: string; direction: 'asc' | 'desc' }[];
+  search: string | null;
+  /** Named scopes in request order; `argument` is null for a scope that declares none. */
+  scopes: { name: string; argument: TypedValue | null }[];
+  page: number;
+  perPage: number;
+}
+
+export interface ShapeQuery {
+  /** Dot paths as requested; the include gate checks that each hop exists and may be read. */
+  includes: string[];
+  /** Requested attributes per model slug. */
+  fields: Record<string, string[]>;
+}
+
+/** What any data endpoint's query string can ask for; an endpoint reads only the parameters it accepts. */
+export type ParsedQuery = ListQuery & ShapeQuery;
+
+/** The request of an empty query string: the first page, the model's page size and default order. */
+export function defaultQuery(model: ModelDefinition): ParsedQuery {
+  const column = model.defaultSort.replace(/^-/, '');
+  return {
+    filters: [],
+    sort: [{ column, direction: model.defaultSort.startsWith('-') ? 'desc' : 'asc' }],
+    search: null,
+    scopes: [],
+    page: 1,
+    perPage: model.perPage,
+    includes: [],
+    fields: {},
+  };
+}

@@ -1,0 +1,54 @@
+import type { ModelDefinition } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import type { ParsedQuery } from './parsed-query.js';
+
+/** The query string as Koa parses it: a repeated name becomes an array. */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+/** One name of the query string: `filter[status]=a,b` has the name `filter` and the key `status`. */
+export interface QueryEntry {
+  /** As it appeared, for messages (`filter[status]`). */
+  raw: string;
+  key: string | null;
+  value: string;
+}
+
+export interface QueryTarget {
+  registry: ModelRegistry;
+  model: ModelDefinition;
+}
+
+/** An OpenAPI parameter object; the reference documents each parameter as its parser reads it. */
+export interface DocumentedParameter {
+  name: string;
+  in: 'query';
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/**
+ * One query parameter of the data endpoints: its grammar (bare, bracketed or both), how it reads
+ * into the request and how it is documented. Whitelisting against the model happens here, so the
+ * query builder only ever sees registered identifiers.
+ */
+export interface QueryParameter {
+  readonly name: string;
+  /** `always`: only `name[key]`; `never`: only `name`; `either`: both forms. */
+  readonly keyed: 'always' | 'never' | 'either';
+  /** Reads this parameter's entries, in query string order, given what the parameters listed before it read. */
+  read(entries: readonly QueryEntry[], target: QueryTarget, request: ParsedQuery): Partial<ParsedQuery>;
+  document(model: ModelDefinition): DocumentedParameter[];
+}
+
+export const commaList = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+
+export const documented = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }): DocumentedParameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
