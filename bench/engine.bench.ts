@@ -4,7 +4,7 @@ import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/abi
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileAbility, effectivePermissions, type GatehouseAbility } from '../engine/index.js';
+import { compileAbility, effectivePermissions, type GatehouseAbility } from '@gatehouse/engine';
 
 const SIZES = [10, 100, 1000];
 const ACTIONS = ['index', 'show', 'store', 'update', 'destroy', 'trashed', 'restore', 'forceDelete', 'publish', 'archive'];

@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript; tsx loads it in-process so `npx gatehouse` needs no build
-// step and signals (SIGTERM for graceful shutdown) reach the server directly.
-import { register } from 'tsx/esm/api';
+// An installed package runs its build (dist/, made by `prepare`). A checkout of the repository
+// runs the TypeScript sources: tsx loads them in-process (signals such as SIGTERM for graceful
+// shutdown reach the server directly) and the workspace packages resolve to their sources too.
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
 
-register();
-await import('../server/cli/main.ts');
+const sources = new URL('../server/cli/main.ts', import.meta.url);
+if (existsSync(sources)) {
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+  // Registered after tsx, so it runs first and tsx resolves with the added condition.
+  register('./source-condition.js', import.meta.url);
+  await import(sources.href);
+} else {
+  await import('../dist/server/cli/main.js');
+}

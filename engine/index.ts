@@ -1,6 +1,6 @@
 export { abilityPermits } from './ability/ability-permits.js';
 export { compileAbility, compileRules } from './ability/compile-ability.js';
-export { ABILITY_OPTIONS, createGatehouseAbility, type GatehouseAbility, type GatehouseRawRule } from './ability/gatehouse-ability.js';
+export { createGatehouseAbility, type GatehouseAbility, type GatehouseRawRule } from './ability/gatehouse-ability.js';
 export { packAbilityRules, unpackAbility, type PackedRules } from './ability/pack-ability.js';
 export { ForbiddenError } from './errors/forbidden-error.js';
 export { ForbiddenFieldsError } from './errors/forbidden-fields-error.js';
@@ -15,10 +15,11 @@ export { assertPermittedFields, assertWritableAttributes, permittedAttributesFor
 export { authorizeIncludes, type IncludeRequest } from './includes/authorize-includes.js';
 export { parseIncludeParam } from './includes/parse-include-param.js';
 export { effectivePermissions, type PermissionSources } from './permissions/effective-permissions.js';
-export { formatPermission, isValidPermission, parsePermission, WILDCARD, type Permission } from './permissions/parse-permission.js';
+export { formatPermission, isValidPermission, parsePermission, type Permission } from './permissions/parse-permission.js';
 export { EXCLUSION_PREFIX } from './permissions/permission-entries.js';
-export { POLICY_ACTIONS, STANDARD_ACTIONS, policyMethodFor, type PolicyMethod, type StandardAction } from './policy/policy-actions.js';
+export { policyMethodFor } from './policy/policy-actions.js';
 export type { OrganizationKey, OrganizationRef, PolicyContext, PolicyUser } from './policy/policy-context.js';
 export { resolvePolicy, type PolicyClass, type PolicyRegistry } from './policy/resolve-policy.js';
 export { slugForModel } from './policy/resource-naming.js';
 export { ResourcePolicy } from './policy/resource-policy.js';
+export * from './wire/index.js';

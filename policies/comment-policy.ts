@@ -1,4 +1,4 @@
-import { ResourcePolicy, type PolicyUser } from '../engine/index.js';
+import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
 
 /** A comment's text may change; the post it hangs on may not, except for `*` roles. */
 export class CommentPolicy extends ResourcePolicy {

@@ -1,4 +1,4 @@
-import { ResourcePolicy, type PolicyUser } from '../engine/index.js';
+import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
 
 interface OrganizationRecord {
   id?: unknown;

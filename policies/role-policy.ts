@@ -1,4 +1,4 @@
-import { ResourcePolicy } from '../engine/index.js';
+import { ResourcePolicy } from '@gatehouse/engine';
 
 /** Roles come from migrations and the service role cannot write them; they are read-only here. */
 export class RolePolicy extends ResourcePolicy {

@@ -1,5 +1,6 @@
 import { wrapArray } from '@casl/ability';
-import { parsePermission, WILDCARD } from '../permissions/parse-permission.js';
+import { parsePermission } from '../permissions/parse-permission.js';
+import { WILDCARD } from '../wire/wildcard.js';
 import type { GatehouseAbility } from './gatehouse-ability.js';
 
 /**

@@ -9,8 +9,8 @@ export function packAbilityRules(ability: GatehouseAbility): PackedRules {
 }
 
 /**
- * The inverse of `packAbilityRules`. A browser without this package does the same with
- * `createMongoAbility(unpackRules(rules), { anyAction: '*', anySubjectType: '*' })`.
+ * The inverse of `packAbilityRules`. `@gatehouse/client` does the same with
+ * `createMongoAbility(unpackRules(rules), ABILITY_OPTIONS)`.
  */
 export function unpackAbility(rules: PackedRules): GatehouseAbility {
   return createGatehouseAbility(unpackRules(rules));

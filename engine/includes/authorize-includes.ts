@@ -1,7 +1,7 @@
 import type { GatehouseAbility } from '../ability/gatehouse-ability.js';
 import { ForbiddenIncludeError } from '../errors/forbidden-include-error.js';
 import { UnknownIncludeError } from '../errors/unknown-include-error.js';
-import { POLICY_ACTIONS } from '../policy/policy-actions.js';
+import { POLICY_ACTIONS } from '../wire/standard-actions.js';
 
 export interface IncludeRequest {
   readonly ability: GatehouseAbility;

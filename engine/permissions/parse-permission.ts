@@ -1,7 +1,5 @@
 import { InvalidPermissionError } from '../errors/invalid-permission-error.js';
-
-/** Stands for every action in `{slug}.*`, and for every slug and action in `*`. */
-export const WILDCARD = '*';
+import { WILDCARD } from '../wire/wildcard.js';
 
 /** A parsed permission; `*` parses to `{ slug: '*', action: '*' }`. */
 export interface Permission {

@@ -1,4 +1,5 @@
-import { WILDCARD, type Permission } from './parse-permission.js';
+import { WILDCARD } from '../wire/wildcard.js';
+import type { Permission } from './parse-permission.js';
 
 /** One slug's actions; `{ slug: '*', actions: ['*'] }` is everything, `actions: ['*']` the whole slug. */
 export interface PermissionGroup {

@@ -1,4 +1,4 @@
-import { WILDCARD } from './parse-permission.js';
+import { WILDCARD } from '../wire/wildcard.js';
 import { EVERYTHING, type PermissionGroup, type PermissionPatterns } from './permission-patterns.js';
 
 /**

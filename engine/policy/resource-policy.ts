@@ -1,7 +1,8 @@
 import { abilityPermits } from '../ability/ability-permits.js';
 import { ForbiddenError } from '../errors/forbidden-error.js';
 import { MissingResourceSlugError } from '../errors/missing-resource-slug-error.js';
-import { POLICY_ACTIONS, policyMethodFor, type PolicyMethod } from './policy-actions.js';
+import { POLICY_ACTIONS, type PolicyMethod } from '../wire/standard-actions.js';
+import { policyMethodFor } from './policy-actions.js';
 import type { OrganizationKey, PolicyContext, PolicyUser } from './policy-context.js';
 import { slugForModel } from './resource-naming.js';
 

@@ -1,4 +1,4 @@
-import { v4, type TokenKeys } from './token-keys.js';
+import { signToken, verifyToken, type TokenKeys } from './token-keys.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
 export interface TokenClaims {
@@ -37,7 +37,7 @@ export class TokenService {
   }
 
   sign(claims: TokenClaims): Promise<string> {
-    return v4.Sign(this.keys.secretKey, {
+    return signToken(this.keys.secretKey, {
       sub: String(claims.userId),
       sid: claims.sessionId,
       grp: claims.routeGroup,
@@ -57,7 +57,7 @@ export class TokenService {
   private async checkSignature(token: string): Promise<TokenClaims | null> {
     if (token.length > MAX_TOKEN_LENGTH) return null;
     try {
-      const { claims } = await v4.Verify(this.keys.publicKey, token);
+      const claims = await verifyToken(this.keys.publicKey, token);
       const userId = Number(claims.sub);
       const { sid, grp, exp } = claims;
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;

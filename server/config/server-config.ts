@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
-import type { PolicyRegistry } from '../../engine/index.js';
+import type { PolicyRegistry } from '@gatehouse/engine';
 import type { DatabaseOptions } from '../db/database.js';
 import type { LoginThrottleOptions } from '../auth/login-throttle.js';
 import type { GatehouseState } from '../http/state.js';

@@ -1,4 +1,4 @@
-import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '../../engine/index.js';
+import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../query/loose-schema.js';

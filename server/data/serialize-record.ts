@@ -1,4 +1,4 @@
-import { readableAttributeFilter } from '../../engine/index.js';
+import { readableAttributeFilter } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { IncludedRelations } from '../query/load-includes.js';
 import type { LooseRow } from '../query/loose-schema.js';

@@ -1,4 +1,4 @@
-import { assertPermittedFields, permittedAttributesFor, type WriteOperation } from '../../engine/index.js';
+import { assertPermittedFields, permittedAttributesFor, type WriteOperation } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../query/loose-schema.js';
 import type { Caller, DataPolicy } from './data-context.js';

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ChangedMigrationError } from './changed-migration-error.js';
 import { inTransaction } from './in-transaction.js';
 
-export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sql');
+// sql/ sits at the package root; found through the package itself because this module runs from
+// server/db/ in a checkout and from dist/server/db/ once built.
+export const MIGRATIONS_DIR = join(dirname(createRequire(import.meta.url).resolve('gatehouse/package.json')), 'sql');
 
 // Any fixed number works; it only has to be the same for every process migrating this database.
 const MIGRATION_LOCK_KEY = 7_204_118;

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { GatehouseError } from '../../engine/index.js';
+import { GatehouseError } from '@gatehouse/engine';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { HttpError } from './errors/http-error.js';
 import { ServiceUnavailableError } from './errors/service-unavailable-error.js';

@@ -1,5 +1,5 @@
 import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
-import type { GatehouseAbility } from '../../engine/index.js';
+import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import type { RouteGroup } from '../route-groups/route-group.js';
 

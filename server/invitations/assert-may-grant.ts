@@ -1,4 +1,4 @@
-import { abilityPermits } from '../../engine/index.js';
+import { abilityPermits } from '@gatehouse/engine';
 import { findRolePermissions } from '../db/repositories/roles.js';
 import { AccessDeniedError } from '../http/errors/access-denied-error.js';
 import { required, type GatehouseContext } from '../http/state.js';

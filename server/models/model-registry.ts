@@ -1,4 +1,4 @@
-import { resolvePolicy, type PolicyClass, type PolicyRegistry } from '../../engine/index.js';
+import { resolvePolicy, type PolicyClass, type PolicyRegistry } from '@gatehouse/engine';
 import { ConfigError } from '../config/config-error.js';
 import { UnknownModelError } from '../data/data-errors.js';
 import { ModelDefinitionError, type ModelDefinition, type Relation } from './define-model.js';

@@ -1,4 +1,4 @@
-import { authorizeIncludes, parseIncludeParam, type GatehouseAbility } from '../../engine/index.js';
+import { authorizeIncludes, parseIncludeParam, type GatehouseAbility } from '@gatehouse/engine';
 import { listMembers } from '../db/repositories/memberships.js';
 import { listOrganizationRoles } from '../db/repositories/roles.js';
 import type { TenantTransaction } from '../db/with-tenant.js';

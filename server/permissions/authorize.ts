@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../../engine/index.js';
+import { ForbiddenError } from '@gatehouse/engine';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 
 /** 403 unless the caller's permissions allow `{slug}.{action}`. */

@@ -1,4 +1,4 @@
-import { compileAbility, effectivePermissions, type PermissionSources } from '../../engine/index.js';
+import { compileAbility, effectivePermissions, type PermissionSources } from '@gatehouse/engine';
 import { findUserById } from '../db/repositories/users.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';

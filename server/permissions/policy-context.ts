@@ -1,4 +1,4 @@
-import type { PolicyContext } from '../../engine/index.js';
+import type { PolicyContext } from '@gatehouse/engine';
 import { required, type AuthUser, type GatehouseContext } from '../http/state.js';
 
 /** What a resource policy sees of the request: caller, permissions, role, organization, group. */

@@ -1,4 +1,4 @@
-import { packAbilityRules } from '../../engine/index.js';
+import { packAbilityRules } from '@gatehouse/engine';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 
 /** The caller's role, effective permissions and packed CASL rules for a client-side ability. */

@@ -35,8 +35,10 @@ const required = [
 ];
 
 describe.each([
-  ['gatehouse/client', () => import('../../client/index.js')],
-  ['gatehouse/client/native', () => import('../../client/native.js')],
+  ['@gatehouse/client', () => import('@gatehouse/client')],
+  ['@gatehouse/client/native', () => import('@gatehouse/client/native')],
+  ['gatehouse/client', () => import('gatehouse/client')],
+  ['gatehouse/client/native', () => import('gatehouse/client/native')],
 ])('%s', (_entry, load) => {
   it('exports every hook and component of the issue', async () => {
     const entry: Record<string, unknown> = await load();

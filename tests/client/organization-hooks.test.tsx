@@ -10,7 +10,7 @@ import {
   useUserRole,
   type ModelAction,
 } from '../../client/index.js';
-import { compileAbility, effectivePermissions, packAbilityRules } from '../../engine/index.js';
+import { compileAbility, effectivePermissions, packAbilityRules } from '@gatehouse/engine';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { abilityPermits, compileAbility, effectivePermissions, packAbilityRules, unpackAbility } from '../../engine/index.js';
+import { abilityPermits, compileAbility, effectivePermissions, packAbilityRules, unpackAbility } from '@gatehouse/engine';
 
 // A small universe makes collisions between grants and denies likely. `tags` and `archive`
 // never appear in a permission, so they stand for every slug and action nobody mentioned.

@@ -6,7 +6,7 @@ import {
   gateReadableRecords,
   ResourcePolicy,
   type PolicyUser,
-} from '../../engine/index.js';
+} from '@gatehouse/engine';
 import { contextWith, EDITOR, errorThrownBy } from './support.js';
 
 const POST = { id: 1, title: 'Hello', body: 'World', status: 'draft', internal_notes: 'secret', author_id: 7 };

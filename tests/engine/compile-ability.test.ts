@@ -9,7 +9,7 @@ import {
   packAbilityRules,
   unpackAbility,
   type GatehouseAbility,
-} from '../../engine/index.js';
+} from '@gatehouse/engine';
 
 const CHECKS: [string, string][] = [
   ['index', 'posts'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileAbility, effectivePermissions, InvalidPermissionError } from '../../engine/index.js';
+import { compileAbility, effectivePermissions, InvalidPermissionError } from '@gatehouse/engine';
 
 describe('effectivePermissions', () => {
   it('unites role and granted permissions, deduplicated and sorted', () => {

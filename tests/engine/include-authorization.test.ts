@@ -7,7 +7,7 @@ import {
   InvalidIncludeError,
   parseIncludeParam,
   UnknownIncludeError,
-} from '../../engine/index.js';
+} from '@gatehouse/engine';
 import { errorThrownBy } from './support.js';
 
 const RELATIONS: Record<string, Record<string, string>> = {

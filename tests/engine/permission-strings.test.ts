@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPermission, InvalidPermissionError, isValidPermission, parsePermission } from '../../engine/index.js';
+import { formatPermission, InvalidPermissionError, isValidPermission, parsePermission } from '@gatehouse/engine';
 import { errorThrownBy } from './support.js';
 
 describe('parsePermission', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePolicy, ResourcePolicy, slugForModel, type PolicyUser } from '../../engine/index.js';
+import { resolvePolicy, ResourcePolicy, slugForModel, type PolicyUser } from '@gatehouse/engine';
 import { contextWith, EDITOR } from './support.js';
 
 class PostPolicy extends ResourcePolicy {

@@ -6,7 +6,7 @@ import {
   ResourcePolicy,
   type PolicyMethod,
   type PolicyUser,
-} from '../../engine/index.js';
+} from '@gatehouse/engine';
 import { ACME, contextWith, EDITOR, errorThrownBy } from './support.js';
 
 interface Post {

@@ -1,4 +1,4 @@
-import { compileAbility, type PolicyContext } from '../../engine/index.js';
+import { compileAbility, type PolicyContext } from '@gatehouse/engine';
 
 export const ACME = { id: 1, slug: 'acme' };
 export const EDITOR = { id: 7, name: 'Edith' };

@@ -1,4 +1,4 @@
-import { parseIncludeParam } from '../../../engine/index.js';
+import { parseIncludeParam } from '@gatehouse/engine';
 import { documented, type QueryParameter } from '../query-parameter.js';
 
 /** `include=a,b.c`: related records to embed; the include gate checks every hop against the caller's permissions. */

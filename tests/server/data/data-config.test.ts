@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResourcePolicy } from '../../../engine/index.js';
+import { ResourcePolicy } from '@gatehouse/engine';
 import { demoData } from '../../../policies/demo-data.js';
 import { demoModels } from '../../../policies/demo-models.js';
 import { PostPolicy } from '../../../policies/post-policy.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { compileAbility, effectivePermissions } from '../../../engine/index.js';
+import { compileAbility, effectivePermissions } from '@gatehouse/engine';
 import { createDataContext, type DataContext } from '../../../server/data/data-context.js';
 import { DEMO_ROLES, DEMO_USERS } from '../../../server/db/demo-seed.js';
 import type { Schema } from '../../../server/db/schema.js';
