@@ -8,6 +8,7 @@ import { notFound } from './http/not-found.js';
 import { rejectNul } from './http/reject-nul.js';
 import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
+import { requireHost } from './http/require-host.js';
 import type { GatehouseState } from './http/state.js';
 import { acceptInvitation } from './invitations/accept-invitation.js';
 import { openApi } from './openapi/openapi-route.js';
@@ -32,6 +33,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(requestId());
   app.use(requestLogger(services.logger));
   app.use(errorHandler(services.logger));
+  app.use(requireHost());
   app.use(cors(services.config.corsOrigins));
   app.use(requireJsonType());
   app.use(jsonBody(services.config.bodyLimit));

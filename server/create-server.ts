@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -46,7 +46,8 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   return {
     app,
     async listen({ port = 3000, host } = {}) {
-      http = app.listen(port, host);
+      // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
+      http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
       http.on('clientError', answerClientError);
       await once(http, 'listening');
       const { port: bound } = http.address() as AddressInfo;

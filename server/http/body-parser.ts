@@ -14,6 +14,10 @@ function parserError(error: { type?: string; status?: number }): HttpError {
   return new BadRequestError('Malformed JSON in the request body.');
 }
 
+// RFC 8259: JSON exchanged between systems is UTF-8. The parser would decode another charset it
+// knows (or misread one it does not) rather than refuse it.
+const JSON_CHARSETS = new Set(['', 'utf-8', 'utf8']);
+
 /**
  * A body of another type would reach the handlers as no body at all: a write that silently
  * changes nothing (`curl -d` sends form encoding). Bodiless requests may name any type or none.
@@ -23,6 +27,9 @@ export function requireJsonType(): Middleware<GatehouseState> {
     const hasContent = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
     if (hasContent && !ctx.is('json', '+json')) {
       throw new UnsupportedMediaTypeError('Request bodies must be JSON, sent with Content-Type: application/json.');
+    }
+    if (hasContent && !JSON_CHARSETS.has(ctx.request.charset.toLowerCase())) {
+      throw new UnsupportedMediaTypeError(`JSON request bodies must be UTF-8, not charset=${ctx.request.charset}.`);
     }
     await next();
   };

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from './support/raw-request.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './support/test-server.js';
 
 let server: TestServer;
@@ -50,6 +51,36 @@ describe('the HTTP pipeline', () => {
     const untyped = await server.api.post('/api/auth/login', { rawBody: '{"email":"owner@acme.test"}', headers: { 'content-type': '' } });
     expect(untyped.status).toBe(415);
     expect(await server.sql("SELECT id FROM posts WHERE title = 'sent as text'")).toEqual([]);
+  });
+
+  it('answers a JSON body in any charset but UTF-8 with 415 and stores nothing', async () => {
+    const token = await server.login('owner@acme.test');
+    const utf16 = Buffer.from('{"title":"sent as utf-16"}', 'utf16le').toString('latin1');
+    for (const [charset, rawBody] of [['utf-16', utf16], ['bogus', '{"title":"sent as bogus"}'], ['ISO-8859-1', '{"title":"sent as latin-1"}']] as const) {
+      const response = await server.api.post('/api/acme/posts', { token, rawBody, headers: { 'content-type': `application/json; charset=${charset}` } });
+      expect(response.status, charset).toBe(415);
+      expect(response.body).toEqual({ message: `JSON request bodies must be UTF-8, not charset=${charset}.` });
+    }
+    expect(await server.sql("SELECT id FROM posts WHERE title LIKE 'sent as %'")).toEqual([]);
+    for (const charset of ['utf-8', 'UTF-8', 'utf8']) {
+      const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: DEMO_PASSWORD }, headers: { 'content-type': `application/json; charset=${charset}` } });
+      expect(response.status, charset).toBe(200);
+    }
+  });
+
+  it('answers requests Node itself would refuse with a JSON message', async () => {
+    const noHost = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expect(noHost.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(noHost.body)).toEqual({ message: 'The request must carry a Host header.' });
+
+    const badLine = await rawRequest(server.api.baseUrl, 'GET /api/health NOT-HTTP\r\nHost: localhost\r\n\r\n');
+    expect(badLine.status).toBe(400);
+    expect(JSON.parse(badLine.body)).toEqual({ message: 'The request is malformed.' });
+
+    const http10 = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.0\r\n\r\n');
+    expect(http10.status).toBe(200);
+    expect(JSON.parse(http10.body)).toEqual({ status: 'ok' });
   });
 
   it('takes bodiless requests of any content type', async () => {
