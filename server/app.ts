@@ -21,7 +21,7 @@ import type { Services } from './services.js';
 
 /** The whole request pipeline, outermost first. */
 export function createApp(services: Services): Koa<GatehouseState> {
-  const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy });
+  const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy > 0, maxIpsCount: services.config.trustProxy });
 
   // Routes outside every route group: same on every host, any session may call them.
   const service = new Router<GatehouseState>({ prefix: services.config.basePath })

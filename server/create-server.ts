@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
-import { LoginThrottle } from './auth/login-throttle.js';
 import { importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
@@ -12,6 +11,8 @@ import { answerClientError } from './http/client-error.js';
 import { createLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
+import { BackgroundTasks } from './tasks/background-tasks.js';
+import { Throttle } from './throttle/throttle.js';
 
 export interface ListenOptions {
   /** Default 3000; 0 picks a free port. */
@@ -23,22 +24,24 @@ export interface GatehouseServer {
   readonly app: Koa<GatehouseState>;
   /** Starts listening; resolves to the base URL of the server. */
   listen(options?: ListenOptions): Promise<string>;
-  /** Stops accepting requests, lets running ones finish, then closes the database pool. */
+  /** Stops accepting requests, lets running ones and their background work finish, then closes the database pool. */
   close(): Promise<void>;
 }
 
-/** A Koa app with its database pool, token keys, mailer and login throttle, built from config. */
+/** A Koa app with its database pool, token keys, mailer and throttle, built from config. */
 export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
   const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
   const database = openDatabase(resolved.database);
+  const background = new BackgroundTasks(logger);
   const app = createApp({
     config: resolved,
     db: database.db,
     tokens,
     mailer: config.mailer ?? new OutboxMailer(database.db, logger),
-    throttle: new LoginThrottle(resolved.loginThrottle),
+    throttle: new Throttle(resolved.throttle),
+    background,
     logger,
   });
   let http: Server | undefined;
@@ -61,6 +64,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
         http.closeIdleConnections();
         await closed;
       }
+      await background.drain();
       await database.close();
     },
   };

@@ -2,6 +2,7 @@
 // groups, data routes (models and policies) and mailer.
 export { createServer, type GatehouseServer, type ListenOptions } from './create-server.js';
 export type { DataConfig, DataRoutesFactory, ServerConfig } from './config/server-config.js';
+export type { ThrottleConfig, ThrottledAction, ThrottleRule } from './throttle/throttle-limits.js';
 export {
   defineModel,
   ModelDefinitionError,

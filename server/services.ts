@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Executor } from './db/repositories/executor.js';
-import type { LoginThrottle } from './auth/login-throttle.js';
 import type { TokenService } from './auth/token-service.js';
 import type { ResolvedConfig } from './config/server-config.js';
 import type { Mailer } from './mail/mailer.js';
+import type { BackgroundTasks } from './tasks/background-tasks.js';
+import type { Throttle } from './throttle/throttle.js';
 
 /** The long-lived collaborators every middleware factory receives. */
 export interface Services {
@@ -11,6 +12,8 @@ export interface Services {
   db: Executor;
   tokens: TokenService;
   mailer: Mailer;
-  throttle: LoginThrottle;
+  throttle: Throttle;
+  /** Work done after the answer: mail that must not make known emails answer slower. */
+  background: BackgroundTasks;
   logger: Logger;
 }

@@ -1,6 +1,5 @@
 import { findUserByEmail } from '../db/repositories/users.js';
 import { InvalidCredentialsError } from '../http/errors/invalid-credentials-error.js';
-import { TooManyLoginAttemptsError } from '../http/errors/too-many-login-attempts-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { assertGroupMember } from '../route-groups/require-group-membership.js';
@@ -8,7 +7,6 @@ import type { Services } from '../services.js';
 import { loginSchema } from './auth-schemas.js';
 import { defaultOrganization } from './default-organization.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { throttleKey } from './login-throttle.js';
 import { sessionResponse } from './session-response.js';
 import { startSession } from './start-session.js';
 
@@ -20,17 +18,13 @@ const decoy = () => (decoyHash ??= hashPassword('gatehouse decoy password'));
 export function login(services: Services, echoedGroup: string | null): GatehouseMiddleware {
   return async (ctx) => {
     const credentials = validate(loginSchema, ctx.request.body);
-    const key = throttleKey(credentials.email, ctx.ip);
-    const wait = services.throttle.retryAfter(key);
-    if (wait !== null) throw new TooManyLoginAttemptsError(wait);
+    const attempter = { email: credentials.email, address: ctx.ip };
+    await services.throttle.attempt(services.db, 'login', attempter);
 
     const user = await findUserByEmail(services.db, credentials.email);
     const valid = await verifyPassword(user?.password_hash ?? (await decoy()), credentials.password);
-    if (!user || !valid) {
-      services.throttle.recordFailure(key);
-      throw new InvalidCredentialsError();
-    }
-    services.throttle.clear(key);
+    if (!user || !valid) throw new InvalidCredentialsError();
+    await services.throttle.succeeded(services.db, 'login', attempter);
 
     const group = required(ctx, 'routeGroup');
     await assertGroupMember(services, user.id, group);

@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 export function passwordReset(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const input = validate(passwordResetSchema, ctx.request.body);
+    await services.throttle.attempt(services.db, 'passwordReset', { email: input.email, address: ctx.ip });
     const passwordHash = await hashPassword(input.password);
     const reset = await storeNewPassword(services.db, { tokenHash: hashSecretToken(input.token), email: input.email, passwordHash });
     if (!reset) throw ValidationError.field('token', 'This password reset token is invalid or has expired.');

@@ -13,12 +13,14 @@ import { sessionResponse } from './session-response.js';
 import { startSession } from './start-session.js';
 
 /**
+ * Checks in order: fields (422), throttle (429), invitation (404), email (422).
  * Registration redeems an invitation of this route group: the user, the membership and the
  * accepted invitation are written together, then a session starts as on login.
  */
 export function register(services: Services, echoedGroup: string | null): GatehouseMiddleware {
   return async (ctx) => {
     const input = validate(registerSchema, ctx.request.body);
+    await services.throttle.attempt(services.db, 'register', { email: input.email, address: ctx.ip });
     const group = required(ctx, 'routeGroup');
     const passwordHash = await hashPassword(input.password);
     const { user, organizationId } = await claimInvitation(services, { token: input.token, userId: null, routeGroup: group.name }, async (trx, invitation) => {

@@ -5,12 +5,27 @@ import { DEMO_ROLES } from '../db/demo-seed.js';
 import { createLogger } from '../http/logger.js';
 import { DEMO_ROUTE_GROUPS } from './demo-route-groups.js';
 
+function booleanOf(value: string | undefined): boolean | undefined {
+  const normalized = value?.trim().toLowerCase();
+  if (normalized === undefined || normalized === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(normalized)) return true;
+  if (['0', 'false', 'no', 'off'].includes(normalized)) return false;
+  return undefined;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const value = env[name]?.trim().toLowerCase();
-  if (value === undefined || value === '') return false;
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['0', 'false', 'no', 'off'].includes(value)) return false;
-  throw new ConfigError(`${name} must be true or false.`);
+  const value = booleanOf(env[name]);
+  if (value === undefined) throw new ConfigError(`${name} must be true or false.`);
+  return value;
+}
+
+// true, false, or how many proxies stand in front of the service.
+function proxies(env: NodeJS.ProcessEnv, name: string): boolean | number {
+  const value = env[name]?.trim() ?? '';
+  const asBoolean = booleanOf(value);
+  if (/^\d+$/.test(value)) return Number(value);
+  if (asBoolean === undefined) throw new ConfigError(`${name} must be true, false or the number of proxies in front of the service.`);
+  return asBoolean;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -36,7 +51,7 @@ export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secr
     membershipEnforcement: flag(env, 'GATEHOUSE_MEMBERSHIP_ENFORCEMENT'),
     bodyLimit: env.GATEHOUSE_BODY_LIMIT || undefined,
     appUrl: env.GATEHOUSE_APP_URL || undefined,
-    trustProxy: flag(env, 'GATEHOUSE_TRUST_PROXY'),
+    trustProxy: proxies(env, 'GATEHOUSE_TRUST_PROXY'),
     corsOrigins: list(env, 'GATEHOUSE_CORS_ORIGINS'),
     invitationTtlSeconds: seconds(env, 'GATEHOUSE_INVITATION_TTL'),
     passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),

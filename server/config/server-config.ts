@@ -2,12 +2,12 @@ import type { Logger } from 'pino';
 import type Router from '@koa/router';
 import type { PolicyRegistry } from '@gatehouse/engine';
 import type { DatabaseOptions } from '../db/database.js';
-import type { LoginThrottleOptions } from '../auth/login-throttle.js';
 import type { GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { registerData } from '../models/register-data.js';
+import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
 import { ConfigError } from './config-error.js';
 import { corsOrigins } from './cors-origins.js';
@@ -50,12 +50,21 @@ export interface ServerConfig {
   /** Default: kept in the mail_outbox table and logged. */
   mailer?: Mailer;
   logger?: Logger;
-  /** Trust X-Forwarded-* headers (client IP for throttling, host for domain groups). */
-  trustProxy?: boolean;
+  /**
+   * Trust X-Forwarded-* headers (client address for throttling, host for domain groups): the
+   * number of proxies in front of the service, each appending to X-Forwarded-For; `true` is one.
+   * The client address is the one the outermost trusted proxy saw, so a client cannot choose it.
+   */
+  trustProxy?: boolean | number;
   /** Origins of the browser apps that may call the API; default `['*']`, any; `[]` none. */
   corsOrigins?: readonly string[];
-  /** Default 5 failures per email and IP in 60 seconds. */
-  loginThrottle?: LoginThrottleOptions;
+  /**
+   * Attempt limits per action, per email and per client address, shared by every instance
+   * through the database; each rule given replaces its default (see DEFAULT_THROTTLE_LIMITS).
+   */
+  throttle?: ThrottleConfig;
+  /** Shorthand for `throttle.login.email`: failures per email and address; default 5 in 60 seconds. */
+  loginThrottle?: ThrottleRule;
   /** Default 7 days. */
   invitationTtlSeconds?: number;
   /** Default 1 hour. */
@@ -78,9 +87,10 @@ export interface ResolvedConfig {
   basePath: string;
   bodyLimit: string;
   appUrl: string;
-  trustProxy: boolean;
+  /** Proxies trusted in front of the service; 0 for none. */
+  trustProxy: number;
   corsOrigins: readonly string[];
-  loginThrottle: LoginThrottleOptions;
+  throttle: ThrottleLimits;
   invitationTtlSeconds: number;
   passwordResetTtlSeconds: number;
   ownerRole: string;
@@ -97,12 +107,17 @@ function positive(name: string, value: number): number {
   return value;
 }
 
+function proxyCount(trustProxy: boolean | number): number {
+  if (typeof trustProxy === 'boolean') return trustProxy ? 1 : 0;
+  if (!Number.isSafeInteger(trustProxy) || trustProxy < 0) throw new ConfigError('trustProxy must be true, false or a number of proxies.');
+  return trustProxy;
+}
+
 export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const ownerRole = config.ownerRole ?? 'owner';
   const organizationRoles = config.organizationRoles ?? { [ownerRole]: ['*'] };
   if (!(ownerRole in organizationRoles)) throw new ConfigError(`organizationRoles must configure the owner role ${ownerRole}.`);
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
-  const throttle = config.loginThrottle ?? { maxAttempts: 5, decaySeconds: 60 };
   const routeGroups = defineRouteGroups(config.routeGroups);
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
   const data = config.data ? registerData(config.data, routeGroups) : undefined;
@@ -114,12 +129,9 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     basePath,
     bodyLimit: config.bodyLimit ?? '100kb',
     appUrl: (config.appUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: proxyCount(config.trustProxy ?? false),
     corsOrigins: corsOrigins(config.corsOrigins ?? ['*']),
-    loginThrottle: {
-      maxAttempts: positive('loginThrottle.maxAttempts', throttle.maxAttempts),
-      decaySeconds: positive('loginThrottle.decaySeconds', throttle.decaySeconds),
-    },
+    throttle: resolveThrottleLimits(config.loginThrottle ? { ...config.throttle, login: { ...config.throttle?.login, email: config.loginThrottle } } : config.throttle),
     invitationTtlSeconds: positive('invitationTtlSeconds', config.invitationTtlSeconds ?? 7 * DAY),
     passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),
     ownerRole,

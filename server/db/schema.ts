@@ -126,6 +126,12 @@ export interface CommentsTable {
   updated_at: Timestamp;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  resets_at: Timestamp;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -139,4 +145,5 @@ export interface Schema {
   audit_logs: AuditLogsTable;
   posts: PostsTable;
   comments: CommentsTable;
+  rate_limits: RateLimitsTable;
 }

@@ -7,7 +7,7 @@ import { validate } from '../http/validate.js';
 import type { Services } from '../services.js';
 import { assertMayGrant } from './assert-may-grant.js';
 import { createInvitationSchema } from './invitation-schemas.js';
-import { mailInvitation, newInvitationToken } from './send-invitation.js';
+import { mailInvitation, newInvitationToken, throttleSend } from './send-invitation.js';
 import { invitationStatus, serializeInvitation } from './serialize-invitation.js';
 
 const alreadyPending = () => ValidationError.field('email', 'An invitation is already pending for this email address.');
@@ -21,6 +21,7 @@ export function createInvitation(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const input = validate(createInvitationSchema, ctx.request.body);
     const trx = required(ctx, 'trx');
+    await throttleSend(services, ctx, input.email);
     const organization = required(ctx, 'organization');
     const routeGroup = input.route_group ?? required(ctx, 'routeGroup').name;
     if (!isInvitableGroup(services, routeGroup)) throw ValidationError.field('route_group', 'The selected route group is invalid.');

@@ -1,6 +1,6 @@
 import { createSecretToken } from '../auth/secret-token.js';
 import type { InvitationRecord } from '../db/repositories/invitations.js';
-import type { CurrentOrganization } from '../http/state.js';
+import { required, type CurrentOrganization, type GatehouseContext } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
 
@@ -8,6 +8,14 @@ import type { Services } from '../services.js';
 export function newInvitationToken(services: Services): { token: string; tokenHash: string; expiresAt: Date } {
   const { token, hash } = createSecretToken();
   return { token, tokenHash: hash, expiresAt: new Date(Date.now() + services.config.invitationTtlSeconds * 1000) };
+}
+
+/**
+ * Counts a send to `email` from the caller's address. It runs in the request's transaction, so
+ * only sends that are committed (and mailed) count; a refused one rolls its count back too.
+ */
+export function throttleSend(services: Services, ctx: GatehouseContext, email: string): Promise<void> {
+  return services.throttle.attempt(required(ctx, 'trx'), 'invitationSend', { email, address: ctx.ip });
 }
 
 export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {

@@ -1,11 +1,26 @@
 import type { TestServer } from './test-server.js';
 
-/** The newest message to `recipient` in mail_outbox, with the token it carries. */
-export async function lastMail(server: TestServer, recipient: string): Promise<{ subject: string; body: string; token: string }> {
-  const [mail] = await server.sql<{ subject: string; body: string }>(
-    'SELECT subject, body FROM mail_outbox WHERE lower(recipient) = lower($1) ORDER BY id DESC LIMIT 1',
-    [recipient],
-  );
+type Mail = { subject: string; body: string; token: string };
+
+const newestMail = async (server: TestServer, recipient: string) =>
+  (
+    await server.sql<{ subject: string; body: string }>(
+      'SELECT subject, body FROM mail_outbox WHERE lower(recipient) = lower($1) ORDER BY id DESC LIMIT 1',
+      [recipient],
+    )
+  )[0];
+
+/**
+ * The newest message to `recipient` in mail_outbox, with the token it carries. Reset mails are
+ * written after the answer (so known emails answer no slower): it waits a little for one.
+ */
+export async function lastMail(server: TestServer, recipient: string, waitMs = 5000): Promise<Mail> {
+  const deadline = Date.now() + waitMs;
+  let mail = await newestMail(server, recipient);
+  while (!mail && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    mail = await newestMail(server, recipient);
+  }
   if (!mail) throw new Error(`no mail to ${recipient}`);
   const token = /token: (\S+)/.exec(mail.body)?.[1];
   if (!token) throw new Error(`mail to ${recipient} carries no token`);

@@ -1,0 +1,51 @@
+import { ConfigError } from '../config/config-error.js';
+
+export interface ThrottleRule {
+  /** Attempts allowed in one window; the next one is refused with 429 until the window ends. */
+  maxAttempts: number;
+  /** Length of the window, which opens with its first attempt. */
+  decaySeconds: number;
+}
+
+/** Each action is limited per email and per client address, whichever runs out first. */
+export interface ActionLimits {
+  email: ThrottleRule;
+  address: ThrottleRule;
+}
+
+export const THROTTLED_ACTIONS = ['login', 'register', 'passwordRecover', 'passwordReset', 'invitationSend'] as const;
+export type ThrottledAction = (typeof THROTTLED_ACTIONS)[number];
+
+export type ThrottleLimits = Record<ThrottledAction, ActionLimits>;
+export type ThrottleConfig = { [A in ThrottledAction]?: Partial<ActionLimits> };
+
+const rule = (maxAttempts: number, decaySeconds: number): ThrottleRule => ({ maxAttempts, decaySeconds });
+
+/**
+ * Login counts failures (a success takes its attempt back); the others count every attempt that
+ * passes validation. Login's email limit is per email and address, so nobody can lock a user out
+ * from elsewhere; recover's is per email alone, so nobody can flood a mailbox from many addresses.
+ */
+export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = {
+  login: { email: rule(5, 60), address: rule(50, 60) },
+  register: { email: rule(10, 600), address: rule(30, 600) },
+  passwordRecover: { email: rule(5, 900), address: rule(30, 900) },
+  passwordReset: { email: rule(10, 900), address: rule(30, 900) },
+  invitationSend: { email: rule(5, 3600), address: rule(100, 3600) },
+};
+
+function checked(name: string, value: ThrottleRule): ThrottleRule {
+  for (const field of ['maxAttempts', 'decaySeconds'] as const) {
+    if (!Number.isSafeInteger(value[field]) || value[field] <= 0) throw new ConfigError(`${name}.${field} must be a positive whole number.`);
+  }
+  return { maxAttempts: value.maxAttempts, decaySeconds: value.decaySeconds };
+}
+
+/** The defaults with the configured rules laid over them, each checked. */
+export function resolveThrottleLimits(config: ThrottleConfig = {}): ThrottleLimits {
+  const entries = THROTTLED_ACTIONS.map((action) => {
+    const limits = { ...DEFAULT_THROTTLE_LIMITS[action], ...config[action] };
+    return [action, { email: checked(`throttle.${action}.email`, limits.email), address: checked(`throttle.${action}.address`, limits.address) }];
+  });
+  return Object.fromEntries(entries) as ThrottleLimits;
+}

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { countHits, forgetKey, forgiveHit, sweepEndedWindows } from '../db/repositories/rate-limits.js';
+import type { Executor } from '../db/repositories/executor.js';
+import { TooManyAttemptsError } from '../http/errors/too-many-attempts-error.js';
+import type { ThrottledAction, ThrottleLimits } from './throttle-limits.js';
+
+/** Who attempts: the email the request names and the client's address (as the proxy setting reads it). */
+export interface Attempter {
+  email: string;
+  address: string;
+}
+
+const WHAT: Record<ThrottledAction, string> = {
+  login: 'login attempts',
+  register: 'registration attempts',
+  passwordRecover: 'password reset requests',
+  passwordReset: 'password reset attempts',
+  invitationSend: 'invitations',
+};
+
+// Ended windows are deleted after this many attempts counted by one process.
+const SWEEP_EVERY = 1000;
+
+const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
+
+/**
+ * Attempt limits kept in PostgreSQL, so every instance of the service counts against the same
+ * ones. An attempt is counted before the work it guards, whether or not the email is known, so
+ * the answer (and the 429) never tells a known email from an unknown one.
+ */
+export class Throttle {
+  private counted = 0;
+
+  constructor(private readonly limits: ThrottleLimits) {}
+
+  private keys(action: ThrottledAction, { email, address }: Attempter) {
+    const normalized = email.trim().toLowerCase();
+    // Login's email window is per email and address: see DEFAULT_THROTTLE_LIMITS.
+    const emailKey = action === 'login' ? digest(action, 'email', normalized, address) : digest(action, 'email', normalized);
+    return { email: emailKey, address: digest(action, 'address', address) };
+  }
+
+  /**
+   * Counts one attempt on the email's and the address's windows; throws a 429 naming the longer
+   * wait when either holds more attempts than its limit. Runs on `db`: the pool, or a request's
+   * transaction when only committed attempts should count.
+   */
+  async attempt(db: Executor, action: ThrottledAction, attempter: Attempter): Promise<void> {
+    const keys = this.keys(action, attempter);
+    const limits = this.limits[action];
+    const counts = await countHits(db, [
+      { key: keys.email, decaySeconds: limits.email.decaySeconds },
+      { key: keys.address, decaySeconds: limits.address.decaySeconds },
+    ]);
+    if ((this.counted = (this.counted + 1) % SWEEP_EVERY) === 0) await sweepEndedWindows(db);
+    const maxAttempts = (key: string) => (key === keys.email ? limits.email : limits.address).maxAttempts;
+    const waits = counts.filter((count) => count.hits > maxAttempts(count.key)).map((count) => count.retryAfter);
+    if (waits.length > 0) throw new TooManyAttemptsError(WHAT[action], Math.max(...waits));
+  }
+
+  /** A successful login clears its email window and takes its attempt back from the address's. */
+  async succeeded(db: Executor, action: ThrottledAction, attempter: Attempter): Promise<void> {
+    const keys = this.keys(action, attempter);
+    await forgetKey(db, keys.email);
+    await forgiveHit(db, keys.address);
+  }
+}
