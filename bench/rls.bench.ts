@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../server/db/database.js';
-import type { Schema } from '../server/db/schema.js';
+import type { DemoSchema } from '../policies/schema.js';
 import { withTenant } from '../server/db/with-tenant.js';
 import { withBenchDatabase } from './support/bench-database.js';
 
@@ -21,7 +21,7 @@ const PAGE = 25;
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'rls.json');
 
 // The owner needs the WHERE; under RLS it is redundant but kept, so both run the same query.
-const newestPosts = (db: Kysely<Schema>, organizationId: number) =>
+const newestPosts = (db: Kysely<DemoSchema>, organizationId: number) =>
   db
     .selectFrom('posts')
     .select(['id', 'organization_id', 'title', 'created_at'])
@@ -31,10 +31,10 @@ const newestPosts = (db: Kysely<Schema>, organizationId: number) =>
     .limit(PAGE);
 
 // What the service usually sends: no filter, the policy supplies it.
-const newestPostsByPolicy = (db: Kysely<Schema>) =>
+const newestPostsByPolicy = (db: Kysely<DemoSchema>) =>
   db.selectFrom('posts').select(['id', 'organization_id', 'title', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PAGE);
 
-async function load(owner: Kysely<Schema>): Promise<number> {
+async function load(owner: Kysely<DemoSchema>): Promise<number> {
   const started = performance.now();
   await sql`INSERT INTO organizations (name, slug)
     SELECT 'Bench organization ' || g, 'bench-' || g FROM generate_series(1, ${sql.lit(ORGANIZATIONS)}) g`.execute(owner);
@@ -65,13 +65,13 @@ function assertPage(rows: { organization_id: number }[], organizationId: number,
 }
 
 /** Planning plus execution time as the server reports it: the cost without the round trip. */
-async function serverMs(db: Kysely<Schema>, organizationId: number): Promise<number> {
+async function serverMs(db: Kysely<DemoSchema>, organizationId: number): Promise<number> {
   const [row] = await newestPosts(db, organizationId).explain('json', sql`analyze`);
   const [plan] = (row?.['QUERY PLAN'] ?? []) as { 'Planning Time': number; 'Execution Time': number }[];
   return (plan?.['Planning Time'] ?? Number.NaN) + (plan?.['Execution Time'] ?? Number.NaN);
 }
 
-async function measure(owner: Kysely<Schema>, app: Kysely<Schema>, organizationIds: number[]) {
+async function measure(owner: Kysely<DemoSchema>, app: Kysely<DemoSchema>, organizationIds: number[]) {
   const samples = { owner: [] as number[], app: [] as number[], ownerServer: [] as number[], appServer: [] as number[], request: [] as number[] };
   for (let i = 0; i < WARMUP + SAMPLES; i += 1) {
     const organizationId = organizationIds[(i * 7_919) % organizationIds.length] ?? Number.NaN;
@@ -93,7 +93,7 @@ async function measure(owner: Kysely<Schema>, app: Kysely<Schema>, organizationI
   return samples;
 }
 
-async function policyPlan(app: Kysely<Schema>, organizationId: number): Promise<string> {
+async function policyPlan(app: Kysely<DemoSchema>, organizationId: number): Promise<string> {
   const rows = await withTenant(app, { organizationId, userId: null }, (trx) => newestPostsByPolicy(trx).explain());
   return rows.map((row) => String(row['QUERY PLAN']).trim()).join(' | ');
 }
@@ -102,8 +102,8 @@ await withBenchDatabase(async (url) => {
   const ownerPool = new pg.Pool({ connectionString: url, max: 1 });
   // pg-pool resolves end() before its client's socket closes; dropping the database then ends it.
   ownerPool.on('error', () => {});
-  const owner = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: ownerPool }) });
-  const app = openDatabase({ connectionString: url, maxConnections: 1 });
+  const owner = new Kysely<DemoSchema>({ dialect: new PostgresDialect({ pool: ownerPool }) });
+  const app = openDatabase<DemoSchema>({ connectionString: url, maxConnections: 1 });
   try {
     const { rows } = await sql<{ rolsuper: boolean }>`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`.execute(owner);
     if (!rows[0]?.rolsuper) throw new Error('The rls benchmark compares against a superuser, which bypasses RLS: DATABASE_URL must name one.');

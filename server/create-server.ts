@@ -11,6 +11,7 @@ import { answerClientError } from './http/client-error.js';
 import { createLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
+import { checkModelTables } from './models/check-model-tables.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { Throttle } from './throttle/throttle.js';
 
@@ -28,12 +29,20 @@ export interface GatehouseServer {
   close(): Promise<void>;
 }
 
-/** A Koa app with its database pool, token keys, mailer and throttle, built from config. */
+/**
+ * A Koa app with its database pool, token keys, mailer and throttle, built from config.
+ * Registered models are checked against the database first: a missing table, or a tenant table
+ * without its row-level security, is a ConfigError before any request is served.
+ */
 export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
   const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
   const database = openDatabase(resolved.database);
+  if (resolved.models) await checkModelTables(database.db, resolved.models).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const background = new BackgroundTasks(logger);
   const app = createApp({
     config: resolved,

@@ -29,3 +29,13 @@ export { BadRequestError } from './http/errors/bad-request-error.js';
 export { ValidationError, type FieldErrors } from './http/errors/validation-error.js';
 export { validate } from './http/validate.js';
 export { readQuery } from './http/query.js';
+// Migrations, seeds and scripts of an application built on Gatehouse.
+export { migrate, type MigrateOptions } from './db/migrations.js';
+export { ChangedMigrationError } from './db/changed-migration-error.js';
+export { FailedMigrationError } from './db/failed-migration-error.js';
+export { MigrationsFolderError } from './db/migrations-folder-error.js';
+export { openDatabase, type Database, type DatabaseOptions } from './db/database.js';
+export { withTenant, type TenantContext } from './db/with-tenant.js';
+export type { NullableTimestamp, Schema, Timestamp } from './db/schema.js';
+export { hashPassword } from './auth/password.js';
+export { defineConfig, type GatehouseConfig } from './config/gatehouse-config.js';

@@ -112,50 +112,6 @@ CREATE TABLE audit_logs (
 );
 CREATE INDEX audit_logs_record_idx ON audit_logs (organization_id, model, record_id, id);
 
--- Demo application tables (policies/).
-CREATE TABLE posts (
-  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  organization_id integer NOT NULL REFERENCES organizations ON DELETE CASCADE,
-  title text NOT NULL,
-  body text,
-  status text NOT NULL DEFAULT 'draft',
-  internal_notes text,
-  author_id integer REFERENCES users ON DELETE SET NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  deleted_at timestamptz,
-  UNIQUE (organization_id, id)
-);
-CREATE INDEX posts_organization_id_created_at_idx ON posts (organization_id, created_at, id);
-
-CREATE TABLE comments (
-  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  organization_id integer NOT NULL,
-  post_id integer NOT NULL,
-  body text NOT NULL,
-  author_id integer REFERENCES users ON DELETE SET NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  -- The composite key pins a comment to its post's organization.
-  FOREIGN KEY (organization_id, post_id) REFERENCES posts (organization_id, id) ON DELETE CASCADE
-);
-CREATE INDEX comments_organization_id_post_id_idx ON comments (organization_id, post_id, id);
-
--- A child inherits its organization from its parent, so callers never supply it.
-CREATE FUNCTION comments_inherit_organization() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  SELECT organization_id INTO NEW.organization_id FROM posts WHERE id = NEW.post_id;
-  IF NEW.organization_id IS NULL THEN
-    RAISE EXCEPTION 'post % not found', NEW.post_id USING ERRCODE = 'foreign_key_violation';
-  END IF;
-  RETURN NEW;
-END
-$$;
-CREATE TRIGGER comments_inherit_organization BEFORE INSERT OR UPDATE OF post_id ON comments
-  FOR EACH ROW EXECUTE FUNCTION comments_inherit_organization();
-
 CREATE TRIGGER organizations_touch BEFORE UPDATE ON organizations FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 CREATE TRIGGER users_touch BEFORE UPDATE ON users FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
 CREATE TRIGGER invitations_touch BEFORE UPDATE ON invitations FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
-CREATE TRIGGER posts_touch BEFORE UPDATE ON posts FOR EACH ROW EXECUTE FUNCTION touch_updated_at();
-CREATE TRIGGER comments_touch BEFORE UPDATE ON comments FOR EACH ROW EXECUTE FUNCTION touch_updated_at();

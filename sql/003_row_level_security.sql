@@ -44,7 +44,7 @@ DO $$
 DECLARE
   tenant_table text;
 BEGIN
-  FOREACH tenant_table IN ARRAY ARRAY['org_role_permissions', 'audit_logs', 'posts', 'comments'] LOOP
+  FOREACH tenant_table IN ARRAY ARRAY['org_role_permissions', 'audit_logs'] LOOP
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', tenant_table);
     EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', tenant_table);
     EXECUTE format(

@@ -7,15 +7,8 @@
 REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
 ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
--- Unqualified names in a function resolve through the caller's search_path, where pg_temp
--- comes first for relations: a caller's temporary table named `posts` would otherwise feed the
--- organization a comment inherits. Pinning the path, pg_temp last, removes that.
-ALTER FUNCTION comments_inherit_organization() SET search_path = pg_catalog, public, pg_temp;
--- The trigger now also fires when organization_id alone is updated, so no caller ever chooses it.
-DROP TRIGGER comments_inherit_organization ON comments;
-CREATE TRIGGER comments_inherit_organization BEFORE INSERT OR UPDATE OF post_id, organization_id ON comments
-  FOR EACH ROW EXECUTE FUNCTION comments_inherit_organization();
-
+-- Trigger functions run with the caller's search_path, where pg_temp comes first for relations:
+-- pinning it, pg_temp last, keeps a caller's temporary table from standing in for a real one.
 ALTER FUNCTION touch_updated_at() SET search_path = pg_catalog, pg_temp;
 
 -- gatehouse_organization_id() and gatehouse_user_id() keep no SET clause on purpose: it would
@@ -56,7 +49,5 @@ CREATE POLICY app_delete ON user_roles FOR DELETE TO gatehouse_app
 
 -- Deleting a user sets these references to NULL or cascades; without an index each delete
 -- scans the whole table.
-CREATE INDEX posts_author_id_idx ON posts (author_id) WHERE author_id IS NOT NULL;
-CREATE INDEX comments_author_id_idx ON comments (author_id) WHERE author_id IS NOT NULL;
 CREATE INDEX audit_logs_user_id_idx ON audit_logs (user_id) WHERE user_id IS NOT NULL;
 CREATE INDEX password_resets_user_id_idx ON password_resets (user_id);

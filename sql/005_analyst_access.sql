@@ -28,7 +28,7 @@ DO $$
 DECLARE
   tenant_table text;
 BEGIN
-  FOREACH tenant_table IN ARRAY ARRAY['user_roles', 'org_role_permissions', 'invitations', 'audit_logs', 'posts', 'comments'] LOOP
+  FOREACH tenant_table IN ARRAY ARRAY['user_roles', 'org_role_permissions', 'invitations', 'audit_logs'] LOOP
     EXECUTE format(
       'CREATE POLICY analyst_read ON %I FOR SELECT TO gatehouse_analyst
          USING (organization_id IN (SELECT organization_id FROM analyst_grants WHERE role_name = session_user))',
@@ -36,7 +36,7 @@ BEGIN
   END LOOP;
 END
 $$;
-GRANT SELECT ON user_roles, org_role_permissions, audit_logs, posts, comments TO gatehouse_analyst;
+GRANT SELECT ON user_roles, org_role_permissions, audit_logs TO gatehouse_analyst;
 -- Not token_hash: with it an analyst could look up a pending invitation as the service does.
 GRANT SELECT (id, organization_id, email, role_id, route_group, status, invited_by, expires_at, accepted_at, created_at, updated_at)
   ON invitations TO gatehouse_analyst;

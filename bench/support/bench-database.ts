@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import demo from '../../policies/gatehouse.config.js';
 import { migrate } from '../../server/db/migrations.js';
 import { startTestCluster } from '../../tests/support/cluster.js';
 
 /**
- * Runs fn against a migrated database of its own (owner connection string), on the cluster the
+ * Runs fn against a database migrated for the demo application of its own (owner connection string), on the cluster the
  * tests would use; the database is dropped and the cluster stopped afterwards.
  */
 export async function withBenchDatabase(fn: (ownerUrl: string) => Promise<void>): Promise<void> {
@@ -15,7 +16,7 @@ export async function withBenchDatabase(fn: (ownerUrl: string) => Promise<void>)
   try {
     await admin.query(`CREATE DATABASE ${database}`);
     const ownerUrl = cluster.url(database);
-    await migrate(ownerUrl);
+    await migrate(ownerUrl, { dir: demo.migrations });
     await fn(ownerUrl);
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);

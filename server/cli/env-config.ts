@@ -1,9 +1,8 @@
-import { demoData } from '../../policies/demo-data.js';
 import { ConfigError } from '../config/config-error.js';
+import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import type { ServerConfig } from '../config/server-config.js';
-import { DEMO_ROLES } from '../db/demo-seed.js';
 import { createLogger } from '../http/logger.js';
-import { DEMO_ROUTE_GROUPS } from './demo-route-groups.js';
+import type { RouteGroupConfig } from '../route-groups/route-group.js';
 
 function booleanOf(value: string | undefined): boolean | undefined {
   const normalized = value?.trim().toLowerCase();
@@ -42,12 +41,24 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
   return items.length > 0 ? items : undefined;
 }
 
-/** The CLI's server: the demo route groups, roles, models and policies, the rest from the environment. */
-export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string): ServerConfig {
+// Without routeGroups in the config: one tenant group serving every registered model.
+function defaultRouteGroups(app: GatehouseConfig): RouteGroupConfig[] {
+  return [{ name: 'tenant', prefix: '{organization}', default: true, models: (app.data?.models ?? []).map((model) => model.slug) }];
+}
+
+const defined = <T extends object>(values: T): Partial<T> =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+
+/**
+ * The CLI's server: the application's config, with the environment where the config is silent
+ * (the connection and the token key always come from the CLI).
+ */
+export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
+  const { migrations: _migrations, seed: _seed, database, tokens, routeGroups, ...server } = app;
   return {
-    database: { connectionString, maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10 },
-    tokens: { secretKey, ttlSeconds: seconds(env, 'GATEHOUSE_TOKEN_TTL') },
-    routeGroups: DEMO_ROUTE_GROUPS,
+    database: { maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10, ...defined(database ?? {}), connectionString },
+    tokens: { ttlSeconds: seconds(env, 'GATEHOUSE_TOKEN_TTL'), ...defined(tokens ?? {}), secretKey },
+    routeGroups: routeGroups ?? defaultRouteGroups(app),
     membershipEnforcement: flag(env, 'GATEHOUSE_MEMBERSHIP_ENFORCEMENT'),
     bodyLimit: env.GATEHOUSE_BODY_LIMIT || undefined,
     appUrl: env.GATEHOUSE_APP_URL || undefined,
@@ -56,7 +67,6 @@ export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secr
     invitationTtlSeconds: seconds(env, 'GATEHOUSE_INVITATION_TTL'),
     passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),
     logger: createLogger(env.LOG_LEVEL || 'info'),
-    organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
-    data: demoData,
+    ...defined(server),
   };
 }

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
+import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
 import { openDatabaseTarget } from './database-target.js';
 import { envConfig } from './env-config.js';
 import { signingKey } from './signing-key.js';
 
 export interface RunOptions {
+  /** The application served. */
+  app: GatehouseConfig;
   /** Runs on the owner connection before the server starts (migrations, seeds). */
   prepare?: (ownerUrl: string) => Promise<void>;
   announce: (url: string) => void;
@@ -25,7 +28,7 @@ export async function runServer(options: RunOptions, env: NodeJS.ProcessEnv = pr
   try {
     await options.prepare?.(target.ownerUrl);
     const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-    const server = await createServer(envConfig(env, target.ownerUrl, await signingKey(env, home, target.embedded)));
+    const server = await createServer(envConfig(env, target.ownerUrl, await signingKey(env, home, target.embedded), options.app));
     try {
       options.announce(await server.listen({ port: Number(env.PORT ?? 3000), host: env.HOST || undefined }));
       console.log(`Received ${await shutdownSignal()}, shutting down.`);

@@ -5,8 +5,9 @@ import type { Schema } from './schema.js';
 export const APP_ROLE = 'gatehouse_app';
 export const ANALYST_ROLE = 'gatehouse_analyst';
 
-export interface Database {
-  readonly db: Kysely<Schema>;
+/** S: the tables the caller queries; an application adds its own to the core's Schema. */
+export interface Database<S = Schema> {
+  readonly db: Kysely<S>;
   close(): Promise<void>;
 }
 
@@ -32,7 +33,7 @@ export function appConnectionString(connectionString: string): string {
  * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role, so
  * row-level security applies even when the URL names the owner.
  */
-export function openDatabase({ connectionString, maxConnections = 10 }: DatabaseOptions): Database {
+export function openDatabase<S = Schema>({ connectionString, maxConnections = 10 }: DatabaseOptions): Database<S> {
   const pool = new pg.Pool({ connectionString: appConnectionString(connectionString), max: maxConnections });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
@@ -40,6 +41,6 @@ export function openDatabase({ connectionString, maxConnections = 10 }: Database
   // between the socket dying and the pool noticing) would be uncaught. Ending the client fails
   // whatever is still queued on it (the service answers 503) and never lets it run another query.
   pool.on('connect', (client) => client.on('error', () => void client.end().catch(() => {})));
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<S>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Permissions = ColumnType<string[], string[] | undefined, string[]>;
 type Json = ColumnType<unknown, string | null | undefined, string | null>;
 
@@ -102,30 +102,6 @@ export interface AuditLogsTable {
   created_at: Timestamp;
 }
 
-export interface PostsTable {
-  id: Generated<number>;
-  organization_id: number;
-  title: string;
-  body: string | null;
-  status: ColumnType<string, string | undefined, string>;
-  internal_notes: string | null;
-  author_id: number | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  deleted_at: NullableTimestamp;
-}
-
-export interface CommentsTable {
-  id: Generated<number>;
-  /** Filled by a trigger from the parent post; any value given is overwritten. */
-  organization_id: ColumnType<number, number | undefined, number>;
-  post_id: number;
-  body: string;
-  author_id: number | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -143,7 +119,5 @@ export interface Schema {
   password_resets: PasswordResetsTable;
   mail_outbox: MailOutboxTable;
   audit_logs: AuditLogsTable;
-  posts: PostsTable;
-  comments: CommentsTable;
   rate_limits: RateLimitsTable;
 }

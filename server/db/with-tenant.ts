@@ -41,7 +41,7 @@ export function tenantOpeningSql(context: TenantContext): string {
  * a pooled connection never carries one request's tenant into the next. This is the only place
  * in the code base that sets the context.
  */
-export function withTenant<T>(db: Kysely<Schema>, context: TenantContext, fn: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+export function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
   return db.connection().execute(async (connection) => {
     const opening = sql.raw(tenantOpeningSql(context));
     let result: T;

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConnectionString, openDatabase, type Database } from '../../server/db/database.js';
-import { withTenant, type TenantContext, type TenantTransaction } from '../../server/db/with-tenant.js';
+import type { DemoSchema } from '../../policies/schema.js';
+import { withTenant, type TenantContext } from '../../server/db/with-tenant.js';
 import { copyOut } from '../support/copy-out.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoOrganizationIds, demoPostTitles } from '../support/demo.js';
@@ -13,7 +14,7 @@ import { queryOnce } from '../support/query.js';
 // The service's own connection, attacked with SQL a compromised request could send: every
 // statement runs as gatehouse_app inside a request's tenant transaction.
 let testDb: TestDatabase;
-let app: Database;
+let app: Database<DemoSchema>;
 let acme: number;
 let globex: number;
 let globexPost: number;
@@ -22,7 +23,7 @@ let acmePost: number;
 class Rollback extends Error {}
 
 /** Runs fn as a request of `context` would, then rolls back so tests do not disturb each other. */
-async function asRequest<T>(context: Partial<TenantContext>, fn: (trx: TenantTransaction) => Promise<T>): Promise<T> {
+async function asRequest<T>(context: Partial<TenantContext>, fn: (trx: Kysely<DemoSchema>) => Promise<T>): Promise<T> {
   let result: T | undefined;
   await withTenant(app.db, { organizationId: null, userId: null, ...context }, async (trx) => {
     result = await fn(trx);
@@ -33,13 +34,13 @@ async function asRequest<T>(context: Partial<TenantContext>, fn: (trx: TenantTra
   return result as T;
 }
 
-const asAcme = <T>(fn: (trx: TenantTransaction) => Promise<T>) => asRequest({ organizationId: acme }, fn);
-const rows = async (trx: TenantTransaction, text: string) => (await sql.raw<Record<string, unknown>>(text).execute(trx)).rows;
+const asAcme = <T>(fn: (trx: Kysely<DemoSchema>) => Promise<T>) => asRequest({ organizationId: acme }, fn);
+const rows = async (trx: Kysely<DemoSchema>, text: string) => (await sql.raw<Record<string, unknown>>(text).execute(trx)).rows;
 const owner = (text: string, values: unknown[] = []) => queryOnce(testDb.ownerUrl, text, values);
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  app = openDatabase({ connectionString: testDb.ownerUrl, maxConnections: 2 });
+  app = openDatabase<DemoSchema>({ connectionString: testDb.ownerUrl, maxConnections: 2 });
   ({ acme, globex } = await demoOrganizationIds(testDb.ownerUrl));
   const firstPost = async (organizationId: number) =>
     Number((await owner('SELECT min(id) AS id FROM posts WHERE organization_id = $1', [organizationId]))[0]?.id);

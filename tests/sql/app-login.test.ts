@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionAppLogin } from '../../server/db/app-login.js';
 import { openDatabase } from '../../server/db/database.js';
+import type { DemoSchema } from '../../policies/schema.js';
 import { roleUrl } from '../../server/db/role-url.js';
 import { withTenant } from '../../server/db/with-tenant.js';
 import { createAnalyst, type TestAnalyst } from '../support/analyst.js';
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 describe('a dedicated service login', () => {
   it('serves requests through openDatabase under the same row-level security', async () => {
-    const { db, close } = openDatabase({ connectionString: url, maxConnections: 1 });
+    const { db, close } = openDatabase<DemoSchema>({ connectionString: url, maxConnections: 1 });
     try {
       const { acme } = await demoOrganizationIds(testDb.ownerUrl);
       const titles = await withTenant(db, { organizationId: acme, userId: null }, (trx) => trx.selectFrom('posts').select('title').orderBy('title').execute());

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMigrations } from '../../server/db/migrations.js';
@@ -35,10 +38,27 @@ async function readAs(url: string, text: string): Promise<unknown[]> {
 }
 
 describe('gatehouse migrate', () => {
-  it('applies every migration to an empty database, then reports it up to date', async () => {
+  it('applies the core migrations to an empty database, no demo table, then reports it up to date', async () => {
     const names = (await readMigrations()).map((migration) => migration.name);
     expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: `Applied ${names.join(', ')}\n` });
     expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: 'Database is up to date.\n' });
+    expect(await queryOnce(testDb.ownerUrl, "SELECT to_regclass('posts') AS posts, to_regclass('comments') AS comments")).toEqual([{ posts: null, comments: null }]);
+  });
+
+  it('applies an application folder with --dir, and names a migration that fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-'));
+    try {
+      await writeFile(join(dir, '001_notes.sql'), 'CREATE TABLE notes (body text);');
+      expect(await gatehouse('migrate', '--dir', dir)).toMatchObject({ code: 0, stdout: 'Applied app/001_notes.sql\n' });
+      await writeFile(join(dir, '002_typo.sql'), 'CREAT TABLE typo (id int);');
+      expect(await gatehouse('migrate', '--dir', dir)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Migration app/002_typo.sql failed and was rolled back: syntax error at or near "CREAT"\n',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.js';
-import type { Schema } from '../../server/db/schema.js';
+import type { DemoSchema } from '../../policies/schema.js';
 import { withTenant } from '../../server/db/with-tenant.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoOrganizationIds, demoPostTitles, type DemoSlug } from '../support/demo.js';
@@ -11,12 +11,12 @@ import { demoOrganizationIds, demoPostTitles, type DemoSlug } from '../support/d
 // in orders fast-check picks. Whatever the order, a request sees its own tenant only, and no
 // connection keeps a context once its request is over.
 let testDb: TestDatabase;
-let app: Database;
+let app: Database<DemoSchema>;
 let ids: Record<DemoSlug, number>;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  app = openDatabase({ connectionString: testDb.ownerUrl, maxConnections: 2 });
+  app = openDatabase<DemoSchema>({ connectionString: testDb.ownerUrl, maxConnections: 2 });
   ids = await demoOrganizationIds(testDb.ownerUrl);
 });
 
@@ -43,7 +43,7 @@ const requestArbitrary = fc.record({
   aborts: fc.boolean(),
 });
 
-async function observe(db: Kysely<Schema>) {
+async function observe(db: Kysely<DemoSchema>) {
   const titles = (await db.selectFrom('posts').select('title').orderBy('title').execute()).map((row) => row.title);
   const { rows } = await sql<{ organization: string }>`SELECT coalesce(current_setting('gatehouse.organization_id', true), '') AS organization`.execute(db);
   return { titles, organization: rows[0]?.organization };
@@ -57,7 +57,7 @@ function expectedView(tenant: Tenant) {
 
 async function serve(scheduler: fc.Scheduler, request: Request, index: number): Promise<void> {
   const step = (what: string) => scheduler.schedule(Promise.resolve(), `request ${index} (${request.tenant}): ${what}`);
-  const work = async (db: Kysely<Schema>) => {
+  const work = async (db: Kysely<DemoSchema>) => {
     for (let query = 0; query < request.queries; query += 1) {
       await step(`query ${query}`);
       expect(await observe(db)).toEqual(expectedView(request.tenant));

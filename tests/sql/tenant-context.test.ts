@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.js';
+import type { DemoSchema } from '../../policies/schema.js';
 import { withTenant } from '../../server/db/with-tenant.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let testDb: TestDatabase;
-let app: Database;
+let app: Database<DemoSchema>;
 let acme: number;
 let globex: number;
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  app = openDatabase({ connectionString: testDb.ownerUrl, maxConnections: 2 });
+  app = openDatabase<DemoSchema>({ connectionString: testDb.ownerUrl, maxConnections: 2 });
   const orgs = await app.db.selectFrom('organizations').select(['id', 'slug']).execute();
   acme = orgs.find((org) => org.slug === 'acme')!.id;
   globex = orgs.find((org) => org.slug === 'globex')!.id;

@@ -1,4 +1,4 @@
-import { DEMO_ORGANIZATIONS, DEMO_USERS } from '../../server/db/demo-seed.js';
+import { DEMO_ORGANIZATIONS, DEMO_USERS } from '../../policies/seed.js';
 import { queryOnce } from './query.js';
 
 export type DemoSlug = (typeof DEMO_ORGANIZATIONS)[number]['slug'];

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { seedDemo } from '../../server/db/demo-seed.js';
+import demo from '../../policies/gatehouse.config.js';
+import { seedDemo } from '../../policies/seed.js';
 import { migrate } from '../../server/db/migrations.js';
 import { startTestCluster } from './cluster.js';
 import { queryOnce } from './query.js';
@@ -21,7 +22,7 @@ export default async function setup(project: TestProject) {
   const clusterUrl = cluster.url('postgres');
   await queryOnce(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
   await queryOnce(clusterUrl, `CREATE DATABASE ${template}`);
-  await migrate(cluster.url(template));
+  await migrate(cluster.url(template), { dir: demo.migrations });
   await seedDemo(cluster.url(template));
   project.provide('clusterUrl', clusterUrl);
   project.provide('templateDatabase', template);

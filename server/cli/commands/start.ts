@@ -1,4 +1,5 @@
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from '../../db/demo-seed.js';
+import demo from '../../../policies/gatehouse.config.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../../policies/seed.js';
 import { migrate } from '../../db/migrations.js';
 import { runServer } from '../run-server.js';
 
@@ -21,11 +22,11 @@ function banner(url: string): string {
 }
 
 async function prepareDemo(ownerUrl: string): Promise<void> {
-  await migrate(ownerUrl);
-  if (await seedDemo(ownerUrl)) console.log('Seeded the demo data.');
+  await migrate(ownerUrl, { dir: demo.migrations });
+  if (await demo.seed?.(ownerUrl)) console.log('Seeded the demo data.');
 }
 
 /** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
 export function startCommand(): Promise<void> {
-  return runServer({ prepare: prepareDemo, announce: (url) => console.log(banner(url)) });
+  return runServer({ app: demo, prepare: prepareDemo, announce: (url) => console.log(banner(url)) });
 }

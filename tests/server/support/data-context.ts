@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { compileAbility, effectivePermissions } from '@gatehouse/engine';
 import { createDataContext, type DataContext } from '../../../server/data/data-context.js';
-import { DEMO_ROLES, DEMO_USERS } from '../../../server/db/demo-seed.js';
+import { DEMO_ROLES, DEMO_USERS } from '../../../policies/seed.js';
 import type { Schema } from '../../../server/db/schema.js';
 import { withTenant } from '../../../server/db/with-tenant.js';
 import type { ModelRegistry } from '../../../server/models/model-registry.js';

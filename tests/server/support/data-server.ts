@@ -1,5 +1,5 @@
 import { demoData } from '../../../policies/demo-data.js';
-import { DEMO_ROUTE_GROUPS } from '../../../server/cli/demo-route-groups.js';
+import { DEMO_ROUTE_GROUPS } from '../../../policies/route-groups.js';
 import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 

@@ -4,7 +4,7 @@ import { pino, type Logger } from 'pino';
 import { generateTokenKeyPair } from '../../../server/auth/token-keys.js';
 import type { ServerConfig } from '../../../server/config/server-config.js';
 import { createServer, type GatehouseServer } from '../../../server/create-server.js';
-import { DEMO_PASSWORD, DEMO_ROLES } from '../../../server/db/demo-seed.js';
+import { DEMO_PASSWORD, DEMO_ROLES } from '../../../policies/seed.js';
 import type { GatehouseState } from '../../../server/http/state.js';
 import { policyContext } from '../../../server/permissions/policy-context.js';
 import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';

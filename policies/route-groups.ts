@@ -1,4 +1,4 @@
-import type { RouteGroupConfig } from '../route-groups/route-group.js';
+import type { RouteGroupConfig } from '../server/index.js';
 
 /**
  * DESIGN.md 6: `tenant` (organization in the path, the default group behind `/api/auth/*`) and

@@ -1,7 +1,6 @@
 import pg from 'pg';
-import { hashPassword } from '../auth/password.js';
-import { openDatabase } from './database.js';
-import { withTenant } from './with-tenant.js';
+import { hashPassword, openDatabase, withTenant } from '../server/index.js';
+import type { DemoSchema } from './schema.js';
 
 export const DEMO_PASSWORD = 'password123!';
 
@@ -73,7 +72,7 @@ export async function seedDemo(ownerConnectionString: string): Promise<boolean> 
     await owner.end();
   }
 
-  const { db, close } = openDatabase({ connectionString: ownerConnectionString, maxConnections: 2 });
+  const { db, close } = openDatabase<DemoSchema>({ connectionString: ownerConnectionString, maxConnections: 2 });
   try {
     if (await db.selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirst()) return false;
     const roleIds = new Map((await db.selectFrom('roles').select(['id', 'slug']).execute()).map((role) => [role.slug, role.id]));
