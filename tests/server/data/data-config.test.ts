@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResourcePolicy } from '@gatehouse/engine';
 import { demoData } from '../../../policies/demo-data.js';
+import demo from '../../../policies/gatehouse.config.js';
 import { demoModels } from '../../../policies/demo-models.js';
 import { PostPolicy } from '../../../policies/post-policy.js';
 import { envConfig } from '../../../server/cli/env-config.js';
@@ -18,7 +19,7 @@ const base = (routeGroups: RouteGroupConfig[], data: ServerConfig['data'] = demo
 
 describe('registering models', () => {
   it('serves the demo models under both demo groups of npm start', () => {
-    const config = resolveConfig(envConfig({}, 'postgres://localhost/unused', 'k4.secret.unused'));
+    const config = resolveConfig(envConfig({}, 'postgres://localhost/unused', 'k4.secret.unused', demo));
     const served = config.routeGroups.map((group) => [group.name, group.models, config.dataRoutes?.(group) !== undefined]);
     expect(served).toEqual([
       ['tenant', ['posts', 'comments', 'users', 'organizations', 'roles'], true],
