@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/config-error.js';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import type { ServerConfig } from '../config/server-config.js';
+import type { DatabaseOptions } from '../db/database.js';
 import { createLogger } from '../http/logger.js';
 import type { RouteGroupConfig } from '../route-groups/route-group.js';
 
@@ -12,7 +13,7 @@ function booleanOf(value: string | undefined): boolean | undefined {
   return undefined;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = booleanOf(env[name]);
   if (value === undefined) throw new ConfigError(`${name} must be true or false.`);
   return value;
@@ -51,12 +52,14 @@ const defined = <T extends object>(values: T): Partial<T> =>
 
 /**
  * The CLI's server: the application's config, with the environment where the config is silent
- * (the connection and the token key always come from the CLI).
+ * (the connection and the token key always come from the CLI: a connection string, or the
+ * connection serviceDatabase() chose).
  */
-export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
+export function envConfig(env: NodeJS.ProcessEnv, connection: string | DatabaseOptions, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
   const { migrations: _migrations, seed: _seed, database, tokens, routeGroups, ...server } = app;
+  const chosen = typeof connection === 'string' ? { connectionString: connection } : connection;
   return {
-    database: { maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10, ...defined(database ?? {}), connectionString },
+    database: { maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10, ...defined(database ?? {}), ...chosen },
     tokens: { ttlSeconds: seconds(env, 'GATEHOUSE_TOKEN_TTL'), ...defined(tokens ?? {}), secretKey },
     routeGroups: routeGroups ?? defaultRouteGroups(app),
     membershipEnforcement: flag(env, 'GATEHOUSE_MEMBERSHIP_ENFORCEMENT'),

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
 import { openDatabaseTarget } from './database-target.js';
-import { envConfig } from './env-config.js';
+import { envConfig, flag } from './env-config.js';
+import { ALLOW_OWNER_ENV, serviceDatabase } from './service-database.js';
 import { signingKey } from './signing-key.js';
 
 export interface RunOptions {
@@ -10,6 +11,11 @@ export interface RunOptions {
   app: GatehouseConfig;
   /** Runs on the owner connection before the server starts (migrations, seeds). */
   prepare?: (ownerUrl: string) => Promise<void>;
+  /**
+   * Create (once) and use the database's own service login when GATEHOUSE_APP_DATABASE_URL is
+   * not set; always so on the embedded database, whose owner is this machine's.
+   */
+  provisionLogin?: boolean;
   announce: (url: string) => void;
 }
 
@@ -28,7 +34,8 @@ export async function runServer(options: RunOptions, env: NodeJS.ProcessEnv = pr
   try {
     await options.prepare?.(target.ownerUrl);
     const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-    const server = await createServer(envConfig(env, target.ownerUrl, await signingKey(env, home, target.embedded), options.app));
+    const database = await serviceDatabase(env, target, { provisionLogin: options.provisionLogin === true || target.embedded, allowOwner: flag(env, ALLOW_OWNER_ENV), home });
+    const server = await createServer(envConfig(env, database, await signingKey(env, home, target.embedded), options.app));
     try {
       options.announce(await server.listen({ port: Number(env.PORT ?? 3000), host: env.HOST || undefined }));
       console.log(`Received ${await shutdownSignal()}, shutting down.`);

@@ -28,3 +28,9 @@ export async function provisionAppLogin(ownerConnectionString: string, role: str
     return { created: true, generatedPassword };
   });
 }
+
+/** Whether the login exists; throws when it holds more than gatehouse_app. */
+export function appLoginExists(ownerConnectionString: string, role: string): Promise<boolean> {
+  assertRoleName(role);
+  return inOwnerTransaction(ownerConnectionString, (client) => inspectLoginRole(client, role, APP_ROLE));
+}

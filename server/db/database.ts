@@ -15,6 +15,12 @@ export interface DatabaseOptions {
   connectionString: string;
   /** Pool size; each request holds one connection for its transaction. */
   maxConnections?: number;
+  /**
+   * Ask for gatehouse_app in each connection's startup packet; default true. PgBouncer does not
+   * forward it (it refuses the connection): through a pooler, connect as a dedicated service
+   * login, which holds gatehouse_app and nothing else, and set this false.
+   */
+  startupRole?: boolean;
 }
 
 /**
@@ -30,11 +36,11 @@ export function appConnectionString(connectionString: string): string {
 }
 
 /**
- * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role, so
- * row-level security applies even when the URL names the owner.
+ * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role (or as a
+ * login that holds nothing else), so row-level security applies even when the URL names the owner.
  */
-export function openDatabase<S = Schema>({ connectionString, maxConnections = 10 }: DatabaseOptions): Database<S> {
-  const pool = new pg.Pool({ connectionString: appConnectionString(connectionString), max: maxConnections });
+export function openDatabase<S = Schema>({ connectionString, maxConnections = 10, startupRole = true }: DatabaseOptions): Database<S> {
+  const pool = new pg.Pool({ connectionString: startupRole ? appConnectionString(connectionString) : connectionString, max: maxConnections });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out one, which has no pool listener: its 'error' event (even one raised

@@ -28,5 +28,5 @@ async function prepareDemo(ownerUrl: string): Promise<void> {
 
 /** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
 export function startCommand(): Promise<void> {
-  return runServer({ app: demo, prepare: prepareDemo, announce: (url) => console.log(banner(url)) });
+  return runServer({ app: demo, prepare: prepareDemo, provisionLogin: true, announce: (url) => console.log(banner(url)) });
 }
