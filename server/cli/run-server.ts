@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
 import { openDatabaseTarget } from './database-target.js';
 import { envConfig } from './env-config.js';
+import { gatehouseHome } from './gatehouse-home.js';
 import { signingKey } from './signing-key.js';
 
 export interface RunOptions {
@@ -10,7 +10,8 @@ export interface RunOptions {
   app: GatehouseConfig;
   /** Runs on the owner connection before the server starts (migrations, seeds). */
   prepare?: (ownerUrl: string) => Promise<void>;
-  announce: (url: string) => void;
+  /** Told the served URL and the owner connection string once the server listens. */
+  announce: (url: string, databaseUrl: string) => void;
 }
 
 const shutdownSignal = () =>
@@ -27,10 +28,9 @@ export async function runServer(options: RunOptions, env: NodeJS.ProcessEnv = pr
   const target = await openDatabaseTarget(env);
   try {
     await options.prepare?.(target.ownerUrl);
-    const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-    const server = await createServer(envConfig(env, target.ownerUrl, await signingKey(env, home, target.embedded), options.app));
+    const server = await createServer(envConfig(env, target.ownerUrl, await signingKey(env, gatehouseHome(env), target.embedded), options.app));
     try {
-      options.announce(await server.listen({ port: Number(env.PORT ?? 3000), host: env.HOST || undefined }));
+      options.announce(await server.listen({ port: Number(env.PORT ?? 3000), host: env.HOST || undefined }), target.ownerUrl);
       console.log(`Received ${await shutdownSignal()}, shutting down.`);
     } finally {
       await server.close();

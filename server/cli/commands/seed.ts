@@ -1,10 +1,9 @@
 import demo from '../../../policies/gatehouse.config.js';
 import { migrate } from '../../db/migrations.js';
+import type { CliCommand } from '../cli-command.js';
 import { openDatabaseTarget } from '../database-target.js';
-import { UsageError } from '../usage-error.js';
 
-export async function seedCommand(args: string[]): Promise<void> {
-  if (!args.includes('--demo')) throw new UsageError('gatehouse seed --demo');
+async function seed(): Promise<void> {
   const target = await openDatabaseTarget();
   try {
     await migrate(target.ownerUrl, { dir: demo.migrations });
@@ -13,3 +12,11 @@ export async function seedCommand(args: string[]): Promise<void> {
     await target.stop();
   }
 }
+
+export const seedCommand: CliCommand = (program) => {
+  program
+    .command('seed')
+    .description('Migrate, then load the demo organizations, users and posts once')
+    .requiredOption('--demo', 'the demo data (the only seed there is)')
+    .action(seed);
+};
