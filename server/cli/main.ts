@@ -1,13 +1,12 @@
 import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
-import { UsageError } from './usage-error.js';
 
 // Exit codes: 0 done (help too), 1 the command failed, 2 the command line was wrong.
 function exitCode(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   // One line, never a stack trace: the message says what to fix.
   console.error(error instanceof Error ? error.message : String(error));
-  return error instanceof UsageError ? 2 : 1;
+  return 1;
 }
 
 try {

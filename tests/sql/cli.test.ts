@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readMigrations } from '../../server/db/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { runCli, startCli } from '../support/cli.js';
@@ -10,6 +10,9 @@ import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
+
+// Each command is a Node process loading TypeScript: slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 // `npx gatehouse ...` as an operator runs it, pointed at a database of its own by DATABASE_URL.
 // The tests build on each other: migrate, seed, then grant on the seeded data.

@@ -1,7 +1,7 @@
 import { grantAnalystAccess, revokeAnalystAccess } from '../../db/analyst-access.js';
 import { roleUrl } from '../../db/role-url.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { openDatabaseTarget } from '../database-target.js';
+import { withDatabaseTarget } from '../database-target.js';
 
 interface GrantOptions {
   create?: boolean;
@@ -9,26 +9,20 @@ interface GrantOptions {
 }
 
 async function grant(role: string, slug: string, options: GrantOptions): Promise<void> {
-  const target = await openDatabaseTarget();
-  try {
+  return withDatabaseTarget(async (target) => {
     const grant = await grantAnalystAccess(target.ownerUrl, { role, organizationSlug: slug, create: options.create, password: options.password });
     if (grant.created) console.log(`Created login role ${role} (member of gatehouse_analyst).`);
     if (grant.generatedPassword) console.log(`Password (shown once): ${grant.generatedPassword}`);
     console.log(`${role} can read organization ${slug}.`);
     console.log(`Connect with: psql "${roleUrl(target.ownerUrl, role, grant.generatedPassword ?? undefined)}"`);
-  } finally {
-    await target.stop();
-  }
+  });
 }
 
 async function revoke(role: string, slug: string): Promise<void> {
-  const target = await openDatabaseTarget();
-  try {
+  return withDatabaseTarget(async (target) => {
     const revoked = await revokeAnalystAccess(target.ownerUrl, role, slug);
     console.log(revoked ? `Revoked ${role}'s access to ${slug}.` : `${role} had no access to ${slug}.`);
-  } finally {
-    await target.stop();
-  }
+  });
 }
 
 export const analystCommand: CliCommand = (program) => {

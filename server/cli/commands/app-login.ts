@@ -1,18 +1,15 @@
 import { provisionAppLogin } from '../../db/app-login.js';
 import { roleUrl } from '../../db/role-url.js';
 import type { CliCommand } from '../cli-command.js';
-import { openDatabaseTarget } from '../database-target.js';
+import { withDatabaseTarget } from '../database-target.js';
 
 async function appLogin(role: string, options: { password?: string }): Promise<void> {
-  const target = await openDatabaseTarget();
-  try {
+  return withDatabaseTarget(async (target) => {
     const login = await provisionAppLogin(target.ownerUrl, role, options.password);
     console.log(`${login.created ? 'Created' : 'Updated the password of'} login role ${role} (member of gatehouse_app).`);
     if (login.generatedPassword) console.log(`Password (shown once): ${login.generatedPassword}`);
     console.log(`Service connection string: ${roleUrl(target.ownerUrl, role, login.generatedPassword ?? undefined)}`);
-  } finally {
-    await target.stop();
-  }
+  });
 }
 
 export const appLoginCommand: CliCommand = (program) => {

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { readOutbox, type OutboxMail } from '../../db/outbox.js';
 import type { CliCommand } from '../cli-command.js';
-import { openDatabaseTarget } from '../database-target.js';
+import { withDatabaseTarget } from '../database-target.js';
 
 function count(value: string): number {
   const parsed = Number(value);
@@ -13,13 +13,10 @@ const format = (mail: OutboxMail) =>
   [`#${mail.id}  ${mail.createdAt.toISOString()}`, `To: ${mail.recipient}`, `Subject: ${mail.subject}`, '', mail.body, ''].join('\n');
 
 async function showMail(options: { last: number }): Promise<void> {
-  const target = await openDatabaseTarget();
-  try {
+  return withDatabaseTarget(async (target) => {
     const mails = await readOutbox(target.ownerUrl, options.last);
     console.log(mails.length > 0 ? mails.map(format).join('\n') : 'The outbox is empty.');
-  } finally {
-    await target.stop();
-  }
+  });
 }
 
 export const mailCommand: CliCommand = (program) => {

@@ -1,17 +1,14 @@
 import { resolve } from 'node:path';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
-import { openDatabaseTarget } from '../database-target.js';
+import { withDatabaseTarget } from '../database-target.js';
 
 /** The core's migrations, then the application's folder when `--dir` names one. */
-async function migrateDatabase(options: { dir?: string }): Promise<void> {
-  const target = await openDatabaseTarget();
-  try {
+function migrateDatabase(options: { dir?: string }): Promise<void> {
+  return withDatabaseTarget(async (target) => {
     const ran = await migrate(target.ownerUrl, { dir: options.dir === undefined ? undefined : resolve(options.dir) });
     console.log(ran.length > 0 ? `Applied ${ran.join(', ')}` : 'Database is up to date.');
-  } finally {
-    await target.stop();
-  }
+  });
 }
 
 export const migrateCommand: CliCommand = (program) => {

@@ -4,7 +4,7 @@ import { runServer } from '../run-server.js';
 
 /** Serves on an already migrated database (`gatehouse migrate` first). */
 function serve(): Promise<void> {
-  return runServer({ app: demo, announce: (url) => console.log(`Gatehouse listening on ${url}`) });
+  return runServer({ app: demo, developmentKey: false, announce: (url) => console.log(`Gatehouse listening on ${url}`) });
 }
 
 export const serveCommand: CliCommand = (program) => {

@@ -32,7 +32,7 @@ async function prepareDemo(ownerUrl: string): Promise<void> {
 
 /** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
 function start(): Promise<void> {
-  return runServer({ app: demo, prepare: prepareDemo, announce: (url, databaseUrl) => console.log(banner(url, databaseUrl)) });
+  return runServer({ app: demo, prepare: prepareDemo, developmentKey: true, announce: (url, databaseUrl) => console.log(banner(url, databaseUrl)) });
 }
 
 export const startCommand: CliCommand = (program) => {
