@@ -15,8 +15,9 @@ import { openApi } from './openapi/openapi-route.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
-import { health } from './service/health.js';
+import { health, ready } from './service/health.js';
 import { publicKey } from './service/public-key.js';
+import { readinessCheck } from './service/readiness.js';
 import type { Services } from './services.js';
 
 /** The whole request pipeline, outermost first. */
@@ -25,7 +26,8 @@ export function createApp(services: Services): Koa<GatehouseState> {
 
   // Routes outside every route group: same on every host, any session may call them.
   const service = new Router<GatehouseState>({ prefix: services.config.basePath })
-    .get('/health', health(services))
+    .get('/health', health())
+    .get('/ready', ready(readinessCheck(services.db)))
     .get('/.well-known/paseto-public-key', publicKey(services))
     .post('/invitations/accept', authenticateIfPresent(services), acceptInvitation(services));
   if (services.config.models) service.get('/openapi.json', openApi(services, services.config.models));

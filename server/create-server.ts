@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import { importTokenKeys } from './auth/token-keys.js';
@@ -8,10 +8,12 @@ import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase } from './db/database.js';
 import { answerClientError } from './http/client-error.js';
+import { gracefulClose } from './http/graceful-close.js';
 import { createLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { checkModelTables } from './models/check-model-tables.js';
+import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { Throttle } from './throttle/throttle.js';
 
@@ -21,13 +23,26 @@ export interface ListenOptions {
   host?: string;
 }
 
+export interface CloseOptions {
+  /** How long running requests may take to finish before their connections are cut; default 10 s. */
+  graceMs?: number;
+}
+
 export interface GatehouseServer {
   readonly app: Koa<GatehouseState>;
   /** Starts listening; resolves to the base URL of the server. */
   listen(options?: ListenOptions): Promise<string>;
-  /** Stops accepting requests, lets running ones and their background work finish, then closes the database pool. */
-  close(): Promise<void>;
+  /** Resolves when the database answers and is migrated; otherwise throws the 503 `/ready` answers. */
+  ready(): Promise<void>;
+  /**
+   * Stops accepting connections, lets running requests and their background work finish within
+   * the grace period (then cuts them), and closes the database pool. Calling it again returns the
+   * same promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
+
+const DEFAULT_GRACE_MS = 10_000;
 
 /**
  * A Koa app with its database pool, token keys, mailer and throttle, built from config.
@@ -44,6 +59,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const background = new BackgroundTasks(logger);
+  let servedUrl: string | undefined;
   const app = createApp({
     config: resolved,
     db: database.db,
@@ -52,29 +68,34 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throttle: new Throttle(resolved.throttle),
     background,
     logger,
+    // Mail links: the configured URL, else the one this server listens on (never a request's
+    // Host header, which a caller chooses).
+    publicUrl: () => resolved.appUrl ?? servedUrl ?? 'http://localhost:3000',
   });
-  let http: Server | undefined;
+  let closeHttp: ReturnType<typeof gracefulClose> | undefined;
+  let closing: Promise<void> | undefined;
 
   return {
     app,
     async listen({ port = 3000, host } = {}) {
       // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
-      http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
+      const http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
       http.on('clientError', answerClientError);
+      closeHttp = gracefulClose(http);
       await once(http, 'listening');
       const { port: bound } = http.address() as AddressInfo;
       const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-      return `http://${shown}:${bound}`;
+      servedUrl = `http://${shown}:${bound}`;
+      return servedUrl;
     },
-    async close() {
-      if (http?.listening) {
-        const closed = once(http, 'close');
-        http.close();
-        http.closeIdleConnections();
-        await closed;
-      }
-      await background.drain();
-      await database.close();
+    ready: readinessCheck(database.db),
+    close({ graceMs = DEFAULT_GRACE_MS } = {}) {
+      closing ??= (async () => {
+        const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
+        await background.drain();
+        await database.close({ force: forced });
+      })();
+      return closing;
     },
   };
 }

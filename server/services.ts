@@ -16,4 +16,6 @@ export interface Services {
   /** Work done after the answer: mail that must not make known emails answer slower. */
   background: BackgroundTasks;
   logger: Logger;
+  /** Where links in mails point: `appUrl`, else the URL the server listens on. */
+  publicUrl(): string;
 }

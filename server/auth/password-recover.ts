@@ -15,7 +15,7 @@ async function mailResetLink(services: Services, email: string): Promise<void> {
   const { token, hash } = createSecretToken();
   const ttl = services.config.passwordResetTtlSeconds;
   await createPasswordReset(services.db, { userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + ttl * 1000) });
-  await services.mailer.send(passwordResetMail(user.email, token, services.config.appUrl, ttl));
+  await services.mailer.send(passwordResetMail(user.email, token, services.publicUrl(), ttl));
 }
 
 /**

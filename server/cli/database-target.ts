@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { startEmbeddedCluster } from '../db/embedded-cluster.js';
+import { runningClusterUrl, startEmbeddedCluster } from '../db/embedded-cluster.js';
+import { assertReachable } from '../db/reachability.js';
+import { readEnvironment, type Environment } from './environment.js';
+import { gatehouseHome } from './gatehouse-home.js';
 
 export interface DatabaseTarget {
   /** Owner connection string: migrations, seeds, analyst grants. */
@@ -11,14 +14,19 @@ export interface DatabaseTarget {
 
 const EMBEDDED_DATABASE = 'gatehouse';
 
+const embeddedDataDir = (env: Environment) => join(gatehouseHome(env), 'pg');
+
 /**
- * DATABASE_URL when set; otherwise the project's embedded cluster under `.gatehouse/`, kept
- * across restarts so the demo data survives, and shared with a running `npm start`.
+ * DATABASE_URL when set (checked reachable first); otherwise the project's embedded cluster under
+ * `.gatehouse/`, kept across restarts so the demo data survives, and shared with a running
+ * `npm start`.
  */
-export async function openDatabaseTarget(env: NodeJS.ProcessEnv = process.env): Promise<DatabaseTarget> {
-  if (env.DATABASE_URL) return { ownerUrl: env.DATABASE_URL, embedded: false, stop: async () => {} };
-  const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-  const cluster = await startEmbeddedCluster({ dataDir: join(home, 'pg'), persistent: true, attach: true, port: Number(env.GATEHOUSE_PG_PORT ?? 0) || undefined });
+export async function openDatabaseTarget(env: Environment = readEnvironment()): Promise<DatabaseTarget> {
+  if (env.DATABASE_URL) {
+    await assertReachable(env.DATABASE_URL);
+    return { ownerUrl: env.DATABASE_URL, embedded: false, stop: async () => {} };
+  }
+  const cluster = await startEmbeddedCluster({ dataDir: embeddedDataDir(env), persistent: true, attach: true, port: env.GATEHOUSE_PG_PORT || undefined });
   const pg = await import('pg');
   const admin = new pg.default.Client({ connectionString: cluster.url() });
   await admin.connect();
@@ -29,4 +37,20 @@ export async function openDatabaseTarget(env: NodeJS.ProcessEnv = process.env): 
     await admin.end();
   }
   return { ownerUrl: cluster.url(EMBEDDED_DATABASE), embedded: true, stop: () => cluster.stop() };
+}
+
+/** DATABASE_URL, or the owner URL of the embedded cluster while it runs; null when it does not. */
+export function runningDatabaseUrl(env: Environment = readEnvironment()): Promise<string | null> {
+  if (env.DATABASE_URL) return Promise.resolve(env.DATABASE_URL);
+  return runningClusterUrl(embeddedDataDir(env), EMBEDDED_DATABASE);
+}
+
+/** Runs `work` on the database target (see openDatabaseTarget), stopping it afterwards. */
+export async function withDatabaseTarget<T>(work: (target: DatabaseTarget) => Promise<T>): Promise<T> {
+  const target = await openDatabaseTarget();
+  try {
+    return await work(target);
+  } finally {
+    await target.stop();
+  }
 }

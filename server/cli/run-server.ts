@@ -1,9 +1,12 @@
-import { join } from 'node:path';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
+import { assertMigrated } from '../db/migration-status.js';
 import { openDatabaseTarget } from './database-target.js';
-import { envConfig, flag } from './env-config.js';
-import { ALLOW_OWNER_ENV, serviceDatabase } from './service-database.js';
+import { envConfig } from './env-config.js';
+import { readEnvironment, type Environment } from './environment.js';
+import { gatehouseHome } from './gatehouse-home.js';
+import { assertPortFree, portError } from './port-check.js';
+import { serviceDatabase } from './service-database.js';
 import { signingKey } from './signing-key.js';
 
 export interface RunOptions {
@@ -11,14 +14,18 @@ export interface RunOptions {
   app: GatehouseConfig;
   /** Runs on the owner connection before the server starts (migrations, seeds). */
   prepare?: (ownerUrl: string) => Promise<void>;
+  /** Whether a development signing key may be generated when none is set (never in production). */
+  developmentKey: boolean;
   /**
    * Create (once) and use the database's own service login when GATEHOUSE_APP_DATABASE_URL is
    * not set; always so on the embedded database, whose owner is this machine's.
    */
   provisionLogin?: boolean;
-  announce: (url: string) => void;
+  /** Told the served URL and the owner connection string once the server listens. */
+  announce: (url: string, databaseUrl: string) => void;
 }
 
+// Listening from the start: a signal during start-up is kept and honoured once the server is up.
 const shutdownSignal = () =>
   new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);
@@ -26,21 +33,33 @@ const shutdownSignal = () =>
   });
 
 /**
- * Serves until SIGTERM or SIGINT, then shuts down in order: stop accepting and finish running
- * requests, close the pool, stop the embedded cluster.
+ * Checks everything it can before listening (environment, port, database, schema), serves until
+ * SIGTERM or SIGINT, then shuts down in order: stop accepting, let running requests finish
+ * within the grace period, close the pool, stop the embedded cluster.
  */
-export async function runServer(options: RunOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runServer(options: RunOptions, env: Environment = readEnvironment()): Promise<void> {
+  const stopping = shutdownSignal();
+  await assertPortFree(env.PORT, env.HOST);
   const target = await openDatabaseTarget(env);
   try {
+    const secretKey = await signingKey(env, options.developmentKey || target.embedded);
     await options.prepare?.(target.ownerUrl);
-    const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-    const database = await serviceDatabase(env, target, { provisionLogin: options.provisionLogin === true || target.embedded, allowOwner: flag(env, ALLOW_OWNER_ENV), home });
-    const server = await createServer(envConfig(env, database, await signingKey(env, home, target.embedded), options.app));
+    await assertMigrated(target.ownerUrl, { dir: options.app.migrations });
+    const database = await serviceDatabase(env, target, {
+      provisionLogin: options.provisionLogin === true || target.embedded,
+      allowOwner: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
+      home: gatehouseHome(env),
+    });
+    const server = await createServer(envConfig(env, database, secretKey, options.app));
     try {
-      options.announce(await server.listen({ port: Number(env.PORT ?? 3000), host: env.HOST || undefined }));
-      console.log(`Received ${await shutdownSignal()}, shutting down.`);
+      const url = await server.listen({ port: env.PORT, host: env.HOST }).catch((error: unknown) => {
+        throw portError(error, env.PORT);
+      });
+      options.announce(url, target.ownerUrl);
+      const signal = await stopping;
+      console.log(`Received ${signal}, shutting down (grace period ${env.GATEHOUSE_SHUTDOWN_GRACE} s).`);
     } finally {
-      await server.close();
+      await server.close({ graceMs: env.GATEHOUSE_SHUTDOWN_GRACE * 1000 });
     }
   } finally {
     await target.stop();

@@ -1,6 +1,7 @@
 import type { DatabaseOptions } from '../db/database.js';
 import { inspectServiceConnection } from '../db/service-connection.js';
 import type { DatabaseTarget } from './database-target.js';
+import type { Environment } from './environment.js';
 import { serviceLoginUrl } from './service-login.js';
 
 export const APP_DATABASE_URL_ENV = 'GATEHOUSE_APP_DATABASE_URL';
@@ -20,8 +21,8 @@ export interface ServiceDatabaseOptions {
  * refused. A login that could leave gatehouse_app (superuser, owner, BYPASSRLS, other roles) is
  * refused unless explicitly allowed, and warned about at every start when it is.
  */
-export async function serviceDatabase(env: NodeJS.ProcessEnv, target: DatabaseTarget, options: ServiceDatabaseOptions): Promise<DatabaseOptions> {
-  const given = env[APP_DATABASE_URL_ENV];
+export async function serviceDatabase(env: Environment, target: DatabaseTarget, options: ServiceDatabaseOptions): Promise<DatabaseOptions> {
+  const given = env.GATEHOUSE_APP_DATABASE_URL;
   const connectionString = given || (options.provisionLogin ? await serviceLoginUrl(target.ownerUrl, options.home) : target.ownerUrl);
   const login = await inspectServiceConnection(connectionString);
   if (!login.holdsAppRole) {

@@ -45,7 +45,7 @@ export interface ServerConfig {
   basePath?: string;
   /** Largest JSON body accepted, in `bytes` notation; default `100kb`. */
   bodyLimit?: string;
-  /** Front-end origin that links in mails point to; default `http://localhost:3000`. */
+  /** Origin that links in mails point to (the front end); default the URL the server listens on. */
   appUrl?: string;
   /** Default: kept in the mail_outbox table and logged. */
   mailer?: Mailer;
@@ -86,7 +86,8 @@ export interface ResolvedConfig {
   membershipEnforcement: boolean;
   basePath: string;
   bodyLimit: string;
-  appUrl: string;
+  /** Unset: the URL the server listens on (`Services.publicUrl()`). */
+  appUrl: string | undefined;
   /** Proxies trusted in front of the service; 0 for none. */
   trustProxy: number;
   corsOrigins: readonly string[];
@@ -128,7 +129,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
     bodyLimit: config.bodyLimit ?? '100kb',
-    appUrl: (config.appUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
     corsOrigins: corsOrigins(config.corsOrigins ?? ['*']),
     throttle: resolveThrottleLimits(config.loginThrottle ? { ...config.throttle, login: { ...config.throttle?.login, email: config.loginThrottle } } : config.throttle),

@@ -3,12 +3,17 @@ import pg from 'pg';
 import type { Schema } from './schema.js';
 
 export const APP_ROLE = 'gatehouse_app';
+
+// A request waits at most this long for a connection: during an outage it answers 503 in time
+// instead of queueing behind connection attempts that never finish.
+const CONNECT_TIMEOUT_MS = 3_000;
 export const ANALYST_ROLE = 'gatehouse_analyst';
 
 /** S: the tables the caller queries; an application adds its own to the core's Schema. */
 export interface Database<S = Schema> {
   readonly db: Kysely<S>;
-  close(): Promise<void>;
+  /** Waits for the connections in use to come back, unless `force` ends them at once and returns. */
+  close(options?: { force?: boolean }): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -40,13 +45,31 @@ export function appConnectionString(connectionString: string): string {
  * login that holds nothing else), so row-level security applies even when the URL names the owner.
  */
 export function openDatabase<S = Schema>({ connectionString, maxConnections = 10, startupRole = true }: DatabaseOptions): Database<S> {
-  const pool = new pg.Pool({ connectionString: startupRole ? appConnectionString(connectionString) : connectionString, max: maxConnections });
+  const pool = new pg.Pool({
+    connectionString: startupRole ? appConnectionString(connectionString) : connectionString,
+    max: maxConnections,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out one, which has no pool listener: its 'error' event (even one raised
   // between the socket dying and the pool noticing) would be uncaught. Ending the client fails
   // whatever is still queued on it (the service answers 503) and never lets it run another query.
   pool.on('connect', (client) => client.on('error', () => void client.end().catch(() => {})));
+  const open = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => open.add(client));
+  pool.on('remove', (client) => open.delete(client));
   const db = new Kysely<S>({ dialect: new PostgresDialect({ pool }) });
-  return { db, close: () => db.destroy() };
+  return {
+    db,
+    async close({ force = false } = {}) {
+      const destroyed = db.destroy();
+      if (!force) return destroyed;
+      // The pool ends only once every connection is back, and a request cut at the end of the
+      // grace period may hold one for as long as its handler runs: end those connections under
+      // it (its queries fail) and let the pool finish in the background.
+      for (const client of open) void client.end().catch(() => {});
+      destroyed.catch(() => {});
+    },
+  };
 }

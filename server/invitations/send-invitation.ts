@@ -19,5 +19,5 @@ export function throttleSend(services: Services, ctx: GatehouseContext, email: s
 }
 
 export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
-  return services.mailer.send(invitationMail(invitation.email, token, organization.name, services.config.appUrl, invitation.expires_at));
+  return services.mailer.send(invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at));
 }

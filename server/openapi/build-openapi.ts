@@ -181,13 +181,31 @@ function groupPaths(group: OpenApiGroup): Record<string, JsonObject> {
   return paths;
 }
 
-/** An OpenAPI 3.1 document of the data endpoints, generated from the registrations. */
-export function buildOpenApi(info: { title: string; version: string }, groups: readonly OpenApiGroup[]): JsonObject {
+const status = (value: string) => json({ type: 'object', properties: { status: { const: value } }, required: ['status'] });
+
+/** The probes a load balancer or orchestrator calls; they need no token. */
+function probePaths(basePath: string): Record<string, JsonObject> {
+  return {
+    [`${basePath}/health`]: {
+      get: { summary: 'Liveness: the process answers (the database is not asked)', security: [], responses: { 200: { description: 'Alive', ...status('ok') } } },
+    },
+    [`${basePath}/ready`]: {
+      get: {
+        summary: 'Readiness: the database answers and is migrated',
+        security: [],
+        responses: { 200: { description: 'Ready to serve', ...status('ready') }, 503: error('The database cannot be reached, or is not migrated.') },
+      },
+    },
+  };
+}
+
+/** An OpenAPI 3.1 document of the probes and the data endpoints, generated from the registrations. */
+export function buildOpenApi(info: { title: string; version: string }, groups: readonly OpenApiGroup[], basePath: string): JsonObject {
   const models = new Map(groups.flatMap((group) => group.models.map((model) => [model.slug, model] as const)));
   return {
     openapi: '3.1.0',
     info,
-    paths: Object.assign({}, ...groups.map(groupPaths)),
+    paths: Object.assign(probePaths(basePath), ...groups.map(groupPaths)),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { ...SHARED_SCHEMAS, ...Object.fromEntries([...models].map(([slug, model]) => [slug, recordSchema(model)])) },

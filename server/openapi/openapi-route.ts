@@ -35,6 +35,6 @@ export function openApiGroups(services: Services, registry: ModelRegistry): Open
 export function openApi(services: Services, registry: ModelRegistry): GatehouseMiddleware {
   let document: Record<string, unknown> | undefined;
   return async (ctx) => {
-    ctx.body = document ??= buildOpenApi(INFO, openApiGroups(services, registry));
+    ctx.body = document ??= buildOpenApi(INFO, openApiGroups(services, registry), services.config.basePath);
   };
 }

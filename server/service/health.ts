@@ -1,11 +1,16 @@
-import { ping } from '../db/repositories/ping.js';
 import type { GatehouseMiddleware } from '../http/state.js';
-import type { Services } from '../services.js';
 
-/** 200 when the service can reach its database; the error handler turns an outage into 503. */
-export function health(services: Services): GatehouseMiddleware {
-  return async (ctx) => {
-    await ping(services.db);
+/** Liveness: the process answers HTTP. Never touches the database, so an outage restarts nothing. */
+export function health(): GatehouseMiddleware {
+  return (ctx) => {
     ctx.body = { status: 'ok' };
+  };
+}
+
+/** Readiness: 200 once the database answers and is migrated, else 503 `{message}` saying why. */
+export function ready(check: () => Promise<void>): GatehouseMiddleware {
+  return async (ctx) => {
+    await check();
+    ctx.body = { status: 'ready' };
   };
 }

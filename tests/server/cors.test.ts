@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config/config-error.js';
 import { envConfig } from '../../server/cli/env-config.js';
+import { readEnvironment } from '../../server/cli/environment.js';
 import { createServer } from '../../server/create-server.js';
 import { send } from './support/http-client.js';
 import { startTestServer, TEST_ROUTE_GROUPS, type TestServer } from './support/test-server.js';
@@ -81,7 +82,7 @@ describe('CORS configuration', () => {
   );
 
   it('reads GATEHOUSE_CORS_ORIGINS as a comma-separated list; unset or blank leaves the default', () => {
-    const origins = (value?: string) => envConfig({ GATEHOUSE_CORS_ORIGINS: value }, 'postgres://unused', open.secretKey).corsOrigins;
+    const origins = (value?: string) => envConfig(readEnvironment({ GATEHOUSE_CORS_ORIGINS: value }), 'postgres://unused', open.secretKey).corsOrigins;
     expect(origins(`${APP}, http://localhost:5173`)).toEqual([APP, 'http://localhost:5173']);
     expect(origins(undefined)).toBeUndefined();
     expect(origins(' ')).toBeUndefined();

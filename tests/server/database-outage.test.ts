@@ -20,10 +20,10 @@ describe('with no database listening', () => {
     await online.close();
   });
 
-  it('answers 503 instead of crashing, for health, login and authenticated requests alike', async () => {
+  it('answers 503 instead of crashing, for readiness, login and authenticated requests alike', async () => {
     const token = await online.login('owner@acme.test');
     for (const response of [
-      await offline.api.get('/api/health'),
+      await offline.api.get('/api/ready'),
       await offline.api.post('/api/auth/login', ownerLogin),
       await offline.api.get('/api/acme/roles', { token }),
     ]) {
@@ -32,7 +32,8 @@ describe('with no database listening', () => {
     }
   });
 
-  it('still answers what needs no database', async () => {
+  it('still answers what needs no database, liveness included', async () => {
+    expect(await offline.api.get('/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect((await offline.api.post('/api/auth/login', { body: {} })).status).toBe(422);
     expect((await offline.api.get('/api/acme/roles')).status).toBe(401);
     expect((await offline.api.get('/api/.well-known/paseto-public-key')).status).toBe(200);
@@ -54,12 +55,13 @@ describe('when the database goes away and comes back', () => {
   });
 
   it('answers 503 while it is gone and recovers without a restart', async () => {
-    expect((await server.api.get('/api/health')).status).toBe(200);
+    expect((await server.api.get('/api/ready')).status).toBe(200);
     await proxy.stop();
-    expect((await server.api.get('/api/health')).status).toBe(503);
+    expect((await server.api.get('/api/ready')).status).toBe(503);
+    expect((await server.api.get('/api/health')).status).toBe(200);
     expect((await server.api.post('/api/auth/login', ownerLogin)).status).toBe(503);
     await proxy.start();
-    expect((await server.api.get('/api/health')).status).toBe(200);
+    expect((await server.api.get('/api/ready')).status).toBe(200);
     expect((await server.api.post('/api/auth/login', ownerLogin)).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envConfig } from '../../server/cli/env-config.js';
+import { readEnvironment } from '../../server/cli/environment.js';
 import { resolveConfig } from '../../server/config/server-config.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
 import { Api, type ApiResponse } from './support/http-client.js';
@@ -198,13 +199,13 @@ describe('the stored counters', () => {
 
 describe('configuration', () => {
   it('takes the number of trusted proxies from GATEHOUSE_TRUST_PROXY', () => {
-    const proxies = (value: string) => resolveConfig(envConfig({ GATEHOUSE_TRUST_PROXY: value }, 'postgres://unused', server.secretKey)).trustProxy;
+    const proxies = (value: string) => resolveConfig(envConfig(readEnvironment({ GATEHOUSE_TRUST_PROXY: value }), 'postgres://unused', server.secretKey)).trustProxy;
     expect([proxies(''), proxies('false'), proxies('true'), proxies('1'), proxies('2')]).toEqual([0, 0, 1, 1, 2]);
     expect(() => proxies('maybe')).toThrow('GATEHOUSE_TRUST_PROXY must be true, false or the number of proxies in front of the service.');
   });
 
   it('refuses a rule that is not a positive whole number', () => {
-    const config = (maxAttempts: number) => resolveConfig({ ...envConfig({}, 'postgres://unused', server.secretKey), throttle: { register: { email: { maxAttempts, decaySeconds: 60 } } } });
+    const config = (maxAttempts: number) => resolveConfig({ ...envConfig(readEnvironment({}), 'postgres://unused', server.secretKey), throttle: { register: { email: { maxAttempts, decaySeconds: 60 } } } });
     expect(config(3).throttle.register).toEqual({ email: { maxAttempts: 3, decaySeconds: 60 }, address: { maxAttempts: 30, decaySeconds: 600 } });
     expect(() => config(0)).toThrow('throttle.register.email.maxAttempts must be a positive whole number.');
     expect(() => config(1.5)).toThrow('throttle.register.email.maxAttempts must be a positive whole number.');

@@ -2,13 +2,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readMigrations } from '../../server/db/migrations.js';
-import { runCli } from '../support/cli.js';
+import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
+import { runCli, startCli } from '../support/cli.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
+
+// Each command is a Node process loading TypeScript: slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 // `npx gatehouse ...` as an operator runs it, pointed at a database of its own by DATABASE_URL.
 // The tests build on each other: migrate, seed, then grant on the seeded data.
@@ -36,6 +40,41 @@ async function readAs(url: string, text: string): Promise<unknown[]> {
     await client.end();
   }
 }
+
+const tableExists = async (table: string) =>
+  (await queryOnce<{ found: string | null }>(testDb.ownerUrl, 'SELECT to_regclass($1) AS found', [table]))[0]?.found !== null;
+
+describe('gatehouse --help', () => {
+  it('lists every command and exits 0', async () => {
+    const run = await gatehouse('--help');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    for (const command of ['start', 'serve', 'migrate', 'seed', 'keygen', 'db', 'mail', 'analyst', 'app-login']) {
+      expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+  });
+
+  it("prints a command's help and runs nothing: no migration, no key", async () => {
+    const migrateHelp = await gatehouse('migrate', '--help');
+    expect(migrateHelp).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: gatehouse migrate') });
+    expect(await tableExists('organizations')).toBe(false);
+    const keygenHelp = await gatehouse('keygen', '--help');
+    expect(keygenHelp).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: gatehouse keygen') });
+    expect(keygenHelp.stdout).not.toContain('k4.secret');
+    expect(await gatehouse('help', 'seed')).toMatchObject({ code: 0, stdout: expect.stringContaining('--demo') });
+  });
+
+  it('answers a wrong command or option with the usage and exit 2', async () => {
+    const wrong = [['bogus'], [], ['migrate', '--bogus'], ['mail', '--last', 'many'], ['db']];
+    const runs = await Promise.all(wrong.map((args) => gatehouse(...args)));
+    runs.forEach((run, index) => {
+      expect(run.code, wrong[index]?.join(' ')).toBe(2);
+      expect(run.stderr, wrong[index]?.join(' ')).toContain('Usage: gatehouse');
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+    });
+    expect(runs[0]?.stderr).toContain("unknown command 'bogus'");
+    expect(await tableExists('organizations')).toBe(false);
+  });
+});
 
 describe('gatehouse migrate', () => {
   it('applies the core migrations to an empty database, no demo table, then reports it up to date', async () => {
@@ -68,6 +107,44 @@ describe('gatehouse seed --demo', () => {
     expect(await gatehouse('seed', '--demo')).toMatchObject({ code: 0, stdout: 'Demo data already present.\n' });
     const slugs = await queryOnce<{ slug: string }>(testDb.ownerUrl, 'SELECT slug FROM organizations ORDER BY slug');
     expect(slugs).toEqual([{ slug: 'acme' }, { slug: 'globex' }]);
+  });
+});
+
+describe('gatehouse db url', () => {
+  it('prints DATABASE_URL whole', async () => {
+    expect(await gatehouse('db', 'url')).toEqual({ code: 0, stdout: `${testDb.ownerUrl}\n`, stderr: '' });
+  });
+});
+
+describe('gatehouse mail', () => {
+  it('shows the newest messages of the outbox, oldest first', async () => {
+    expect(await gatehouse('mail')).toMatchObject({ code: 0, stdout: 'The outbox is empty.\n' });
+    for (const n of [1, 2, 3]) {
+      await queryOnce(testDb.ownerUrl, 'INSERT INTO mail_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [`r${n}@example.test`, `Subject ${n}`, `Body ${n}`]);
+    }
+    const run = await gatehouse('mail', '--last', '2');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('r1@example.test');
+    expect(run.stdout).toMatch(/To: r2@example\.test\nSubject: Subject 2\n\nBody 2\n[\s\S]*To: r3@example\.test\nSubject: Subject 3\n\nBody 3\n/);
+    expect((await gatehouse('mail')).stdout).toContain('To: r1@example.test');
+  });
+});
+
+describe('gatehouse start', () => {
+  it('prints the database URL with its password masked', async () => {
+    const { secretKey } = await generateTokenKeyPair();
+    const started = startCli(['start'], { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey });
+    try {
+      const stdout = await started.waitFor(/^Database: .*$/m);
+      const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
+      const real = new URL(testDb.ownerUrl);
+      expect(real.password).not.toBe('');
+      expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
+      expect(stdout).not.toContain(real.password);
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exited;
+    }
   });
 });
 

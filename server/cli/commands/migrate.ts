@@ -1,20 +1,20 @@
 import { resolve } from 'node:path';
 import { migrate } from '../../db/migrations.js';
-import { openDatabaseTarget } from '../database-target.js';
-import { parseCommandArgs } from '../parse-command-args.js';
-import { UsageError } from '../usage-error.js';
-
-const USAGE = 'gatehouse migrate [--dir <folder>]';
+import type { CliCommand } from '../cli-command.js';
+import { withDatabaseTarget } from '../database-target.js';
 
 /** The core's migrations, then the application's folder when `--dir` names one. */
-export async function migrateCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(args, { dir: { type: 'string' } }, USAGE);
-  if (positionals.length > 0) throw new UsageError(USAGE);
-  const target = await openDatabaseTarget();
-  try {
-    const ran = await migrate(target.ownerUrl, { dir: values.dir === undefined ? undefined : resolve(values.dir) });
+function migrateDatabase(options: { dir?: string }): Promise<void> {
+  return withDatabaseTarget(async (target) => {
+    const ran = await migrate(target.ownerUrl, { dir: options.dir === undefined ? undefined : resolve(options.dir) });
     console.log(ran.length > 0 ? `Applied ${ran.join(', ')}` : 'Database is up to date.');
-  } finally {
-    await target.stop();
-  }
+  });
 }
+
+export const migrateCommand: CliCommand = (program) => {
+  program
+    .command('migrate')
+    .description("Apply the pending schema migrations: the core's, then the application's folder")
+    .option('--dir <folder>', "the application's migrations folder")
+    .action(migrateDatabase);
+};

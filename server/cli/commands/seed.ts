@@ -1,15 +1,19 @@
 import demo from '../../../policies/gatehouse.config.js';
 import { migrate } from '../../db/migrations.js';
-import { openDatabaseTarget } from '../database-target.js';
-import { UsageError } from '../usage-error.js';
+import type { CliCommand } from '../cli-command.js';
+import { withDatabaseTarget } from '../database-target.js';
 
-export async function seedCommand(args: string[]): Promise<void> {
-  if (!args.includes('--demo')) throw new UsageError('gatehouse seed --demo');
-  const target = await openDatabaseTarget();
-  try {
+function seed(): Promise<void> {
+  return withDatabaseTarget(async (target) => {
     await migrate(target.ownerUrl, { dir: demo.migrations });
     console.log((await demo.seed?.(target.ownerUrl)) ? 'Seeded the demo data.' : 'Demo data already present.');
-  } finally {
-    await target.stop();
-  }
+  });
 }
+
+export const seedCommand: CliCommand = (program) => {
+  program
+    .command('seed')
+    .description("Apply the core's and the demo's migrations, then load the demo data once")
+    .requiredOption('--demo', 'the demo data (the only seed there is)')
+    .action(seed);
+};

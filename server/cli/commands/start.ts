@@ -1,9 +1,11 @@
 import demo from '../../../policies/gatehouse.config.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../../policies/seed.js';
 import { migrate } from '../../db/migrations.js';
+import type { CliCommand } from '../cli-command.js';
+import { maskedUrl } from '../masked-url.js';
 import { runServer } from '../run-server.js';
 
-function banner(url: string): string {
+function banner(url: string, databaseUrl: string): string {
   const logins = DEMO_USERS.map((user) => `  ${user.email.padEnd(20)} ${(user.organization ?? 'admin group').padEnd(12)} ${user.role}`);
   return [
     `Gatehouse demo on ${url}/api`,
@@ -18,6 +20,8 @@ function banner(url: string): string {
     `  curl -s '${url}/api/acme/posts?include=author&sort=-created_at' -H "Authorization: Bearer $TOKEN"`,
     '',
     `API description: ${url}/api/openapi.json`,
+    `Database: ${maskedUrl(databaseUrl)}   (\`gatehouse db url\` prints it whole)`,
+    `Development mail: \`gatehouse mail\``,
   ].join('\n');
 }
 
@@ -27,6 +31,19 @@ async function prepareDemo(ownerUrl: string): Promise<void> {
 }
 
 /** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
-export function startCommand(): Promise<void> {
-  return runServer({ app: demo, prepare: prepareDemo, provisionLogin: true, announce: (url) => console.log(banner(url)) });
+function start(): Promise<void> {
+  return runServer({
+    app: demo,
+    prepare: prepareDemo,
+    developmentKey: true,
+    provisionLogin: true,
+    announce: (url, databaseUrl) => console.log(banner(url, databaseUrl)),
+  });
 }
+
+export const startCommand: CliCommand = (program) => {
+  program
+    .command('start')
+    .description('Run the demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve')
+    .action(start);
+};

@@ -5,6 +5,7 @@ import demo from '../../../policies/gatehouse.config.js';
 import { demoModels } from '../../../policies/demo-models.js';
 import { PostPolicy } from '../../../policies/post-policy.js';
 import { envConfig } from '../../../server/cli/env-config.js';
+import { readEnvironment } from '../../../server/cli/environment.js';
 import { ConfigError } from '../../../server/config/config-error.js';
 import { resolveConfig, type ServerConfig } from '../../../server/config/server-config.js';
 import { defineModel } from '../../../server/models/define-model.js';
@@ -19,7 +20,7 @@ const base = (routeGroups: RouteGroupConfig[], data: ServerConfig['data'] = demo
 
 describe('registering models', () => {
   it('serves the demo models under both demo groups of npm start', () => {
-    const config = resolveConfig(envConfig({}, 'postgres://localhost/unused', 'k4.secret.unused', demo));
+    const config = resolveConfig(envConfig(readEnvironment({}), 'postgres://localhost/unused', 'k4.secret.unused', demo));
     const served = config.routeGroups.map((group) => [group.name, group.models, config.dataRoutes?.(group) !== undefined]);
     expect(served).toEqual([
       ['tenant', ['posts', 'comments', 'users', 'organizations', 'roles'], true],

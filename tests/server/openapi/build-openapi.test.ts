@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoModels } from '../../../policies/demo-models.js';
 import { buildOpenApi } from '../../../server/openapi/build-openapi.js';
 
-const document = buildOpenApi({ title: 'Gatehouse', version: '0.1.0' }, [{ base: '/api/{organization}', models: demoModels }]) as {
+const document = buildOpenApi({ title: 'Gatehouse', version: '0.1.0' }, [{ base: '/api/{organization}', models: demoModels }], '/api') as {
   openapi: string;
   paths: Record<string, Record<string, { parameters: { name: string }[]; requestBody?: unknown }>>;
   components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };

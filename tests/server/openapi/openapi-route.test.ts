@@ -27,6 +27,8 @@ describe('GET /api/openapi.json', () => {
   });
 
   it.each([
+    ['/api/health', ['get']],
+    ['/api/ready', ['get']],
     ['/api/{organization}/posts', ['get', 'post']],
     ['/api/tenant/{organization}/posts/{id}', ['delete', 'get', 'patch', 'put']],
     ['/api/{organization}/nested', ['post']],

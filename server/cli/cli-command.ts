@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+
+/**
+ * One CLI command, kept in its own file under `commands/`: it adds itself (name, arguments,
+ * options, help text, action) to the program. List it in `commands/index.ts`.
+ */
+export type CliCommand = (program: Command) => void;
+
+/**
+ * The parent of a family of subcommands (`role` of `role create` and `role permissions`), made on
+ * first use so that each subcommand can still live in a file of its own.
+ */
+export function commandGroup(program: Command, name: string, description: string): Command {
+  return program.commands.find((command) => command.name() === name) ?? program.command(name).description(description);
+}

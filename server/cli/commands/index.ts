@@ -1,0 +1,23 @@
+import type { CliCommand } from '../cli-command.js';
+import { analystCommand } from './analyst.js';
+import { appLoginCommand } from './app-login.js';
+import { dbCommand } from './db.js';
+import { keygenCommand } from './keygen.js';
+import { mailCommand } from './mail.js';
+import { migrateCommand } from './migrate.js';
+import { seedCommand } from './seed.js';
+import { serveCommand } from './serve.js';
+import { startCommand } from './start.js';
+
+/** Every command of `gatehouse`, in the order its help lists them. */
+export const COMMANDS: readonly CliCommand[] = [
+  startCommand,
+  serveCommand,
+  migrateCommand,
+  seedCommand,
+  keygenCommand,
+  dbCommand,
+  mailCommand,
+  analystCommand,
+  appLoginCommand,
+];

@@ -1,0 +1,28 @@
+import { InvalidArgumentError } from 'commander';
+import { readOutbox, type OutboxMail } from '../../db/outbox.js';
+import type { CliCommand } from '../cli-command.js';
+import { withDatabaseTarget } from '../database-target.js';
+
+function count(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('a whole number above 0.');
+  return parsed;
+}
+
+const format = (mail: OutboxMail) =>
+  [`#${mail.id}  ${mail.createdAt.toISOString()}`, `To: ${mail.recipient}`, `Subject: ${mail.subject}`, '', mail.body, ''].join('\n');
+
+async function showMail(options: { last: number }): Promise<void> {
+  return withDatabaseTarget(async (target) => {
+    const mails = await readOutbox(target.ownerUrl, options.last);
+    console.log(mails.length > 0 ? mails.map(format).join('\n') : 'The outbox is empty.');
+  });
+}
+
+export const mailCommand: CliCommand = (program) => {
+  program
+    .command('mail')
+    .description('Show the newest messages of the development outbox (invitations, password resets), oldest first')
+    .option('--last <n>', 'how many messages', count, 5)
+    .action(showMail);
+};

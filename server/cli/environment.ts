@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ConfigError } from '../config/config-error.js';
+
+// Unset and blank mean the same: the default.
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const whole = z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number);
+const port = whole.refine((value) => value <= 65_535, 'must be a port number (0-65535)');
+const positive = (unit: string) => whole.refine((value) => value > 0, `must be a whole number of ${unit} above 0`);
+
+const TRUE = ['1', 'true', 'yes', 'on'];
+const FALSE = ['0', 'false', 'no', 'off'];
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => [...TRUE, ...FALSE].includes(value), 'must be true or false')
+  .transform((value) => TRUE.includes(value));
+
+// true, false, or how many proxies stand in front of the service.
+const proxies = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => /^\d+$/.test(value) || [...TRUE, ...FALSE].includes(value), 'must be true, false or the number of proxies in front of the service')
+  .transform((value) => (/^\d+$/.test(value) ? Number(value) : TRUE.includes(value)));
+
+const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+
+const postgresUrl = z.string().refine((value) => {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be a connection string postgres://user:password@host:port/database');
+
+const httpUrl = z.string().refine((value) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http(s):// URL');
+
+const secretKey = z.string().trim().startsWith('k4.secret.', 'must be a PASERK k4.secret key (`gatehouse keygen` prints one)');
+
+/**
+ * Every environment variable the CLI reads, parsed once before anything starts: a mistake stops
+ * the command with one line naming the variable, before any migration runs or port opens.
+ */
+export const environmentSchema = z.object({
+  NODE_ENV: optional(z.string()),
+  PORT: optional(port).default(3000),
+  HOST: optional(z.string()),
+  DATABASE_URL: optional(postgresUrl),
+  GATEHOUSE_APP_DATABASE_URL: optional(postgresUrl),
+  GATEHOUSE_ALLOW_OWNER_CONNECTION: optional(flag).default(false),
+  GATEHOUSE_HOME: optional(z.string()),
+  GATEHOUSE_PG_PORT: optional(port),
+  GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
+  GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
+  GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),
+  GATEHOUSE_INVITATION_TTL: optional(positive('seconds')),
+  GATEHOUSE_PASSWORD_RESET_TTL: optional(positive('seconds')),
+  GATEHOUSE_MEMBERSHIP_ENFORCEMENT: optional(flag).default(false),
+  GATEHOUSE_TRUST_PROXY: optional(proxies).default(false),
+  GATEHOUSE_BODY_LIMIT: optional(z.string()),
+  GATEHOUSE_PUBLIC_URL: optional(httpUrl),
+  GATEHOUSE_CORS_ORIGINS: optional(list),
+  GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
+  LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
+});
+
+export type Environment = z.output<typeof environmentSchema>;
+
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  const parsed = environmentSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const name = String(issue?.path[0] ?? 'environment');
+  throw new ConfigError(`${name} ${issue?.message ?? 'is invalid'}. Got ${JSON.stringify(env[name])}.`);
+}

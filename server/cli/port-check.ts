@@ -1,0 +1,26 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { ConfigError } from '../config/config-error.js';
+
+/** The listen error of `port` as the one line an operator needs, or the error itself. */
+export function portError(error: unknown, port: number): unknown {
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'EADDRINUSE') return new ConfigError(`PORT ${port} is already in use: stop what listens there or set PORT to a free port.`);
+  if (code === 'EACCES') return new ConfigError(`PORT ${port} needs privileges this user lacks: set PORT above 1023.`);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`HOST is not an address of this machine (PORT ${port}).`);
+  return error;
+}
+
+/** Fails early, before migrations run, when the server could not listen on `port`. */
+export async function assertPortFree(port: number, host: string | undefined): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  try {
+    probe.listen(port, host);
+    await once(probe, 'listening');
+  } catch (error) {
+    throw portError(error, port);
+  } finally {
+    probe.close();
+  }
+}

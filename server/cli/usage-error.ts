@@ -1,6 +1,0 @@
-export class UsageError extends Error {
-  constructor(readonly usage: string) {
-    super(`Usage: ${usage}`);
-    this.name = 'UsageError';
-  }
-}
