@@ -12,7 +12,8 @@ function booleanOf(value: string | undefined): boolean | undefined {
   return undefined;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
+  if ((env[name]?.trim() ?? '') === '') return fallback;
   const value = booleanOf(env[name]);
   if (value === undefined) throw new ConfigError(`${name} must be true or false.`);
   return value;
@@ -56,7 +57,13 @@ const defined = <T extends object>(values: T): Partial<T> =>
 export function envConfig(env: NodeJS.ProcessEnv, connectionString: string, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
   const { migrations: _migrations, seed: _seed, database, tokens, routeGroups, ...server } = app;
   return {
-    database: { maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10, ...defined(database ?? {}), connectionString },
+    database: {
+      maxConnections: Number(env.GATEHOUSE_DB_POOL ?? 10) || 10,
+      // Off behind a transaction pooler that cannot carry prepared statements (PgBouncer < 1.21).
+      preparedStatements: flag(env, 'GATEHOUSE_DB_PREPARED_STATEMENTS', true),
+      ...defined(database ?? {}),
+      connectionString,
+    },
     tokens: { ttlSeconds: seconds(env, 'GATEHOUSE_TOKEN_TTL'), ...defined(tokens ?? {}), secretKey },
     routeGroups: routeGroups ?? defaultRouteGroups(app),
     membershipEnforcement: flag(env, 'GATEHOUSE_MEMBERSHIP_ENFORCEMENT'),

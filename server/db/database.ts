@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.js';
+import { statementClient } from './statement-client.js';
 
 export const APP_ROLE = 'gatehouse_app';
 export const ANALYST_ROLE = 'gatehouse_analyst';
@@ -15,6 +16,11 @@ export interface DatabaseOptions {
   connectionString: string;
   /** Pool size; each request holds one connection for its transaction. */
   maxConnections?: number;
+  /**
+   * Send statements with parameters as named prepared statements (default true). Turn off behind
+   * a pooler in transaction mode that cannot carry them, such as PgBouncer before 1.21.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -33,8 +39,12 @@ export function appConnectionString(connectionString: string): string {
  * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role, so
  * row-level security applies even when the URL names the owner.
  */
-export function openDatabase<S = Schema>({ connectionString, maxConnections = 10 }: DatabaseOptions): Database<S> {
-  const pool = new pg.Pool({ connectionString: appConnectionString(connectionString), max: maxConnections });
+export function openDatabase<S = Schema>({ connectionString, maxConnections = 10, preparedStatements = true }: DatabaseOptions): Database<S> {
+  const pool = new pg.Pool({
+    connectionString: appConnectionString(connectionString),
+    max: maxConnections,
+    Client: statementClient({ prepare: preparedStatements }),
+  });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out one, which has no pool listener: its 'error' event (even one raised
