@@ -90,6 +90,6 @@ function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
  * membership in it, with the tenant context set only as far as they hold. fn decides what the
  * facts mean; whatever it throws rolls the transaction back.
  */
-export function withOpenedRequest<T>(db: Kysely<Schema>, opening: RequestOpening, fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>): Promise<T> {
+export async function withOpenedRequest<T>(db: Kysely<Schema>, opening: RequestOpening, fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>): Promise<T> {
   return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)));
 }

@@ -63,6 +63,6 @@ export function inOpenedTransaction<T, S = Schema>(db: Kysely<S>, opening: strin
  * opening (`open-request.ts`), which sets the same settings only once its checks hold, this is
  * the only place in the code base that sets the context.
  */
-export function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
   return inOpenedTransaction(db, tenantOpeningSql(context), (trx) => fn(trx));
 }
