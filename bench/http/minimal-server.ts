@@ -6,7 +6,7 @@
 // prepared statements as gatehouse_app under row-level security, and commits.
 import Koa from 'koa';
 import pg from 'pg';
-import { importTokenKeys, v4 } from '../../server/auth/token-keys.js';
+import { importTokenKeys, verifyToken } from '../../server/auth/token-keys.js';
 import { serveBenchmarkParent } from '../support/server-process.js';
 
 const env = process.env;
@@ -31,7 +31,7 @@ async function claimsOf(header: string): Promise<Claims | null> {
   const known = verified.get(token);
   if (known) return known;
   try {
-    const { claims: payload } = await v4.Verify(publicKey, token);
+    const payload = await verifyToken(publicKey, token);
     const claims = { userId: Number(payload.sub), sessionId: String(payload.sid), routeGroup: typeof payload.grp === 'string' ? payload.grp : null };
     if (!Number.isSafeInteger(claims.userId) || !UUID.test(claims.sessionId) || (claims.routeGroup !== null && !SLUG.test(claims.routeGroup))) return null;
     verified.set(token, claims);
