@@ -22,7 +22,7 @@ type Message = { url: string } | CpuSample;
  * exits when asked.
  */
 export async function startServerProcess(name: string, module: string, env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = async () => (await once(child, 'message'))[0] as Message;
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`benchmark server ${name} exited with ${String(code)} before it was ready`);
