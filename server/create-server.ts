@@ -8,7 +8,7 @@ import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase } from './db/database.js';
 import { answerClientError } from './http/client-error.js';
-import { createLogger } from './http/logger.js';
+import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { checkModelTables } from './models/check-model-tables.js';
@@ -25,7 +25,7 @@ export interface GatehouseServer {
   readonly app: Koa<GatehouseState>;
   /** Starts listening; resolves to the base URL of the server. */
   listen(options?: ListenOptions): Promise<string>;
-  /** Stops accepting requests, lets running ones and their background work finish, then closes the database pool. */
+  /** Stops accepting requests, lets running ones and their background work finish, closes the database pool and flushes the log. */
   close(): Promise<void>;
 }
 
@@ -67,14 +67,19 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       return `http://${shown}:${bound}`;
     },
     async close() {
-      if (http?.listening) {
-        const closed = once(http, 'close');
-        http.close();
-        http.closeIdleConnections();
-        await closed;
+      try {
+        if (http?.listening) {
+          const closed = once(http, 'close');
+          http.close();
+          http.closeIdleConnections();
+          await closed;
+        }
+        await background.drain();
+        await database.close();
+      } finally {
+        // Last: the requests that just finished, and their background work, have logged their lines.
+        await flushLogger(logger);
       }
-      await background.drain();
-      await database.close();
     },
   };
 }

@@ -14,6 +14,6 @@ const server = await createServer({
   routeGroups: DEMO_ROUTE_GROUPS,
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
   data: demoData,
-  logger: pino(pino.destination({ dest: '/dev/null', sync: false })),
+  logger: pino(pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
 });
 serveBenchmarkParent(await server.listen({ port: 0, host: '127.0.0.1' }), () => server.close());

@@ -3,6 +3,7 @@ import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
 import { openDatabaseTarget } from './database-target.js';
 import { envConfig } from './env-config.js';
+import { ownShutdownSignals } from './own-shutdown-signals.js';
 import { signingKey } from './signing-key.js';
 
 export interface RunOptions {
@@ -15,13 +16,14 @@ export interface RunOptions {
 
 const shutdownSignal = () =>
   new Promise<NodeJS.Signals>((resolve) => {
+    ownShutdownSignals();
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
 
 /**
  * Serves until SIGTERM or SIGINT, then shuts down in order: stop accepting and finish running
- * requests, close the pool, stop the embedded cluster.
+ * requests, close the pool, flush the request log, stop the embedded cluster.
  */
 export async function runServer(options: RunOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const target = await openDatabaseTarget(env);
