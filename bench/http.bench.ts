@@ -1,169 +1,145 @@
-// `npm run bench -- http`: what the service costs on top of its own SQL. A `bench` tenant with
-// 100,000 posts; index (25 rows and the total) and show, asked through the real HTTP server over
-// loopback, and the very statements those endpoints run sent straight through pg in the same
-// process (as the service role, in the same tenant transaction). Writes bench/results/http.json.
-import { Agent, request } from 'node:http';
+// `npm run bench -- http`: the service against a minimal Koa + pg endpoint doing the same checks
+// (bench/http/minimal-server.ts), both over HTTP, each server in a process of its own and
+// autocannon in a third. A `bench` tenant with BENCH_ROWS posts (default 100,000); every target
+// is measured in each of BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 5)
+// at BENCH_CONNECTIONS connections (default 8), and the round with the median rate stands.
+// Reports req/s, p50, p99 and the CPU milliseconds per request of the server's process and of
+// PostgreSQL; writes bench/results/http.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { pino } from 'pino';
-import { demoData } from '../policies/demo-data.js';
-import { posts } from '../policies/models/posts.js';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
-import { DEMO_ROUTE_GROUPS } from '../policies/route-groups.js';
-import { createServer } from '../server/create-server.js';
-import { recordStatement } from '../server/data/find-record.js';
-import { appConnectionString } from '../server/db/database.js';
-import { tenantOpeningSql } from '../server/db/with-tenant.js';
-import { DEMO_PASSWORD, DEMO_ROLES, seedDemo } from '../policies/seed.js';
-import { createModelRegistry } from '../server/models/model-registry.js';
-import { gatedQuery, narrowQuery, pageStatements } from '../server/query/build-index-query.js';
-import type { LooseSchema, LooseTransaction } from '../server/query/loose-schema.js';
-import { parseIndexQuery } from '../server/query/parse-index-query.js';
+import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { withBenchDatabase } from './support/bench-database.js';
-import { measureThroughput, type Throughput } from './support/measure-throughput.js';
-import { seedBenchTenant, type BenchTenant } from './support/seed-bench-tenant.js';
+import { clusterCpu, cpuMsBetween } from './support/cluster-cpu.js';
+import { generateLoad, type LoadResult } from './support/load-generator.js';
+import { seedBenchTenant } from './support/seed-bench-tenant.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
-const ROWS = 100_000;
+const setting = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const ROWS = setting('BENCH_ROWS', 100_000);
+const SECONDS = setting('BENCH_SECONDS', 5);
+const ROUNDS = setting('BENCH_ROUNDS', 3);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 8);
 const PER_PAGE = 25;
-const CONNECTIONS = 8;
-const CONCURRENCY = 8;
-const ROUNDS = 3;
-const SAMPLE = { requests: 2_000, concurrency: CONCURRENCY, warmup: 200 };
+/** The cursor page's depth: 50,000 rows in, or half the tenant when it is smaller. */
+const DEPTH = Math.min(50_000, Math.floor(ROWS / 2 / PER_PAGE) * PER_PAGE);
 
-const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'http.json');
+const here = dirname(fileURLToPath(import.meta.url));
+const resultsFile = join(here, 'results', 'http.json');
 
-type Task = () => Promise<void>;
-
-interface Statement {
-  sql: string;
-  parameters: readonly unknown[];
+interface Target {
+  name: string;
+  server: ServerProcess;
+  path: string;
+  headers?: Record<string, string>;
 }
 
-/** The statements of `GET /posts?per_page=25` and `GET /posts/{id}`, compiled by the data layer itself. */
-function endpointStatements(tenant: BenchTenant, userId: number): { index: Statement[]; show: Statement[] } {
-  // Compiling needs no connection; the pool is never asked for one.
-  const compiler = new Kysely<LooseSchema>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) }) as unknown as LooseTransaction;
-  const registry = createModelRegistry(demoData.models, demoData.policies);
-  const scope = { organizationId: tenant.organizationId, userId, routeGroup: 'tenant' };
-  const query = parseIndexQuery(registry, posts, { per_page: String(PER_PAGE) });
-  const page = pageStatements(narrowQuery(gatedQuery(compiler, posts, scope), posts, query, scope), query);
-  return {
-    index: [page.rows.compile(), page.total.compile()],
-    show: [recordStatement(compiler, posts, scope, tenant.postId).compile()],
-  };
+interface Measured extends LoadResult {
+  serverCpuMsPerRequest: number;
+  postgresCpuMsPerRequest: number | null;
 }
 
-/** Each task runs the statements as the endpoint does: one tenant transaction, the data statements side by side. */
-function rawTask(pool: pg.Pool, tenant: BenchTenant, userId: number, statements: Statement[]): Task {
-  return async () => {
-    const client = await pool.connect();
-    try {
-      await client.query(tenantOpeningSql({ organizationId: tenant.organizationId, userId }));
-      await Promise.all(statements.map((statement) => client.query(statement.sql, [...statement.parameters])));
-      await client.query('COMMIT');
-    } finally {
-      client.release();
-    }
-  };
-}
-
-function get(agent: Agent, url: string, token: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function httpTask(agent: Agent, url: string, token: string): Task {
-  return async () => {
-    const response = await get(agent, url, token);
-    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${response.body}`);
-  };
-}
-
-/** Of interleaved rounds, the one with the median rate stands for its side. */
-const median = (rounds: Throughput[]) => [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
 
 await withBenchDatabase(async (ownerUrl) => {
   await seedDemo(ownerUrl);
   console.log(`Seeding a tenant with ${ROWS} posts...`);
   const tenant = await seedBenchTenant(ownerUrl, ROWS);
-  const server = await createServer({
-    database: { connectionString: ownerUrl, maxConnections: CONNECTIONS },
-    tokens: { secretKey: (await generateTokenKeyPair()).secretKey },
-    routeGroups: DEMO_ROUTE_GROUPS,
-    organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
-    data: demoData,
-    // Request logs are written, as in production, but to nowhere.
-    logger: pino(pino.destination('/dev/null')),
-  });
-  const raw = new pg.Pool({ connectionString: appConnectionString(ownerUrl), max: CONNECTIONS });
-  // pg-pool resolves end() before its clients' sockets close; dropping the database then ends them.
-  raw.on('error', () => {});
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const { secretKey } = await generateTokenKeyPair();
+  const env = { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) };
+  const gatehouse = await startServerProcess('gatehouse', join(here, 'http', 'gatehouse-server.ts'), env);
+  const minimal = await startServerProcess('minimal', join(here, 'http', 'minimal-server.ts'), env);
+  const postgresCpu = await clusterCpu(ownerUrl);
   try {
-    const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
-    const login = await fetch(`${baseUrl}/api/auth/login`, {
+    const login = await fetch(`${gatehouse.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'owner@acme.test', password: DEMO_PASSWORD }),
     });
-    const { token, user } = (await login.json()) as { token: string; user: { id: number } };
-    const statements = endpointStatements(tenant, user.id);
-    const urls = { index: `${baseUrl}/api/${tenant.slug}/posts?per_page=${PER_PAGE}`, show: `${baseUrl}/api/${tenant.slug}/posts/${tenant.postId}` };
+    const { token } = (await login.json()) as { token: string };
+    const authorization = `Bearer ${token}`;
+    const index = `/api/${tenant.slug}/posts?per_page=${PER_PAGE}`;
+    const uncounted = { Prefer: 'count=none' };
+    const deep = await fetch(`${gatehouse.url}${index}&page=${DEPTH / PER_PAGE}`, { headers: { authorization, ...uncounted } });
+    const cursor = deep.headers.get('x-next-cursor');
+    if (deep.status !== 200 || !cursor) throw new Error(`no cursor at depth ${DEPTH}: ${deep.status} ${await deep.text()}`);
 
-    const indexBody = (await get(agent, urls.index, token)).body;
-    const rowsAnswered = (JSON.parse(indexBody) as { data: unknown[] }).data.length;
-    if (rowsAnswered !== PER_PAGE) throw new Error(`the index answered ${rowsAnswered} rows`);
-    const sides = {
-      index: { http: httpTask(agent, urls.index, token), raw: rawTask(raw, tenant, user.id, statements.index) },
-      show: { http: httpTask(agent, urls.show, token), raw: rawTask(raw, tenant, user.id, statements.show) },
+    const targets: Target[] = [
+      { name: 'show: minimal', server: minimal, path: `/api/${tenant.slug}/posts/${tenant.postId}` },
+      { name: 'show: gatehouse', server: gatehouse, path: `/api/${tenant.slug}/posts/${tenant.postId}` },
+      { name: 'index exact: minimal', server: minimal, path: index },
+      { name: 'index exact: gatehouse', server: gatehouse, path: index },
+      { name: 'index planned: gatehouse', server: gatehouse, path: index, headers: { Prefer: 'count=planned' } },
+      { name: 'index page 1, no count: gatehouse', server: gatehouse, path: index, headers: uncounted },
+      { name: `index cursor at ${DEPTH}, no count: gatehouse`, server: gatehouse, path: `${index}&cursor=${encodeURIComponent(cursor)}`, headers: uncounted },
+    ];
+    const run = async (target: Target, seconds: number): Promise<Measured> => {
+      const [cpuBefore, pgBefore] = [await target.server.cpuMicros(), await postgresCpu()];
+      const load = await generateLoad({ url: `${target.server.url}${target.path}`, headers: { authorization, ...target.headers }, connections: CONNECTIONS, seconds });
+      const [cpuAfter, pgAfter] = [await target.server.cpuMicros(), await postgresCpu()];
+      return {
+        ...load,
+        serverCpuMsPerRequest: round2((cpuAfter - cpuBefore) / 1000 / load.requests),
+        postgresCpuMsPerRequest: pgBefore === null || pgAfter === null ? null : round2(cpuMsBetween(pgBefore, pgAfter) / load.requests),
+      };
     };
-    const results: Record<string, unknown> = {};
-    for (const [name, side] of Object.entries(sides)) {
-      console.log(`Measuring ${name}...`);
-      const rawRounds: Throughput[] = [];
-      const httpRounds: Throughput[] = [];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        rawRounds.push(await measureThroughput(side.raw, SAMPLE));
-        httpRounds.push(await measureThroughput(side.http, SAMPLE));
+
+    console.log('Warming up...');
+    for (const target of targets) await run(target, 1);
+    const rounds = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const target of targets) {
+        const measured = await run(target, SECONDS);
+        rounds.get(target.name)!.push(measured);
+        console.log(`round ${round}, ${target.name}: ${measured.requestsPerSecond} req/s, p99 ${measured.p99Ms} ms`);
       }
-      const [rawResult, httpResult] = [median(rawRounds), median(httpRounds)];
-      results[name] = { raw_sql: rawResult, http: httpResult, ratio: Number((httpResult.requestsPerSecond / rawResult.requestsPerSecond).toFixed(3)) };
     }
+    const results = Object.fromEntries(
+      [...rounds].map(([name, measured]) => [
+        name,
+        {
+          requestsPerSecond: median(measured, (m) => m.requestsPerSecond).requestsPerSecond,
+          p50Ms: median(measured, (m) => m.p50Ms).p50Ms,
+          p99Ms: median(measured, (m) => m.p99Ms).p99Ms,
+          serverCpuMsPerRequest: median(measured, (m) => m.serverCpuMsPerRequest).serverCpuMsPerRequest,
+          postgresCpuMsPerRequest: median(measured, (m) => m.postgresCpuMsPerRequest ?? 0).postgresCpuMsPerRequest,
+          rounds: measured.map((m) => m.requestsPerSecond),
+        },
+      ]),
+    );
+    const rate = (name: string) => results[name]!.requestsPerSecond;
+    const ratio = (value: number) => Math.round(value * 100) / 100;
+    const ratios = {
+      'show: gatehouse / minimal (target >= 0.8)': ratio(rate('show: gatehouse') / rate('show: minimal')),
+      'index exact: gatehouse / minimal (target >= 0.9)': ratio(rate('index exact: gatehouse') / rate('index exact: minimal')),
+      'index planned / index exact, gatehouse (target >= 4)': ratio(rate('index planned: gatehouse') / rate('index exact: gatehouse')),
+      [`cursor at ${DEPTH} / page 1, gatehouse (target >= 0.67, within 1.5x)`]: ratio(rate(`index cursor at ${DEPTH}, no count: gatehouse`) / rate('index page 1, no count: gatehouse')),
+    };
     const result = {
       benchmark: 'http',
       rows_in_tenant: ROWS,
       per_page: PER_PAGE,
-      index_response_bytes: Buffer.byteLength(indexBody),
+      cursor_depth: DEPTH,
       connections: CONNECTIONS,
-      concurrency: CONCURRENCY,
-      requests_per_round: SAMPLE.requests,
+      seconds_per_round: SECONDS,
       rounds: ROUNDS,
-      statements: { index: statements.index.map((statement) => statement.sql), show: statements.show.map((statement) => statement.sql) },
-      ...results,
+      load_generator: 'autocannon, in its own process',
+      results,
+      ratios,
       node: process.version,
-      server: (await raw.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version,
       measured_at: new Date().toISOString(),
     };
     await mkdir(dirname(resultsFile), { recursive: true });
     await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
-    for (const name of Object.keys(sides)) {
-      const { ratio } = results[name] as { ratio: number };
-      console.log(`${name}: the HTTP server reaches ${(ratio * 100).toFixed(0)}% of the raw SQL rate (target: at least 50%).`);
-    }
+    console.log(JSON.stringify({ results, ratios }, null, 2));
   } finally {
-    agent.destroy();
-    await raw.end();
-    await server.close();
+    await gatehouse.stop();
+    await minimal.stop();
   }
 });

@@ -10,7 +10,7 @@ export { Can, type CanProps } from './react/can.js';
 export type { GatehouseAbility, ModelAction } from './ability/gatehouse-ability.js';
 export { OrganizationRequiredError } from './query/organization-required.js';
 export type { IndexQuery } from './urls/index-params.js';
-export type { IndexMeta, IndexPage } from './http/index-page.js';
+export type { CountPreference, IndexMeta, IndexPage } from './http/index-page.js';
 export { useAuth } from './hooks/use-auth.js';
 export { useOrganization, useRouteGroup } from './hooks/use-session-scope.js';
 export { useOwner, type Organization, type OrganizationMember, type OwnerOptions } from './hooks/use-owner.js';

@@ -9,7 +9,7 @@ import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase } from './db/database.js';
 import { answerClientError } from './http/client-error.js';
 import { gracefulClose } from './http/graceful-close.js';
-import { createLogger } from './http/logger.js';
+import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { checkModelTables } from './models/check-model-tables.js';
@@ -36,7 +36,8 @@ export interface GatehouseServer {
   ready(): Promise<void>;
   /**
    * Stops accepting connections, lets running requests and their background work finish within
-   * the grace period (then cuts them), and closes the database pool. Calling it again returns the
+   * the grace period (then cuts them), closes the database pool and
+   * flushes the log. Calling it again returns the
    * same promise.
    */
   close(options?: CloseOptions): Promise<void>;
@@ -91,9 +92,14 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     ready: readinessCheck(database.db),
     close({ graceMs = DEFAULT_GRACE_MS } = {}) {
       closing ??= (async () => {
-        const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
-        await background.drain();
-        await database.close({ force: forced });
+        try {
+          const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
+          await background.drain();
+          await database.close({ force: forced });
+        } finally {
+          // Last: the requests that just finished, and their background work, have logged their lines.
+          await flushLogger(logger);
+        }
       })();
       return closing;
     },

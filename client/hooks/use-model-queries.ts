@@ -1,6 +1,6 @@
 import { useInfiniteQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
-import { fetchIndexPage, nextPage, type IndexMeta } from '../http/index-page.js';
+import { fetchIndexPage, type IndexMeta } from '../http/index-page.js';
 import { bodyOf } from '../http/response-body.js';
 import { requireBase } from '../query/organization-required.js';
 import { scopedKey } from '../query/query-keys.js';
@@ -37,8 +37,8 @@ function useListQuery<T>(model: string, kind: 'index' | 'trashed', query: IndexQ
   const url = (base: string) => modelUrl(base, model, null, kind === 'trashed' ? 'trashed' : undefined);
   const result = useModelQuery(
     model,
-    [kind, params],
-    (http, base) => fetchIndexPage<T>(http, url(base), params),
+    [kind, params, query?.count ?? null],
+    (http, base) => fetchIndexPage<T>(http, url(base), params, query?.count),
     options.enabled !== false,
   );
   return { ...result, data: result.data?.data, meta: result.data?.meta } as ListResult<T>;
@@ -54,17 +54,23 @@ export function useModelTrashed<T = ModelRecord>(model: string, query?: IndexQue
   return useListQuery<T>(model, 'trashed', query, options);
 }
 
-/** Index pages one after another (`fetchNextPage`), each `{data, meta}`; starts at `query.page` or 1. */
+/**
+ * Index pages one after another (`fetchNextPage`), each `{data, meta}`. The first page is
+ * `query.page` (or `query.cursor`, or the first); each next one is read by keyset, from the
+ * previous page's `X-Next-Cursor`, so rows inserted meanwhile neither repeat nor go missing and
+ * a deep page costs what the first does. No next cursor: no next page.
+ */
 export function useModelInfinite<T = ModelRecord>(model: string, query: IndexQuery = {}, options: QueryHookOptions = {}) {
   const { http, base } = useDataScope();
-  const { page: firstPage = 1, ...rest } = query;
+  const { page, cursor, count, ...rest } = query;
   const params = indexParams(rest);
+  const first = indexParams({ page, cursor });
   return useInfiniteQuery({
-    queryKey: scopedKey(base, model, 'infinite', params),
+    queryKey: scopedKey(base, model, 'infinite', params, first, count ?? null),
     queryFn: ({ pageParam }) =>
-      fetchIndexPage<T>(http, modelUrl(requireBase(base), model), { ...params, page: String(pageParam) }),
-    initialPageParam: firstPage,
-    getNextPageParam: (last) => nextPage(last.meta),
+      fetchIndexPage<T>(http, modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
     enabled: options.enabled !== false && base !== null,
     retry: retryTransient,
   });

@@ -1,11 +1,22 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 
+/** How the server counts an index (`Prefer: count=...`); see the server's README. */
+export type CountPreference = 'exact' | 'planned' | 'estimated' | 'none';
+
 /** Pagination as the server reports it in response headers; null where a header is missing. */
 export interface IndexMeta {
+  /** Null for a page read by cursor. */
   currentPage: number | null;
+  /** Null, like total, when the index was read with `count: 'none'`. */
   lastPage: number | null;
   perPage: number | null;
   total: number | null;
+  /** The total is the server's estimate (`count: 'planned'` or `'estimated'` on a large table). */
+  totalEstimated: boolean;
+  /** The count the server applied, when one was asked for. */
+  countApplied: CountPreference | null;
+  /** Where the next page starts (`?cursor=`); null on the last page. */
+  nextCursor: string | null;
 }
 
 export interface IndexPage<T> {
@@ -13,8 +24,13 @@ export interface IndexPage<T> {
   meta: IndexMeta;
 }
 
+function header(response: AxiosResponse, name: string): string | null {
+  const value = response.headers[name] as unknown;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
 function numberHeader(response: AxiosResponse, name: string): number | null {
-  const value = Number.parseInt(String(response.headers[name] ?? ''), 10);
+  const value = Number.parseInt(header(response, name) ?? '', 10);
   return Number.isNaN(value) ? null : value;
 }
 
@@ -22,8 +38,10 @@ export async function fetchIndexPage<T>(
   http: AxiosInstance,
   url: string,
   params: Record<string, string>,
+  count?: CountPreference,
 ): Promise<IndexPage<T>> {
-  const response = await http.get<{ data: T[] }>(url, { params });
+  const response = await http.get<{ data: T[] }>(url, { params, headers: count ? { Prefer: `count=${count}` } : {} });
+  const applied = header(response, 'preference-applied')?.match(/count=(\w+)/)?.[1] ?? null;
   return {
     data: response.data.data,
     meta: {
@@ -31,12 +49,9 @@ export async function fetchIndexPage<T>(
       lastPage: numberHeader(response, 'x-last-page'),
       perPage: numberHeader(response, 'x-per-page'),
       total: numberHeader(response, 'x-total'),
+      totalEstimated: header(response, 'x-total-estimated') === 'true',
+      countApplied: applied as CountPreference | null,
+      nextCursor: header(response, 'x-next-cursor'),
     },
   };
-}
-
-/** The next page number, or undefined once the last page has been read. */
-export function nextPage(meta: IndexMeta): number | undefined {
-  if (meta.currentPage === null || meta.lastPage === null) return undefined;
-  return meta.currentPage < meta.lastPage ? meta.currentPage + 1 : undefined;
 }

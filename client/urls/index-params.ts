@@ -1,3 +1,5 @@
+import type { CountPreference } from '../http/index-page.js';
+
 type ListValue = string | number | boolean;
 type OneOrMany = ListValue | ListValue[];
 
@@ -15,6 +17,14 @@ export interface IndexQuery {
   page?: number;
   perPage?: number;
   scope?: string;
+  /** `?cursor=`: start after the position an earlier page's `meta.nextCursor` named (instead of `page`). */
+  cursor?: string;
+  /**
+   * How the server counts the rows (sent as `Prefer: count=...`, not in the query string): `exact`
+   * (the model's default unless it chose another), `planned` (the planner's estimate, fast on
+   * large tables), `estimated` (exact when small, the estimate when large) or `none` (no total).
+   */
+  count?: CountPreference;
 }
 
 const list = (value: OneOrMany): string => (Array.isArray(value) ? value.join(',') : String(value));
@@ -30,6 +40,7 @@ export function indexParams(query: IndexQuery = {}): Record<string, string> {
     ['page', query.page],
     ['per_page', query.perPage],
     ['scope', query.scope],
+    ['cursor', query.cursor],
   ];
   for (const [name, value] of plain) {
     if (value !== undefined && value !== '') params[name] = list(value);

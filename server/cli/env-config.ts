@@ -22,7 +22,13 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
   const { migrations: _migrations, seed: _seed, database, tokens, routeGroups, ...server } = app;
   const chosen = typeof connection === 'string' ? { connectionString: connection } : connection;
   return {
-    database: { maxConnections: env.GATEHOUSE_DB_POOL, ...defined(database ?? {}), ...chosen },
+    database: {
+      maxConnections: env.GATEHOUSE_DB_POOL,
+      // Off behind a transaction pooler that cannot carry prepared statements (PgBouncer < 1.21).
+      preparedStatements: env.GATEHOUSE_DB_PREPARED_STATEMENTS,
+      ...defined(database ?? {}),
+      ...chosen,
+    },
     tokens: { ttlSeconds: env.GATEHOUSE_TOKEN_TTL, ...defined(tokens ?? {}), secretKey },
     routeGroups: routeGroups ?? defaultRouteGroups(app),
     membershipEnforcement: env.GATEHOUSE_MEMBERSHIP_ENFORCEMENT,

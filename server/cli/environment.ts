@@ -59,6 +59,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_HOME: optional(z.string()),
   GATEHOUSE_PG_PORT: optional(port),
   GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
+  GATEHOUSE_DB_PREPARED_STATEMENTS: optional(flag).default(true),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),
   GATEHOUSE_INVITATION_TTL: optional(positive('seconds')),

@@ -5,6 +5,7 @@ import { openDatabaseTarget } from './database-target.js';
 import { envConfig } from './env-config.js';
 import { readEnvironment, type Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
+import { ownShutdownSignals } from './own-shutdown-signals.js';
 import { assertPortFree, portError } from './port-check.js';
 import { serviceDatabase } from './service-database.js';
 import { signingKey } from './signing-key.js';
@@ -28,6 +29,7 @@ export interface RunOptions {
 // Listening from the start: a signal during start-up is kept and honoured once the server is up.
 const shutdownSignal = () =>
   new Promise<NodeJS.Signals>((resolve) => {
+    ownShutdownSignals();
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
@@ -35,7 +37,7 @@ const shutdownSignal = () =>
 /**
  * Checks everything it can before listening (environment, port, database, schema), serves until
  * SIGTERM or SIGINT, then shuts down in order: stop accepting, let running requests finish
- * within the grace period, close the pool, stop the embedded cluster.
+ * within the grace period, close the pool, flush the request log, stop the embedded cluster.
  */
 export async function runServer(options: RunOptions, env: Environment = readEnvironment()): Promise<void> {
   const stopping = shutdownSignal();

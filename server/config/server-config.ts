@@ -9,6 +9,7 @@ import type { ModelRegistry } from '../models/model-registry.js';
 import { registerData } from '../models/register-data.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
+import { PageCursors } from '../query/page-cursor.js';
 import { ConfigError } from './config-error.js';
 import { corsOrigins } from './cors-origins.js';
 
@@ -121,7 +122,8 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const routeGroups = defineRouteGroups(config.routeGroups);
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
-  const data = config.data ? registerData(config.data, routeGroups) : undefined;
+  // Cursors are signed with a key derived from the token key, which every instance shares.
+  const data = config.data ? registerData(config.data, routeGroups, new PageCursors(config.tokens.secretKey)) : undefined;
   return {
     database: config.database,
     tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },

@@ -7,10 +7,12 @@ import type { DataContext } from './data-context.js';
 import { dataContextFor } from './data-context-for.js';
 import { runNestedOperations } from './nested-operations.js';
 import { paginated } from './paginated.js';
-import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords } from './read-actions.js';
+import { preferredCount } from '../query/count-mode.js';
+import type { PageCursors } from '../query/page-cursor.js';
+import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from './read-actions.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from './write-actions.js';
 
-type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext) => Promise<unknown>;
+type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
 
 interface DataRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -22,15 +24,16 @@ interface DataRoute {
 const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
 const param = (ctx: GatehouseContext, name: string) => ctx.params[name] ?? '';
 const body = (ctx: GatehouseContext) => ctx.request.body;
+const listing = (ctx: GatehouseContext, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 
 const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), body(ctx));
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 const ROUTES: readonly DataRoute[] = [
   { method: 'get', path: '/:model/computed', status: 200, handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
-  { method: 'get', path: '/:model/trashed', status: 200, handle: async (context, model, ctx) => paginated(ctx, await trashedRecords(context, model, query(ctx))) },
+  { method: 'get', path: '/:model/trashed', status: 200, handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))) },
   { method: 'post', path: '/:model/nested', status: 200, handle: async (context, model, ctx) => ({ results: await runNestedOperations(context, body(ctx), model.slug) }) },
-  { method: 'get', path: '/:model', status: 200, handle: async (context, model, ctx) => paginated(ctx, await indexRecords(context, model, query(ctx))) },
+  { method: 'get', path: '/:model', status: 200, handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))) },
   { method: 'post', path: '/:model', status: 201, handle: (context, model, ctx) => storeRecord(context, model, body(ctx)) },
   { method: 'get', path: '/:model/:id', status: 200, handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
   { method: 'put', path: '/:model/:id', status: 200, handle: update },
@@ -50,13 +53,13 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  * The contract's data endpoints, relative to a data base; the server mounts the router under each
  * base of a route group, behind the group's request context.
  */
-export function dataRouter(registry: ModelRegistry): Router<GatehouseState> {
+export function dataRouter(registry: ModelRegistry, cursors: PageCursors): Router<GatehouseState> {
   const router = new Router<GatehouseState>();
   router.post('/nested', async (ctx) => respond(ctx, 200, { results: await runNestedOperations(dataContextFor(ctx, registry), body(ctx)) }));
   for (const route of ROUTES) {
     router[route.method](route.path, async (ctx) => {
       const context = dataContextFor(ctx, registry);
-      respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx));
+      respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
     });
   }
   return router;

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
-import { fetchPage, gatedQuery, narrowQuery, type TrashedMode } from '../query/build-index-query.js';
+import { fetchPage, gatedQuery, narrowQuery, sortSignature, type TrashedMode } from '../query/build-index-query.js';
+import type { CountMode } from '../query/count-mode.js';
+import { countRows } from '../query/count-rows.js';
+import { PageCursors } from '../query/page-cursor.js';
 import { loadIncludes } from '../query/load-includes.js';
 import type { LooseRow } from '../query/loose-schema.js';
 import { parseIndexQuery } from '../query/parse-index-query.js';
@@ -12,19 +16,40 @@ import { findRecord, requireSoftDeletes } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 
 export interface Pagination {
-  currentPage: number;
-  lastPage: number;
+  /** Null for a keyset page. */
+  currentPage: number | null;
+  /** Null, like the total, when the client asked for no count. */
+  lastPage: number | null;
   perPage: number;
-  total: number;
+  total: number | null;
+  /** The total is the planner's estimate. */
+  estimated: boolean;
+  /** Where the next page starts, when there is one. */
+  nextCursor: string | null;
+  /** The client's count preference, when it sent one (answered in `Preference-Applied`). */
+  countApplied: CountMode | null;
 }
+
+/** How a client asked to page through an index, beyond its query string. */
+export interface Listing {
+  /** From `Prefer: count=...`; null for the model's default. */
+  preferredCount: CountMode | null;
+  cursors: PageCursors;
+}
+
+/** For callers outside the HTTP layer: the model's count, cursors valid in this process only. */
+const PROCESS_LISTING: Listing = { preferredCount: null, cursors: new PageCursors(randomBytes(32).toString('hex')) };
 
 export interface RecordList {
   data: LooseRow[];
   pagination: Pagination;
 }
 
+const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
+
+/** An exactly counted page by number. */
 function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'>, total: number): Pagination {
-  return { currentPage: page, lastPage: Math.max(1, Math.ceil(total / perPage)), perPage, total };
+  return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 
 async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
@@ -33,22 +58,34 @@ async function serializeWithIncludes(context: DataContext, model: ModelDefinitio
   return rows.map((row) => serialize(model, row));
 }
 
-async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, trashed: TrashedMode): Promise<RecordList> {
+async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: TrashedMode): Promise<RecordList> {
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseIndexQuery(context.registry, model, raw);
   context.policyFor(model).authorize(trashed === 'only' ? 'viewTrashed' : 'viewAny', context.user);
   context.authorizeIncludes(model, query.includes);
+  // A cursor is bound to the model, the listing and the order it was read in.
+  const binding = `${model.slug}|${trashed}|${sortSignature(query.sort)}`;
+  const after = query.cursor === null ? null : listing.cursors.decode(binding, query.cursor);
   const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope, trashed), model, query, context.scope);
-  const page = await fetchPage(narrowed, query);
+  const page = await fetchPage(narrowed, { ...query, after });
+  const count = await countRows(context.trx, narrowed, listing.preferredCount ?? model.count);
   return {
     data: await serializeWithIncludes(context, model, page.rows, query),
-    pagination: pagination(query, page.total),
+    pagination: {
+      currentPage: after === null ? query.page : null,
+      lastPage: count.total === null ? null : lastPage(count.total, query.perPage),
+      perPage: query.perPage,
+      total: count.total,
+      estimated: count.estimated,
+      nextCursor: page.nextKey === null ? null : listing.cursors.encode(binding, page.nextKey),
+      countApplied: listing.preferredCount,
+    },
   };
 }
 
-export const indexRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery) => listRecords(context, model, raw, 'without');
+export const indexRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'without');
 
-export const trashedRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery) => listRecords(context, model, raw, 'only');
+export const trashedRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'only');
 
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');

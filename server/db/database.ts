@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.js';
+import { statementClient } from './statement-client.js';
 
 export const APP_ROLE = 'gatehouse_app';
 
@@ -26,6 +27,11 @@ export interface DatabaseOptions {
    * login, which holds gatehouse_app and nothing else, and set this false.
    */
   startupRole?: boolean;
+  /**
+   * Send statements with parameters as named prepared statements (default true). Turn off behind
+   * a pooler in transaction mode that cannot carry them, such as PgBouncer before 1.21.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -44,11 +50,12 @@ export function appConnectionString(connectionString: string): string {
  * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role (or as a
  * login that holds nothing else), so row-level security applies even when the URL names the owner.
  */
-export function openDatabase<S = Schema>({ connectionString, maxConnections = 10, startupRole = true }: DatabaseOptions): Database<S> {
+export function openDatabase<S = Schema>({ connectionString, maxConnections = 10, startupRole = true, preparedStatements = true }: DatabaseOptions): Database<S> {
   const pool = new pg.Pool({
     connectionString: startupRole ? appConnectionString(connectionString) : connectionString,
     max: maxConnections,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: statementClient({ prepare: preparedStatements }),
   });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});

@@ -37,17 +37,16 @@ export function tenantOpeningSql(context: TenantContext): string {
 }
 
 /**
- * Runs fn in one transaction whose row-level security context is set transaction-locally, so
- * a pooled connection never carries one request's tenant into the next. This is the only place
- * in the code base that sets the context.
+ * Runs fn in one transaction opened by `opening` (BEGIN and whatever must travel with it, one
+ * simple-protocol round trip); fn receives the rows of the opening's last statement. A failure
+ * anywhere rolls everything back.
  */
-export function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+export function inOpenedTransaction<T, S = Schema>(db: Kysely<S>, opening: string, fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>): Promise<T> {
   return db.connection().execute(async (connection) => {
-    const opening = sql.raw(tenantOpeningSql(context));
     let result: T;
     try {
-      await opening.execute(connection);
-      result = await fn(connection);
+      const { rows } = await sql.raw<Record<string, unknown>>(opening).execute(connection);
+      result = await fn(connection, rows);
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
       await sql`ROLLBACK`.execute(connection);
@@ -56,4 +55,14 @@ export function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext,
     await sql`COMMIT`.execute(connection);
     return result;
   });
+}
+
+/**
+ * Runs fn in one transaction whose row-level security context is set transaction-locally, so
+ * a pooled connection never carries one request's tenant into the next. Besides the request
+ * opening (`open-request.ts`), which sets the same settings only once its checks hold, this is
+ * the only place in the code base that sets the context.
+ */
+export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+  return inOpenedTransaction(db, tenantOpeningSql(context), (trx) => fn(trx));
 }

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
+import { COUNT_MODES, isCountMode, type CountMode } from '../query/count-mode.js';
 import type { LooseSelect } from '../query/loose-schema.js';
 import type { TypedValue } from '../query/typed-value.js';
 
@@ -73,6 +74,12 @@ export interface ModelOptions {
   /** Chosen by the caller with `?scope=name` or `?scope[name]=`; one that declares an argument with `?scope[name]=value`. */
   scopes?: Record<string, Scope | ScopeWithArgument>;
   perPage?: number;
+  /**
+   * How the index counts its rows when the client sends no `Prefer: count=...`: `exact` (the
+   * default), `planned` (the planner's estimate), `estimated` (exact up to 10,000 rows, the
+   * estimate above) or `none` (no total). Large tables answer much faster with an estimate.
+   */
+  count?: CountMode;
   softDeletes?: boolean;
   audit?: boolean;
   computed?: Record<string, Aggregate>;
@@ -161,6 +168,8 @@ export function defineModel(options: ModelOptions): ModelDefinition {
     checkIdentifiers(slug, 'computed column', aggregate.column ? [aggregate.column] : [], attributes);
     checkIdentifiers(slug, 'computed condition', Object.keys(aggregate.where ?? {}), attributes);
   }
+  const count = options.count ?? 'exact';
+  if (!isCountMode(count)) throw new ModelDefinitionError(slug, `count must be one of ${COUNT_MODES.join(', ')}`);
   const perPage = options.perPage ?? 15;
   if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw new ModelDefinitionError(slug, `perPage must be 1..${MAX_PER_PAGE}`);
   return Object.freeze({
@@ -180,6 +189,7 @@ export function defineModel(options: ModelOptions): ModelDefinition {
     recordScope: options.recordScope,
     scopes: namedScopes(slug, options.scopes ?? {}),
     perPage,
+    count,
     softDeletes: options.softDeletes ?? false,
     audit: options.audit ?? false,
     computed: options.computed ?? {},

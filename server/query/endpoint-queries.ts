@@ -1,6 +1,7 @@
 import { fields } from './parameters/fields.js';
 import { filter } from './parameters/filter.js';
 import { include } from './parameters/include.js';
+import { cursor } from './parameters/cursor.js';
 import { page, perPage } from './parameters/page.js';
 import { scope } from './parameters/scope.js';
 import { search } from './parameters/search.js';
@@ -13,7 +14,7 @@ import type { QueryParameter } from './query-parameter.js';
  */
 export const ENDPOINT_QUERIES = {
   /** Index and trashed. */
-  index: [filter, sort, search, scope, page, perPage, include, fields],
+  index: [filter, sort, search, scope, page, perPage, cursor, include, fields],
   show: [filter, include, fields],
   computed: [filter, search, scope],
   audit: [page, perPage],

@@ -9,6 +9,8 @@ export interface ListQuery {
   scopes: { name: string; argument: TypedValue | null }[];
   page: number;
   perPage: number;
+  /** `cursor=`: an opaque keyset position, checked against the model and sort when the page is read. */
+  cursor: string | null;
 }
 
 export interface ShapeQuery {
@@ -31,6 +33,7 @@ export function defaultQuery(model: ModelDefinition): ParsedQuery {
     scopes: [],
     page: 1,
     perPage: model.perPage,
+    cursor: null,
     includes: [],
     fields: {},
   };

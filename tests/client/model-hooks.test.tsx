@@ -43,7 +43,7 @@ describe('reads', () => {
     );
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data).toEqual([post]);
-    expect(result.current.meta).toEqual({ currentPage: 1, lastPage: 2, perPage: 1, total: 2 });
+    expect(result.current.meta).toEqual({ currentPage: 1, lastPage: 2, perPage: 1, total: 2, totalEstimated: false, countApplied: null, nextCursor: null });
     expect(bed.server.requests[0]?.query).toEqual({
       'filter[status]': 'draft,published',
       'filter[author_id]': '3',
@@ -57,21 +57,34 @@ describe('reads', () => {
     });
   });
 
-  it('infinite index reads page after page until the last', async () => {
+  it('infinite index reads the next pages by cursor until there is none', async () => {
     start();
     bed.server.answer('GET', '/api/acme/posts', (request) => {
-      const page = Number(request.query.page);
-      return { body: { data: [{ id: page }] }, headers: pageHeaders(page) };
+      const at = request.query.cursor === undefined ? 1 : Number(request.query.cursor.replace('after-', '')) + 1;
+      const headers: Record<string, string> = at < 3 ? { 'X-Next-Cursor': `after-${at}`, 'X-Per-Page': '1' } : { 'X-Per-Page': '1' };
+      return { body: { data: [{ id: at }] }, headers };
     });
-    const { result } = bed.render(() => useModelInfinite('posts', { sort: 'title' }));
+    const { result } = bed.render(() => useModelInfinite('posts', { sort: 'title', count: 'none' }));
     await waitFor(() => expect(result.current.hasNextPage).toBe(true));
     await act(() => result.current.fetchNextPage());
-    await waitFor(() => expect(result.current.data?.pages.flatMap((page) => page.data)).toEqual([{ id: 1 }, { id: 2 }]));
+    await act(() => result.current.fetchNextPage());
+    await waitFor(() => expect(result.current.data?.pages.flatMap((page) => page.data)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]));
     expect(result.current.hasNextPage).toBe(false);
-    expect(bed.server.requests.map((request) => request.query)).toEqual([
-      { sort: 'title', page: '1' },
-      { sort: 'title', page: '2' },
-    ]);
+    expect(bed.server.requests.map((request) => request.query)).toEqual([{ sort: 'title' }, { sort: 'title', cursor: 'after-1' }, { sort: 'title', cursor: 'after-2' }]);
+    expect(bed.server.requests.map((request) => request.headers.prefer)).toEqual(['count=none', 'count=none', 'count=none']);
+  });
+
+  it('index asks for the count it is given and reports whether the total is an estimate', async () => {
+    start();
+    bed.server.answer('GET', '/api/acme/posts', {
+      body: { data: [post] },
+      headers: { 'X-Current-Page': '1', 'X-Last-Page': '4000', 'X-Per-Page': '25', 'X-Total': '100000', 'X-Total-Estimated': 'true', 'Preference-Applied': 'count=planned', 'X-Next-Cursor': 'c1' },
+    });
+    const { result } = bed.render(() => useModelIndex('posts', { perPage: 25, count: 'planned' }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.meta).toEqual({ currentPage: 1, lastPage: 4000, perPage: 25, total: 100000, totalEstimated: true, countApplied: 'planned', nextCursor: 'c1' });
+    expect(bed.server.requests[0]?.headers.prefer).toBe('count=planned');
+    expect(bed.server.requests[0]?.query).toEqual({ per_page: '25' });
   });
 
   it.each<[string, () => { isSuccess: boolean; data: unknown }, string, unknown, unknown]>([

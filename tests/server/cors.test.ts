@@ -28,7 +28,7 @@ describe('CORS with the default configuration (any origin)', () => {
     expect(response.headers).toMatchObject({
       'access-control-allow-origin': '*',
       'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
-      'access-control-allow-headers': 'Authorization, Content-Type, Accept, X-Request-Id',
+      'access-control-allow-headers': 'Authorization, Content-Type, Accept, X-Request-Id, Prefer',
     });
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });
@@ -38,7 +38,7 @@ describe('CORS with the default configuration (any origin)', () => {
       const response = await open.api.get(path, { headers: { origin: 'https://anywhere.test' } });
       expect(response.status).toBe(status);
       expect(response.headers['access-control-allow-origin']).toBe('*');
-      expect(response.headers['access-control-expose-headers']).toBe('X-Current-Page, X-Last-Page, X-Per-Page, X-Total, X-Request-Id');
+      expect(response.headers['access-control-expose-headers']).toBe('X-Current-Page, X-Last-Page, X-Per-Page, X-Total, X-Total-Estimated, X-Next-Cursor, Preference-Applied, X-Request-Id');
     }
   });
 

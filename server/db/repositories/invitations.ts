@@ -83,7 +83,9 @@ export async function createInvitation(trx: TenantTransaction, invitation: NewIn
       invited_by: invitation.invitedBy,
       expires_at: invitation.expiresAt,
     })
-    .onConflict((conflict) => conflict.expression(sql`organization_id, lower(email)`).where('status', '=', 'pending').doNothing())
+    // The partial index's predicate as a literal: a prepared statement's plan cannot prove that
+    // a parameter matches it, and the conflict target would find no index.
+    .onConflict((conflict) => conflict.expression(sql`organization_id, lower(email)`).where('status', '=', sql.lit('pending')).doNothing())
     .returning(columns)
     .executeTakeFirst();
   return row ?? null;

@@ -41,8 +41,8 @@ export interface TestServer {
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
-  'access-control-allow-headers': 'Authorization, Content-Type, Accept',
-  'access-control-expose-headers': 'X-Current-Page, X-Last-Page, X-Per-Page, X-Total',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Prefer',
+  'access-control-expose-headers': 'X-Current-Page, X-Last-Page, X-Per-Page, X-Total, X-Total-Estimated, X-Next-Cursor, Preference-Applied',
 };
 
 const matches = (route: Route, request: RecordedRequest) =>

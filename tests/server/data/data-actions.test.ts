@@ -50,7 +50,7 @@ describe('index', () => {
   ])('pages %j into %i rows', async (query, rows, pagination) => {
     const list = await inTenant(editor, (context) => indexRecords(context, posts, query));
     expect(list.data).toHaveLength(rows);
-    expect(list.pagination).toEqual(pagination);
+    expect(list.pagination).toMatchObject({ ...pagination, estimated: false, countApplied: null });
   });
 
   it.each([

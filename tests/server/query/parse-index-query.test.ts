@@ -8,6 +8,13 @@ const posts = registry.get('posts');
 const parse = (raw: RawQuery, kind?: QueryKind) => parseIndexQuery(registry, posts, raw, kind);
 
 describe('parseIndexQuery', () => {
+  it('reads a cursor as the opaque position it is, and never beside a page number', () => {
+    expect(parse({ cursor: 'abc.def' }).cursor).toBe('abc.def');
+    expect(() => parse({ cursor: 'abc.def', page: '2' })).toThrow('page and cursor cannot be combined');
+    expect(() => parse({ cursor: '' })).toThrow('cursor must not be empty');
+    expect(() => parse({ cursor: ['a', 'b'] })).toThrow();
+  });
+
   it('reads every index parameter into a typed request', () => {
     expect(
       parse({
@@ -36,6 +43,7 @@ describe('parseIndexQuery', () => {
       fields: { posts: ['title', 'status'], users: ['name'] },
       page: 2,
       perPage: 100,
+      cursor: null,
       scopes: [{ name: 'published', argument: null }],
     });
   });

@@ -1,0 +1,60 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface CpuSample {
+  /** Microseconds of CPU (user + system) the process has used so far. */
+  cpuMicros: number;
+}
+
+export interface ServerProcess {
+  readonly name: string;
+  readonly url: string;
+  readonly pid: number;
+  cpuMicros(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+type Message = { url: string } | CpuSample;
+
+/**
+ * Starts a benchmark server (a module under bench/http) in a process of its own, so its CPU
+ * time is its own, and talks to it over IPC: it announces its URL, reports its CPU on demand and
+ * exits when asked.
+ */
+export async function startServerProcess(name: string, module: string, env: Record<string, string>): Promise<ServerProcess> {
+  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = async () => (await once(child, 'message'))[0] as Message;
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`benchmark server ${name} exited with ${String(code)} before it was ready`);
+  });
+  const ready = (await Promise.race([next(), exited])) as { url: string };
+  exited.catch(() => {});
+  return {
+    name,
+    url: ready.url,
+    pid: child.pid!,
+    async cpuMicros() {
+      child.send('cpu');
+      return ((await next()) as CpuSample).cpuMicros;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const gone = once(child, 'exit');
+      child.send('stop');
+      await gone;
+    },
+  };
+}
+
+/** The child's side: announce the URL, answer CPU questions, close on request. */
+export function serveBenchmarkParent(url: string, close: () => Promise<void>): void {
+  process.on('message', (message) => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpuMicros: user + system } satisfies CpuSample);
+    } else if (message === 'stop') {
+      void close().then(() => process.exit(0));
+    }
+  });
+  process.send!({ url });
+}
