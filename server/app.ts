@@ -12,6 +12,8 @@ import { requireHost } from './http/require-host.js';
 import type { GatehouseState } from './http/state.js';
 import { acceptInvitation } from './invitations/accept-invitation.js';
 import { openApi } from './openapi/openapi-route.js';
+import { apiReference } from './pages/api-reference.js';
+import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
@@ -39,6 +41,8 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(jsonBody(services.config.bodyLimit));
   app.use(rejectNul());
   app.use(service.routes());
+  if (services.config.models) app.use(apiReference(services.config.basePath).routes());
+  if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));
   app.use(reservedSlugCheck(services));
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
   app.use(notFound());

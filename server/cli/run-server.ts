@@ -11,6 +11,8 @@ export interface RunOptions {
   /** Runs on the owner connection before the server starts (migrations, seeds). */
   prepare?: (ownerUrl: string) => Promise<void>;
   announce: (url: string) => void;
+  /** Folder of the built browser app served at `/`. */
+  webRoot?: string;
 }
 
 const shutdownSignal = () =>
@@ -28,7 +30,8 @@ export async function runServer(options: RunOptions, env: NodeJS.ProcessEnv = pr
   try {
     await options.prepare?.(target.ownerUrl);
     const home = env.GATEHOUSE_HOME ?? join(process.cwd(), '.gatehouse');
-    const server = await createServer(envConfig(env, target.ownerUrl, await signingKey(env, home, target.embedded), options.app));
+    const config = envConfig(env, target.ownerUrl, await signingKey(env, home, target.embedded), options.app);
+    const server = await createServer({ ...config, webRoot: options.webRoot });
     try {
       options.announce(await server.listen({ port: Number(env.PORT ?? 3000), host: env.HOST || undefined }));
       console.log(`Received ${await shutdownSignal()}, shutting down.`);

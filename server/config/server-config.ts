@@ -77,6 +77,11 @@ export interface ServerConfig {
   data?: DataConfig;
   /** Data routes of your own instead of `data`. */
   dataRoutes?: DataRoutesFactory;
+  /**
+   * Folder of a built browser app (e.g. Vite's `dist`), served at `/` outside `basePath`; every
+   * other page path gets its `index.html`. Default none.
+   */
+  webRoot?: string;
 }
 
 export interface ResolvedConfig {
@@ -98,6 +103,7 @@ export interface ResolvedConfig {
   /** The registered models, when the data routes are the generic ones. */
   models: ModelRegistry | undefined;
   dataRoutes: DataRoutesFactory | undefined;
+  webRoot: string | undefined;
 }
 
 const DAY = 24 * 60 * 60;
@@ -138,5 +144,6 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     organizationRoles,
     models: data?.registry,
     dataRoutes: data?.dataRoutes ?? config.dataRoutes,
+    webRoot: config.webRoot,
   };
 }

@@ -1,7 +1,13 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import demo from '../../../policies/gatehouse.config.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../../policies/seed.js';
 import { migrate } from '../../db/migrations.js';
 import { runServer } from '../run-server.js';
+
+// `npm start` builds it first (the `prestart` script).
+const WEB_ROOT = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+const webBuilt = () => existsSync(`${WEB_ROOT}index.html`);
 
 function banner(url: string): string {
   const logins = DEMO_USERS.map((user) => `  ${user.email.padEnd(20)} ${(user.organization ?? 'admin group').padEnd(12)} ${user.role}`);
@@ -17,7 +23,8 @@ function banner(url: string): string {
     `  curl -gs '${url}/api/acme/organizations?filter[slug]=acme&include=users' -H "Authorization: Bearer $TOKEN"`,
     `  curl -s '${url}/api/acme/posts?include=author&sort=-created_at' -H "Authorization: Bearer $TOKEN"`,
     '',
-    `API description: ${url}/api/openapi.json`,
+    `API reference: ${url}/api/docs (description: ${url}/api/openapi.json)`,
+    webBuilt() ? `Demo web app: ${url}/` : 'Demo web app: not built (npm run build:web), so / answers 404',
   ].join('\n');
 }
 
@@ -28,5 +35,5 @@ async function prepareDemo(ownerUrl: string): Promise<void> {
 
 /** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
 export function startCommand(): Promise<void> {
-  return runServer({ app: demo, prepare: prepareDemo, announce: (url) => console.log(banner(url)) });
+  return runServer({ app: demo, prepare: prepareDemo, announce: (url) => console.log(banner(url)), webRoot: webBuilt() ? WEB_ROOT : undefined });
 }

@@ -1,0 +1,46 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import Router from '@koa/router';
+import { send } from '@koa/send';
+import type { GatehouseState } from '../http/state.js';
+
+// Swagger UI's prebuilt bundle from npm, served by Gatehouse itself: the reference works offline.
+const assetRoot = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
+
+function page(basePath: string, specUrl: string): string {
+  const asset = (file: string) => `${basePath}/docs/${file}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Gatehouse API reference</title>
+  <link rel="stylesheet" href="${asset('swagger-ui.css')}">
+  <style>body { margin: 0; } .swagger-ui .topbar { display: none; }</style>
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="${asset('swagger-ui-bundle.js')}"></script>
+  <script>
+    SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#reference', deepLinking: true, persistAuthorization: true });
+  </script>
+</body>
+</html>
+`;
+}
+
+/** `GET {basePath}/docs`: the API reference page rendering `{basePath}/openapi.json`, and its two assets. */
+export function apiReference(basePath: string): Router<GatehouseState> {
+  const html = page(basePath, `${basePath}/openapi.json`);
+  const router = new Router<GatehouseState>({ prefix: basePath }).get('/docs', (ctx) => {
+    ctx.type = 'html';
+    ctx.body = html;
+  });
+  for (const file of ASSETS) {
+    router.get(`/docs/${file}`, async (ctx) => {
+      await send(ctx, file, { root: assetRoot, maxage: 24 * 60 * 60 * 1000 });
+    });
+  }
+  return router;
+}
