@@ -1,3 +1,4 @@
+import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 
 /** Pagination as the server reports it in response headers; null where a header is missing. */
@@ -13,8 +14,9 @@ export interface IndexPage<T> {
   meta: IndexMeta;
 }
 
+// Axios keys headers in lower case.
 function numberHeader(response: AxiosResponse, name: string): number | null {
-  const value = Number.parseInt(String(response.headers[name] ?? ''), 10);
+  const value = Number.parseInt(String(response.headers[name.toLowerCase()] ?? ''), 10);
   return Number.isNaN(value) ? null : value;
 }
 
@@ -27,10 +29,10 @@ export async function fetchIndexPage<T>(
   return {
     data: response.data.data,
     meta: {
-      currentPage: numberHeader(response, 'x-current-page'),
-      lastPage: numberHeader(response, 'x-last-page'),
-      perPage: numberHeader(response, 'x-per-page'),
-      total: numberHeader(response, 'x-total'),
+      currentPage: numberHeader(response, PAGE_HEADERS.currentPage),
+      lastPage: numberHeader(response, PAGE_HEADERS.lastPage),
+      perPage: numberHeader(response, PAGE_HEADERS.perPage),
+      total: numberHeader(response, PAGE_HEADERS.total),
     },
   };
 }

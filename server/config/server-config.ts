@@ -1,34 +1,15 @@
 import type { Logger } from 'pino';
-import type Router from '@koa/router';
-import type { PolicyRegistry } from '@gatehouse/engine';
 import type { DatabaseOptions } from '../db/database.js';
-import type { GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { ModelDefinition } from '../models/define-model.js';
+import type { DataConfig, DataRoutesFactory } from '../models/data-config.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import { registerData } from '../models/register-data.js';
+import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
 import { ConfigError } from './config-error.js';
 import { corsOrigins } from './cors-origins.js';
 
-/**
- * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
- * server mounts them under each of the group's data bases behind the group's request context
- * (authentication, membership, organization, tenant transaction, permissions).
- */
-export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
-
-/** The application's models, served as data routes in every route group that lists them. */
-export interface DataConfig {
-  /** Registrations made with `defineModel`. */
-  models: readonly ModelDefinition[];
-  /**
-   * Policy classes by name. A model finds its own by convention (`posts` → `PostPolicy`) or by the
-   * class's `resourceSlug`; a model without one gets the bare `ResourcePolicy`.
-   */
-  policies?: PolicyRegistry;
-}
+export type { DataConfig, DataRoutesFactory };
 
 export interface ServerConfig {
   database: DatabaseOptions;
@@ -100,8 +81,9 @@ export interface ResolvedConfig {
   passwordResetTtlSeconds: number;
   ownerRole: string;
   organizationRoles: Readonly<Record<string, readonly string[]>>;
-  /** The registered models, when the data routes are the generic ones. */
+  /** The registered models, checked against the groups; the app serves them with the generic data routes. */
   models: ModelRegistry | undefined;
+  /** The application's own data routes, instead of `models`. */
   dataRoutes: DataRoutesFactory | undefined;
   webRoot: string | undefined;
 }
@@ -126,7 +108,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const routeGroups = defineRouteGroups(config.routeGroups);
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
-  const data = config.data ? registerData(config.data, routeGroups) : undefined;
+  const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   return {
     database: config.database,
     tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
@@ -142,8 +124,8 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),
     ownerRole,
     organizationRoles,
-    models: data?.registry,
-    dataRoutes: data?.dataRoutes ?? config.dataRoutes,
+    models,
+    dataRoutes: config.dataRoutes,
     webRoot: config.webRoot,
   };
 }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import Router from '@koa/router';
 import { send } from '@koa/send';
-import type { GatehouseState } from '../http/state.js';
+import type { GatehouseMiddleware, GatehouseState } from '../http/state.js';
 
 // Swagger UI's prebuilt bundle from npm, served by Gatehouse itself: the reference works offline.
 const assetRoot = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -30,15 +30,20 @@ function page(basePath: string, specUrl: string): string {
 `;
 }
 
-/** `GET {basePath}/docs`: the API reference page rendering `{basePath}/openapi.json`, and its two assets. */
-export function apiReference(basePath: string): Router<GatehouseState> {
+/** The API reference page, rendering `{basePath}/openapi.json`. */
+export function apiReferencePage(basePath: string): GatehouseMiddleware {
   const html = page(basePath, `${basePath}/openapi.json`);
-  const router = new Router<GatehouseState>({ prefix: basePath }).get('/docs', (ctx) => {
+  return (ctx) => {
     ctx.type = 'html';
     ctx.body = html;
-  });
+  };
+}
+
+/** The page's two assets, from the installed `swagger-ui-dist`. */
+export function apiReferenceAssets(basePath: string): Router<GatehouseState> {
+  const router = new Router<GatehouseState>({ prefix: `${basePath}/docs` });
   for (const file of ASSETS) {
-    router.get(`/docs/${file}`, async (ctx) => {
+    router.get(`/${file}`, async (ctx) => {
       await send(ctx, file, { root: assetRoot, maxage: 24 * 60 * 60 * 1000 });
     });
   }
