@@ -23,14 +23,17 @@ function page(basePath: string, specUrl: string): string {
   <div id="reference"></div>
   <script src="${asset('swagger-ui-bundle.js')}"></script>
   <script>
-    SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#reference', deepLinking: true, persistAuthorization: true });
+    SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#reference', deepLinking: true, persistAuthorization: true, docExpansion: 'none', filter: true });
   </script>
 </body>
 </html>
 `;
 }
 
-/** The API reference page, rendering `{basePath}/openapi.json`. */
+/**
+ * The API reference page, rendering `{basePath}/openapi.json`. Tags start folded and a filter box
+ * narrows them: the document has a few hundred operations.
+ */
 export function apiReferencePage(basePath: string): GatehouseMiddleware {
   const html = page(basePath, `${basePath}/openapi.json`);
   return (ctx) => {
