@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoData } from '../../../policies/demo-data.js';
-import { DEMO_ROUTE_GROUPS } from '../../../server/cli/demo-route-groups.js';
+import { DEMO_ROUTE_GROUPS } from '../../../policies/route-groups.js';
 import { MAX_NESTED_OPERATIONS } from '../../../server/data/nested-operations.js';
 import { registerModels } from '../../../server/models/register-models.js';
 import { buildOpenApi } from '../../../server/openapi/build-openapi.js';
