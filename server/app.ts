@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import { authenticateIfPresent } from './auth/authenticate.js';
 import { jsonBody, requireJsonType } from './http/body-parser.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -10,27 +9,20 @@ import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
 import { requireHost } from './http/require-host.js';
 import type { GatehouseState } from './http/state.js';
-import { acceptInvitation } from './invitations/accept-invitation.js';
-import { openApi } from './openapi/openapi-route.js';
+import { apiReferenceAssets } from './pages/api-reference.js';
+import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
-import { health, ready } from './service/health.js';
-import { publicKey } from './service/public-key.js';
-import { readinessCheck } from './service/readiness.js';
+import { mountRoutes } from './routes/route-sets.js';
+import { SERVICE_ROUTES } from './routes/service-routes.js';
 import type { Services } from './services.js';
 
 /** The whole request pipeline, outermost first. */
 export function createApp(services: Services): Koa<GatehouseState> {
   const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy > 0, maxIpsCount: services.config.trustProxy });
 
-  // Routes outside every route group: same on every host, any session may call them.
-  const service = new Router<GatehouseState>({ prefix: services.config.basePath })
-    .get('/health', health())
-    .get('/ready', ready(readinessCheck(services.db)))
-    .get('/.well-known/paseto-public-key', publicKey(services))
-    .post('/invitations/accept', authenticateIfPresent(services), acceptInvitation(services));
-  if (services.config.models) service.get('/openapi.json', openApi(services, services.config.models));
+  const service = mountRoutes(new Router<GatehouseState>({ prefix: services.config.basePath }), { routes: SERVICE_ROUTES, base: '', prefix: '' }, services, null);
 
   app.use(requestId());
   app.use(requestLogger(services.logger));
@@ -41,6 +33,8 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(jsonBody(services.config.bodyLimit));
   app.use(rejectNul());
   app.use(service.routes());
+  app.use(apiReferenceAssets(services.config.basePath).routes());
+  if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));
   app.use(reservedSlugCheck(services));
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
   app.use(notFound());

@@ -12,6 +12,7 @@ import { gracefulClose } from './http/graceful-close.js';
 import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
+import { PageCursors } from './query/page-cursor.js';
 import { checkModelTables } from './models/check-model-tables.js';
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
@@ -67,6 +68,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     tokens,
     mailer: config.mailer ?? new OutboxMailer(database.db, logger),
     throttle: new Throttle(resolved.throttle),
+    cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,
     // Mail links: the configured URL, else the one this server listens on (never a request's

@@ -3,6 +3,7 @@ import type { Executor } from './db/repositories/executor.js';
 import type { TokenService } from './auth/token-service.js';
 import type { ResolvedConfig } from './config/server-config.js';
 import type { Mailer } from './mail/mailer.js';
+import type { PageCursors } from './query/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
 
@@ -13,6 +14,8 @@ export interface Services {
   tokens: TokenService;
   mailer: Mailer;
   throttle: Throttle;
+  /** Signs and reads index cursors; keyed from the token key, which every instance shares. */
+  cursors: PageCursors;
   /** Work done after the answer: mail that must not make known emails answer slower. */
   background: BackgroundTasks;
   logger: Logger;

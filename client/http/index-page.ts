@@ -1,3 +1,4 @@
+import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 
 /** How the server counts an index (`Prefer: count=...`); see the server's README. */
@@ -24,8 +25,9 @@ export interface IndexPage<T> {
   meta: IndexMeta;
 }
 
+// Axios keys headers in lower case.
 function header(response: AxiosResponse, name: string): string | null {
-  const value = response.headers[name] as unknown;
+  const value = response.headers[name.toLowerCase()] as unknown;
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
@@ -41,17 +43,17 @@ export async function fetchIndexPage<T>(
   count?: CountPreference,
 ): Promise<IndexPage<T>> {
   const response = await http.get<{ data: T[] }>(url, { params, headers: count ? { Prefer: `count=${count}` } : {} });
-  const applied = header(response, 'preference-applied')?.match(/count=(\w+)/)?.[1] ?? null;
+  const applied = header(response, PAGE_HEADERS.preferenceApplied)?.match(/count=(\w+)/)?.[1] ?? null;
   return {
     data: response.data.data,
     meta: {
-      currentPage: numberHeader(response, 'x-current-page'),
-      lastPage: numberHeader(response, 'x-last-page'),
-      perPage: numberHeader(response, 'x-per-page'),
-      total: numberHeader(response, 'x-total'),
-      totalEstimated: header(response, 'x-total-estimated') === 'true',
+      currentPage: numberHeader(response, PAGE_HEADERS.currentPage),
+      lastPage: numberHeader(response, PAGE_HEADERS.lastPage),
+      perPage: numberHeader(response, PAGE_HEADERS.perPage),
+      total: numberHeader(response, PAGE_HEADERS.total),
+      totalEstimated: header(response, PAGE_HEADERS.totalEstimated) === 'true',
       countApplied: applied as CountPreference | null,
-      nextCursor: header(response, 'x-next-cursor'),
+      nextCursor: header(response, PAGE_HEADERS.nextCursor),
     },
   };
 }

@@ -1,6 +1,7 @@
 // `@gatehouse/engine/wire`: the names the server writes and the client reads back (the wildcard,
-// the standard actions, the options of a packed ability). Plain values, no dependency, so a
+// the standard actions, the options of a packed ability, the pagination headers). Plain values, no dependency, so a
 // browser bundle takes them without the engine.
 export { ABILITY_OPTIONS } from './ability-options.js';
+export { PAGE_HEADERS } from './page-headers.js';
 export { POLICY_ACTIONS, STANDARD_ACTIONS, type PolicyMethod, type StandardAction } from './standard-actions.js';
 export { WILDCARD } from './wildcard.js';

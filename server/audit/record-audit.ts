@@ -1,7 +1,9 @@
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow, LooseTransaction } from '../query/loose-schema.js';
 
-export type AuditAction = 'created' | 'updated' | 'deleted' | 'restored' | 'force_deleted';
+export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'restored', 'force_deleted'] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   action: AuditAction;

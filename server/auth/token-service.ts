@@ -1,13 +1,8 @@
 import { signToken, verifyToken, type TokenKeys } from './token-keys.js';
+import type { TokenClaims } from './token-claims.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
-export interface TokenClaims {
-  userId: number;
-  sessionId: string;
-  /** The route group the session was started in; null outside any group. */
-  routeGroup: string | null;
-  expiresAt: Date;
-}
+export type { TokenClaims };
 
 // Longer strings are not tokens this service issued; refusing them early bounds the work.
 const MAX_TOKEN_LENGTH = 2048;

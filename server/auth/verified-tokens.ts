@@ -1,4 +1,4 @@
-import type { TokenClaims } from './token-service.js';
+import type { TokenClaims } from './token-claims.js';
 
 /**
  * The claims of tokens whose signatures were already checked, so a client's every request does

@@ -24,6 +24,8 @@ export interface RunOptions {
   provisionLogin?: boolean;
   /** Told the served URL and the owner connection string once the server listens. */
   announce: (url: string, databaseUrl: string) => void;
+  /** Folder of the built browser app served at `/`. */
+  webRoot?: string;
 }
 
 // Listening from the start: a signal during start-up is kept and honoured once the server is up.
@@ -52,7 +54,7 @@ export async function runServer(options: RunOptions, env: Environment = readEnvi
       allowOwner: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
       home: gatehouseHome(env),
     });
-    const server = await createServer(envConfig(env, database, secretKey, options.app));
+    const server = await createServer({ ...envConfig(env, database, secretKey, options.app), webRoot: options.webRoot });
     try {
       const url = await server.listen({ port: env.PORT, host: env.HOST }).catch((error: unknown) => {
         throw portError(error, env.PORT);

@@ -1,35 +1,15 @@
 import type { Logger } from 'pino';
-import type Router from '@koa/router';
-import type { PolicyRegistry } from '@gatehouse/engine';
 import type { DatabaseOptions } from '../db/database.js';
-import type { GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { ModelDefinition } from '../models/define-model.js';
+import type { DataConfig, DataRoutesFactory } from '../models/data-config.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import { registerData } from '../models/register-data.js';
+import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
-import { PageCursors } from '../query/page-cursor.js';
 import { ConfigError } from './config-error.js';
 import { corsOrigins } from './cors-origins.js';
 
-/**
- * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
- * server mounts them under each of the group's data bases behind the group's request context
- * (authentication, membership, organization, tenant transaction, permissions).
- */
-export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
-
-/** The application's models, served as data routes in every route group that lists them. */
-export interface DataConfig {
-  /** Registrations made with `defineModel`. */
-  models: readonly ModelDefinition[];
-  /**
-   * Policy classes by name. A model finds its own by convention (`posts` → `PostPolicy`) or by the
-   * class's `resourceSlug`; a model without one gets the bare `ResourcePolicy`.
-   */
-  policies?: PolicyRegistry;
-}
+export type { DataConfig, DataRoutesFactory };
 
 export interface ServerConfig {
   database: DatabaseOptions;
@@ -78,6 +58,11 @@ export interface ServerConfig {
   data?: DataConfig;
   /** Data routes of your own instead of `data`. */
   dataRoutes?: DataRoutesFactory;
+  /**
+   * Folder of a built browser app (e.g. Vite's `dist`), served at `/` outside `basePath`; every
+   * other page path gets its `index.html`. Default none.
+   */
+  webRoot?: string;
 }
 
 export interface ResolvedConfig {
@@ -97,9 +82,11 @@ export interface ResolvedConfig {
   passwordResetTtlSeconds: number;
   ownerRole: string;
   organizationRoles: Readonly<Record<string, readonly string[]>>;
-  /** The registered models, when the data routes are the generic ones. */
+  /** The registered models, checked against the groups; the app serves them with the generic data routes. */
   models: ModelRegistry | undefined;
+  /** The application's own data routes, instead of `models`. */
   dataRoutes: DataRoutesFactory | undefined;
+  webRoot: string | undefined;
 }
 
 const DAY = 24 * 60 * 60;
@@ -122,8 +109,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const routeGroups = defineRouteGroups(config.routeGroups);
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
-  // Cursors are signed with a key derived from the token key, which every instance shares.
-  const data = config.data ? registerData(config.data, routeGroups, new PageCursors(config.tokens.secretKey)) : undefined;
+  const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   return {
     database: config.database,
     tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
@@ -139,7 +125,8 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),
     ownerRole,
     organizationRoles,
-    models: data?.registry,
-    dataRoutes: data?.dataRoutes ?? config.dataRoutes,
+    models,
+    dataRoutes: config.dataRoutes,
+    webRoot: config.webRoot,
   };
 }

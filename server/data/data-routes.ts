@@ -2,7 +2,9 @@ import Router from '@koa/router';
 import type { GatehouseContext, GatehouseState } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
+import type { QueryKind } from '../query/endpoint-queries.js';
 import type { RawQuery } from '../query/query-parameter.js';
+import type { HttpMethod } from '../routes/route-definition.js';
 import type { DataContext } from './data-context.js';
 import { dataContextFor } from './data-context-for.js';
 import { runNestedOperations } from './nested-operations.js';
@@ -14,10 +16,23 @@ import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRec
 
 type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
 
-interface DataRoute {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** What an endpoint answers with, for the API reference. */
+export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
+
+/** One contract data endpoint of every model: routed once with `:model`, described once per model. */
+export interface DataRoute {
+  /** Joined to the model's slug in the operationId (`posts.index`). */
+  operation: string;
+  method: HttpMethod;
+  /** Below the data base; `:model` is the model's slug. */
   path: string;
   status: number;
+  summary: (slug: string) => string;
+  query: QueryKind;
+  body?: 'create' | 'update' | 'nested';
+  answer: DataAnswer;
+  /** Served only for models that keep soft deletes or an audit trail. */
+  needs?: 'softDeletes' | 'audit';
   handle: Handler;
 }
 
@@ -29,20 +44,27 @@ const listing = (ctx: GatehouseContext, cursors: PageCursors): Listing => ({ pre
 const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), body(ctx));
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
-const ROUTES: readonly DataRoute[] = [
-  { method: 'get', path: '/:model/computed', status: 200, handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
-  { method: 'get', path: '/:model/trashed', status: 200, handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))) },
-  { method: 'post', path: '/:model/nested', status: 200, handle: async (context, model, ctx) => ({ results: await runNestedOperations(context, body(ctx), model.slug) }) },
-  { method: 'get', path: '/:model', status: 200, handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))) },
-  { method: 'post', path: '/:model', status: 201, handle: (context, model, ctx) => storeRecord(context, model, body(ctx)) },
-  { method: 'get', path: '/:model/:id', status: 200, handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
-  { method: 'put', path: '/:model/:id', status: 200, handle: update },
-  { method: 'patch', path: '/:model/:id', status: 200, handle: update },
-  { method: 'delete', path: '/:model/:id', status: 204, handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id')) },
-  { method: 'post', path: '/:model/:id/restore', status: 200, handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id')) },
-  { method: 'delete', path: '/:model/:id/force-delete', status: 204, handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id')) },
-  { method: 'get', path: '/:model/:id/audit', status: 200, handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))) },
+export const DATA_ROUTES: readonly DataRoute[] = [
+  { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
+  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))) },
+  { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: async (context, model, ctx) => ({ results: await runNestedOperations(context, body(ctx), model.slug) }) },
+  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))) },
+  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, body(ctx)) },
+  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
+  { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update },
+  { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update },
+  { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id')) },
+  { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id')) },
+  { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id')) },
+  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))) },
 ];
+
+/** `POST {dataBase}/nested`: operations on any models the group serves. */
+export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200, summary: 'Several writes across models, all or nothing' } as const;
+
+/** Whether a model has the endpoint (trash and audit only where it keeps them). */
+export const modelHas = (model: ModelDefinition, route: DataRoute) =>
+  route.needs === undefined || (route.needs === 'softDeletes' ? model.softDeletes : model.audit);
 
 function respond(ctx: GatehouseContext, status: number, result: unknown): void {
   ctx.status = status;
@@ -55,8 +77,8 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  */
 export function dataRouter(registry: ModelRegistry, cursors: PageCursors): Router<GatehouseState> {
   const router = new Router<GatehouseState>();
-  router.post('/nested', async (ctx) => respond(ctx, 200, { results: await runNestedOperations(dataContextFor(ctx, registry), body(ctx)) }));
-  for (const route of ROUTES) {
+  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, { results: await runNestedOperations(dataContextFor(ctx, registry), body(ctx)) }));
+  for (const route of DATA_ROUTES) {
     router[route.method](route.path, async (ctx) => {
       const context = dataContextFor(ctx, registry);
       respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));

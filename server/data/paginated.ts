@@ -1,3 +1,4 @@
+import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import type { GatehouseContext } from '../http/state.js';
 import type { RecordList } from './read-actions.js';
 
@@ -8,12 +9,12 @@ import type { RecordList } from './read-actions.js';
  */
 export function paginated(ctx: GatehouseContext, list: RecordList): { data: RecordList['data'] } {
   const { currentPage, lastPage, perPage, total, estimated, nextCursor, countApplied } = list.pagination;
-  if (currentPage !== null) ctx.set('X-Current-Page', String(currentPage));
-  if (lastPage !== null) ctx.set('X-Last-Page', String(lastPage));
-  ctx.set('X-Per-Page', String(perPage));
-  if (total !== null) ctx.set('X-Total', String(total));
-  if (estimated) ctx.set('X-Total-Estimated', 'true');
-  if (nextCursor !== null) ctx.set('X-Next-Cursor', nextCursor);
-  if (countApplied !== null) ctx.set('Preference-Applied', `count=${countApplied}`);
+  if (currentPage !== null) ctx.set(PAGE_HEADERS.currentPage, String(currentPage));
+  if (lastPage !== null) ctx.set(PAGE_HEADERS.lastPage, String(lastPage));
+  ctx.set(PAGE_HEADERS.perPage, String(perPage));
+  if (total !== null) ctx.set(PAGE_HEADERS.total, String(total));
+  if (estimated) ctx.set(PAGE_HEADERS.totalEstimated, 'true');
+  if (nextCursor !== null) ctx.set(PAGE_HEADERS.nextCursor, nextCursor);
+  if (countApplied !== null) ctx.set(PAGE_HEADERS.preferenceApplied, `count=${countApplied}`);
   return { data: list.data };
 }

@@ -1,10 +1,11 @@
+import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import type { Middleware } from 'koa';
 import type { GatehouseState } from './state.js';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Request-Id, Prefer';
 // Pagination travels in headers, and a cross-origin script reads only the headers exposed to it.
-const EXPOSED_HEADERS = 'X-Current-Page, X-Last-Page, X-Per-Page, X-Total, X-Total-Estimated, X-Next-Cursor, Preference-Applied, X-Request-Id';
+const EXPOSED_HEADERS = [...Object.values(PAGE_HEADERS), 'X-Request-Id'].join(', ');
 // Spares a browser one preflight round trip per request for ten minutes.
 const PREFLIGHT_MAX_AGE = '600';
 

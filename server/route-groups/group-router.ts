@@ -1,18 +1,23 @@
 import Router from '@koa/router';
-import { authRouter } from '../auth/auth-router.js';
+import { dataRouter } from '../data/data-routes.js';
 import { chain } from '../http/chain.js';
 import type { GatehouseRoutes, GatehouseState } from '../http/state.js';
-import { createOrganization } from '../organizations/create-organization.js';
-import { tenantRouter } from '../organizations/tenant-router.js';
-import { userRole } from '../roles/user-role.js';
+import { groupRouteSets, mountRoutes } from '../routes/route-sets.js';
 import type { Services } from '../services.js';
 import { bindRouteGroup } from './bind-route-group.js';
-import { dataContext, memberContext, signedIn } from './request-context.js';
-import { dataBases, groupBases, tenantBases, type RouteGroup } from './route-group.js';
+import { dataContext } from './request-context.js';
+import { dataBases, type RouteGroup } from './route-group.js';
+
+/** The registered models' generic routes where the group lists any, else the application's own. */
+function groupDataRoutes(group: RouteGroup, services: Services): Router<GatehouseState> | undefined {
+  const { models, dataRoutes } = services.config;
+  if (models) return group.models.length > 0 ? dataRouter(models, services.cursors) : undefined;
+  return dataRoutes?.(group);
+}
 
 /**
- * Everything one route group serves below the base path: its auth set, organization creation,
- * the tenant-only operations, and the data routes of the configured factory behind the group's
+ * Everything one route group serves below the base path: the route sets of `groupRouteSets`
+ * (auth, organization creation, tenant-only operations) and the data routes behind the group's
  * request context.
  *
  * Each base gets a router of its own. A router runs its middleware only when one of its own
@@ -20,29 +25,15 @@ import { dataBases, groupBases, tenantBases, type RouteGroup } from './route-gro
  * `/{group}/:organization` serves.
  */
 export function groupRoutes(group: RouteGroup, services: Services): GatehouseRoutes {
-  const routers: Router<GatehouseState>[] = [];
-  const under = (base: string) => {
-    const router = new Router<GatehouseState>({ prefix: `${services.config.basePath}${base}` }).use(bindRouteGroup(group));
-    routers.push(router);
-    return router;
-  };
-
-  if (group.auth) {
-    for (const base of groupBases(group)) {
-      const router = under(base).use('/auth', authRouter(services, base === '' ? null : group.name).routes());
-      if (group.tenancy !== 'none') router.post('/organizations', ...signedIn(services), createOrganization(services));
-    }
-    for (const base of tenantBases(group)) under(base).use(tenantRouter(services).routes());
-    // A non-tenant group has no tenant operations, but its members still need their rules.
-    if (group.tenancy === 'none') for (const base of dataBases(group)) under(base).get('/user-role', ...memberContext(services), userRole());
-  }
+  const under = (base: string) => new Router<GatehouseState>({ prefix: `${services.config.basePath}${base}` }).use(bindRouteGroup(group));
+  const routers = groupRouteSets(group).map((placed) => mountRoutes(under(placed.base), placed, services, group));
 
   // Data routes take any segment as a model, so under `/:organization` the path `/tenant/acme/posts`
   // would read as model `acme` of organization `tenant`: bases that open with a literal go first.
-  const data = services.config.dataRoutes?.(group);
+  const data = groupDataRoutes(group, services);
   const literalFirst = (base: string) => (base.startsWith('/:') ? 1 : 0);
   const bases = [...dataBases(group)].sort((a, b) => literalFirst(a) - literalFirst(b));
-  if (data) for (const base of bases) under(base).use(...dataContext(group, services)).use(data.routes());
+  if (data) for (const base of bases) routers.push(under(base).use(...dataContext(group, services)).use(data.routes()));
 
   return chain(routers.map((router) => router.routes()));
 }

@@ -4,6 +4,7 @@ import { seedDemo } from '../../policies/seed.js';
 import { migrate } from '../../server/db/migrations.js';
 import { startTestCluster } from './cluster.js';
 import { queryOnce } from './query.js';
+import { buildWebApp } from './web-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,13 +12,15 @@ declare module 'vitest' {
     clusterUrl: string;
     /** A migrated, demo-seeded database that each test database is copied from. */
     templateDatabase: string;
+    /** The demo web app's built assets, for the browser tests. */
+    webRoot: string;
   }
 }
 
-// One cluster and one template for the whole run; every test file copies the template, so
-// files run in parallel without sharing rows.
+// One cluster, one template and one build of the web app for the whole run; every test file
+// copies the template, so files run in parallel without sharing rows.
 export default async function setup(project: TestProject) {
-  const cluster = await startTestCluster();
+  const [cluster, web] = await Promise.all([startTestCluster(), buildWebApp()]);
   const template = `gatehouse_template_${process.pid}`;
   const clusterUrl = cluster.url('postgres');
   await queryOnce(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
@@ -26,7 +29,9 @@ export default async function setup(project: TestProject) {
   await seedDemo(cluster.url(template));
   project.provide('clusterUrl', clusterUrl);
   project.provide('templateDatabase', template);
+  project.provide('webRoot', web.dir);
   return async () => {
+    await web.remove();
     await queryOnce(clusterUrl, `DROP DATABASE IF EXISTS ${template}`);
     await cluster.stop();
   };

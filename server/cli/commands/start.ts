@@ -1,9 +1,15 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import demo from '../../../policies/gatehouse.config.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../../policies/seed.js';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { maskedUrl } from '../masked-url.js';
 import { runServer } from '../run-server.js';
+
+// `npm start` builds it first (the `prestart` script).
+const WEB_ROOT = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+const webBuilt = () => existsSync(`${WEB_ROOT}index.html`);
 
 function banner(url: string, databaseUrl: string): string {
   const logins = DEMO_USERS.map((user) => `  ${user.email.padEnd(20)} ${(user.organization ?? 'admin group').padEnd(12)} ${user.role}`);
@@ -19,7 +25,8 @@ function banner(url: string, databaseUrl: string): string {
     `  curl -gs '${url}/api/acme/organizations?filter[slug]=acme&include=users' -H "Authorization: Bearer $TOKEN"`,
     `  curl -s '${url}/api/acme/posts?include=author&sort=-created_at' -H "Authorization: Bearer $TOKEN"`,
     '',
-    `API description: ${url}/api/openapi.json`,
+    `API reference: ${url}/api/docs (description: ${url}/api/openapi.json)`,
+    webBuilt() ? `Demo web app: ${url}/` : 'Demo web app: not built (npm run build:web), so / answers 404',
     `Database: ${maskedUrl(databaseUrl)}   (\`gatehouse db url\` prints it whole)`,
     `Development mail: \`gatehouse mail\``,
   ].join('\n');
@@ -37,6 +44,7 @@ function start(): Promise<void> {
     prepare: prepareDemo,
     developmentKey: true,
     provisionLogin: true,
+    webRoot: webBuilt() ? WEB_ROOT : undefined,
     announce: (url, databaseUrl) => console.log(banner(url, databaseUrl)),
   });
 }

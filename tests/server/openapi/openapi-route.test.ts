@@ -35,26 +35,39 @@ describe('GET /api/openapi.json', () => {
     ['/api/admin/organizations', ['get', 'post']],
     ['/api/admin/users/{id}', ['delete', 'get', 'patch', 'put']],
     ['/api/public/{organization}/posts/{id}/force-delete', ['delete']],
-    // The tenant-only operations answer these before the data routes do (DESIGN.md 5).
-    ['/api/{organization}/organizations', ['post']],
+    // The tenant-only operations answer the GETs before the data routes do (DESIGN.md 5).
+    ['/api/{organization}/organizations', ['get', 'post']],
     ['/api/{organization}/organizations/{id}', ['delete', 'get', 'patch', 'put']],
-    ['/api/{organization}/roles', ['post']],
+    ['/api/{organization}/roles', ['get', 'post']],
+    ['/api/{organization}/organizations/exists', ['get']],
+    ['/api/auth/login', ['post']],
+    ['/api/admin/auth/login', ['post']],
     ['/api/admin/posts', []],
     ['/api/admin/comments', []],
   ])('%s: %j', (path, expected) => {
     expect(methods(path)).toEqual(expected);
   });
 
+  it('answers GET {t}/organizations one way: the tenant operation, not the generic index', async () => {
+    expect((document.paths['/api/{organization}/organizations']!.get as { operationId: string }).operationId).toBe('tenant.fetchOrganization');
+    const token = await server.login('editor@acme.test');
+    const { body } = await server.api.get('/api/acme/organizations?include=users', { token });
+    expect(body.data[0].users[0].pivot).toEqual({ role_id: expect.any(Number) });
+  });
+
   it('puts a domain group’s paths on its host', () => {
     expect(document.paths['/api/posts']?.servers).toEqual([
-      { url: 'https://{organization}.example.test', variables: { organization: { default: 'organization', description: 'The organization slug.' } } },
+      { url: 'https://{organization}.example.test', description: expect.any(String), variables: { organization: { default: 'acme', description: 'The organization slug.' } } },
     ]);
   });
 
-  it('is not served without registered models', async () => {
+  it('describes the service and its route groups even without registered models', async () => {
     const plain = await startTestServer();
     try {
-      expect((await plain.api.get('/api/openapi.json')).status).toBe(404);
+      const { status, body } = await plain.api.get('/api/openapi.json');
+      expect(status).toBe(200);
+      expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/auth/login', '/api/{organization}/user-role']));
+      expect(Object.keys(body.paths).filter((path) => path.endsWith('/posts'))).toEqual([]);
     } finally {
       await plain.close();
     }

@@ -1,21 +1,13 @@
 import { ConfigError } from '../config/config-error.js';
-import type { DataConfig } from '../config/server-config.js';
-import { dataRouter } from '../data/data-routes.js';
 import type { RouteGroup } from '../route-groups/route-group.js';
-import type { PageCursors } from '../query/page-cursor.js';
+import type { DataConfig } from './data-config.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
-
-export interface RegisteredData {
-  registry: ModelRegistry;
-  /** A group's data router, or none for a group that lists no models. */
-  dataRoutes(group: RouteGroup): ReturnType<typeof dataRouter> | undefined;
-}
 
 /**
  * Checks at start-up what would otherwise fail per request: every model a group lists is
  * registered, and tenant-owned models are served only where a request has an organization.
  */
-export function registerData(data: DataConfig, groups: readonly RouteGroup[], cursors: PageCursors): RegisteredData {
+export function registerModels(data: DataConfig, groups: readonly RouteGroup[]): ModelRegistry {
   const registry = createModelRegistry(data.models, data.policies);
   for (const group of groups) {
     for (const slug of group.models) {
@@ -25,5 +17,5 @@ export function registerData(data: DataConfig, groups: readonly RouteGroup[], cu
       }
     }
   }
-  return { registry, dataRoutes: (group) => (group.models.length > 0 ? dataRouter(registry, cursors) : undefined) };
+  return registry;
 }

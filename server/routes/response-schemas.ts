@@ -1,0 +1,93 @@
+import type { JsonSchema } from './route-definition.js';
+
+/** `#/components/schemas/{name}` of the OpenAPI document. */
+export const ref = (name: keyof typeof COMPONENT_SCHEMAS | string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'object', properties: { data: { type: 'array', items } }, required: ['data'] });
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
+const timestamp = { type: 'string', format: 'date-time' };
+
+/** The bodies the service's own routes answer with; model records are added per model. */
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  Error: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  ValidationError: {
+    type: 'object',
+    properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+    required: ['message', 'errors'],
+  },
+  Message: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  User: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string', format: 'email' } }, required: ['id', 'name', 'email'] },
+  Organization: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, slug: { type: 'string' } }, required: ['id', 'name', 'slug'] },
+  OrganizationWithIncludes: {
+    allOf: [
+      ref('Organization'),
+      {
+        type: 'object',
+        properties: {
+          users: {
+            type: 'array',
+            description: 'With `include=users`: members of the request’s group.',
+            items: { allOf: [ref('User'), { type: 'object', properties: { pivot: { type: 'object', properties: { role_id: { type: 'integer' } } } } }] },
+          },
+          roles: { type: 'array', description: 'With `include=roles`.', items: ref('Role') },
+        },
+      },
+    ],
+  },
+  Session: {
+    type: 'object',
+    description: 'A started session: the bearer token and who it belongs to.',
+    properties: {
+      token: { type: 'string', description: 'PASETO v4.public bearer token.' },
+      user: ref('User'),
+      organization: nullable(ref('Organization')),
+      organization_slug: { type: ['string', 'null'] },
+      route_group: { type: ['string', 'null'], description: 'The group in the auth URL; null on the plain `/auth/*` path.' },
+    },
+    required: ['token', 'user', 'organization', 'organization_slug', 'route_group'],
+  },
+  Role: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, slug: { type: 'string' } }, required: ['id', 'name', 'slug'] },
+  UserRole: {
+    type: 'object',
+    properties: {
+      role: { type: ['string', 'null'] },
+      permissions: { type: 'array', items: { type: 'string' }, description: 'Effective permissions; a leading `!` marks a denial.' },
+      rules: { type: 'array', items: { type: 'array' }, description: 'The caller’s CASL rules, packed with `packRules`.' },
+    },
+    required: ['role', 'permissions', 'rules'],
+  },
+  OrganizationExistence: {
+    type: 'object',
+    properties: { exists: { type: 'boolean', description: 'True when the slug is taken (or reserved).' }, organization: nullable(ref('Organization')) },
+    required: ['exists', 'organization'],
+  },
+  Invitation: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      organization_id: { type: 'integer' },
+      email: { type: 'string', format: 'email' },
+      role_id: { type: 'integer' },
+      route_group: { type: ['string', 'null'] },
+      status: { enum: ['pending', 'expired', 'accepted', 'cancelled'] },
+      invited_by: { type: ['integer', 'null'] },
+      expires_at: timestamp,
+      accepted_at: { type: ['string', 'null'], format: 'date-time' },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    required: ['id', 'email', 'role_id', 'status'],
+  },
+  AcceptedInvitation: {
+    type: 'object',
+    description: 'For a signed-in invitee; a guest gets `{requires_registration: true}` instead. No token is issued.',
+    properties: { message: { type: 'string' }, invitation: ref('Invitation'), organization: ref('Organization'), requires_registration: { type: 'boolean' } },
+  },
+  Health: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] },
+  Ready: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
+  PublicKey: {
+    type: 'object',
+    properties: { key: { type: 'string', description: 'PASERK `k4.public`.' }, version: { const: 'v4' }, purpose: { const: 'public' } },
+    required: ['key', 'version', 'purpose'],
+  },
+};

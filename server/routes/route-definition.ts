@@ -1,0 +1,47 @@
+import type { ZodType } from 'zod';
+import type { GatehouseMiddleware } from '../http/state.js';
+import type { RouteGroup } from '../route-groups/route-group.js';
+import type { Services } from '../services.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type JsonSchema = Record<string, unknown>;
+
+/** Where a route set is mounted: the group (none for the service routes) and the base below the base path. */
+export interface Mount {
+  group: RouteGroup | null;
+  base: string;
+}
+
+export interface ResponseDescription {
+  description: string;
+  /** JSON body; none for an empty answer. */
+  schema?: JsonSchema;
+  /** Pagination headers (`X-Current-Page`, ...). */
+  paged?: boolean;
+  /** A body of another type than JSON (the reference page's HTML). */
+  contentType?: string;
+}
+
+/**
+ * One operation of the HTTP surface: how it is mounted (method, path, middleware) and how it is
+ * described (summary, body, answers). Routers and the OpenAPI document are both built from these.
+ */
+export interface RouteDefinition {
+  /** Unique within its set; the document prefixes it with the group where one set is mounted several times. */
+  operationId: string;
+  method: HttpMethod;
+  /** Koa path below the set's mount: `/login`, `/invitations/:id/resend`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** `bearer`: a session is required; `optional`: read when sent; `none`: never read. */
+  access: 'bearer' | 'optional' | 'none';
+  body?: ZodType;
+  /** Query parameters, as a zod object of strings. */
+  query?: ZodType;
+  responses: Readonly<Record<number, ResponseDescription>>;
+  /** Statuses answered with the `{message}` error body. */
+  errors: readonly number[];
+  handle(services: Services, mount: Mount): GatehouseMiddleware[];
+}

@@ -1,0 +1,82 @@
+import { authenticateIfPresent } from '../auth/authenticate.js';
+import { acceptInvitation } from '../invitations/accept-invitation.js';
+import { acceptInvitationSchema } from '../invitations/invitation-schemas.js';
+import { openApi } from '../openapi/openapi-route.js';
+import { apiReferencePage } from '../pages/api-reference.js';
+import { health, ready } from '../service/health.js';
+import { publicKey } from '../service/public-key.js';
+import { readinessCheck } from '../service/readiness.js';
+import type { RouteDefinition } from './route-definition.js';
+import { ref } from './response-schemas.js';
+
+/** Routes outside every route group: the same on every host, any session may call them. */
+export const SERVICE_ROUTES: readonly RouteDefinition[] = [
+  {
+    operationId: 'health',
+    method: 'get',
+    path: '/health',
+    summary: 'Liveness: the process answers (the database is not asked)',
+    tag: 'service',
+    access: 'none',
+    responses: { 200: { description: 'Alive', schema: ref('Health') } },
+    errors: [],
+    handle: () => [health()],
+  },
+  {
+    operationId: 'ready',
+    method: 'get',
+    path: '/ready',
+    summary: 'Readiness: the database answers and is migrated',
+    tag: 'service',
+    access: 'none',
+    responses: { 200: { description: 'Ready to serve', schema: ref('Ready') } },
+    errors: [503],
+    handle: (services) => [ready(readinessCheck(services.db))],
+  },
+  {
+    operationId: 'publicKey',
+    method: 'get',
+    path: '/.well-known/paseto-public-key',
+    summary: 'The public key that verifies this service’s tokens',
+    description: 'A verifier learns that a token is genuine and unexpired; only the service knows whether its session was revoked.',
+    tag: 'service',
+    access: 'none',
+    responses: { 200: { description: 'PASERK k4.public', schema: ref('PublicKey') } },
+    errors: [],
+    handle: (services) => [publicKey(services)],
+  },
+  {
+    operationId: 'acceptInvitation',
+    method: 'post',
+    path: '/invitations/accept',
+    summary: 'Accept an invitation as the signed-in invitee',
+    tag: 'invitations',
+    access: 'optional',
+    body: acceptInvitationSchema,
+    responses: { 200: { description: 'Accepted, or what a guest must do first', schema: ref('AcceptedInvitation') } },
+    errors: [401, 403, 404, 422],
+    handle: (services) => [authenticateIfPresent(services), acceptInvitation(services)],
+  },
+  {
+    operationId: 'openApiDocument',
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    tag: 'service',
+    access: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object' } } },
+    errors: [],
+    handle: (services) => [openApi(services)],
+  },
+  {
+    operationId: 'apiReference',
+    method: 'get',
+    path: '/docs',
+    summary: 'The API reference page (Swagger UI) for this document',
+    tag: 'service',
+    access: 'none',
+    responses: { 200: { description: 'HTML', contentType: 'text/html' } },
+    errors: [],
+    handle: (services) => [apiReferencePage(services.config.basePath)],
+  },
+];

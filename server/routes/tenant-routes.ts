@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { cancelInvitation } from '../invitations/cancel-invitation.js';
+import { createInvitation } from '../invitations/create-invitation.js';
+import { createInvitationSchema, invitationStatusSchema } from '../invitations/invitation-schemas.js';
+import { listInvitations } from '../invitations/list-invitations.js';
+import { resendInvitation } from '../invitations/resend-invitation.js';
+import { createOrganization } from '../organizations/create-organization.js';
+import { fetchOrganizations } from '../organizations/fetch-organizations.js';
+import { organizationExists } from '../organizations/organization-exists.js';
+import { createOrganizationSchema } from '../organizations/organization-schemas.js';
+import { authorize } from '../permissions/authorize.js';
+import { memberContext, signedIn } from '../route-groups/request-context.js';
+import { listRoles } from '../roles/list-roles.js';
+import { userRole } from '../roles/user-role.js';
+import type { RouteDefinition } from './route-definition.js';
+import { listOf, ref } from './response-schemas.js';
+
+const userRoleRoute: RouteDefinition = {
+  operationId: 'userRole',
+  method: 'get',
+  path: '/user-role',
+  summary: 'The caller’s role, effective permissions and packed CASL rules',
+  tag: 'organizations',
+  access: 'bearer',
+  responses: { 200: { description: 'Role and rules', schema: ref('UserRole') } },
+  errors: [401, 403, 404],
+  handle: (services) => [...memberContext(services), userRole()],
+};
+
+/** `POST {authBase}/organizations` of a group with tenancy: any signed-in caller, who becomes its owner. */
+export const GROUP_ROUTES: readonly RouteDefinition[] = [
+  {
+    operationId: 'createOrganization',
+    method: 'post',
+    path: '/organizations',
+    summary: 'Create an organization; the caller becomes its owner',
+    tag: 'organizations',
+    access: 'bearer',
+    body: createOrganizationSchema,
+    responses: { 201: { description: 'Created', schema: ref('Organization') } },
+    errors: [401, 403, 422],
+    handle: (services) => [...signedIn(services), createOrganization(services)],
+  },
+];
+
+/**
+ * The tenant-only operations under `{t}` (a base ending in the organization). They answer before
+ * the data routes of the same base, so `GET {t}/organizations` is theirs, never the generic index.
+ * The slug check is open to any signed-in caller; everything else needs membership.
+ */
+export const TENANT_ROUTES: readonly RouteDefinition[] = [
+  {
+    operationId: 'organizationExists',
+    method: 'get',
+    path: '/organizations/exists',
+    summary: 'Whether the slug in the path is taken',
+    description: 'Any signed-in caller; the organization itself only for its members.',
+    tag: 'organizations',
+    access: 'bearer',
+    responses: { 200: { description: 'Taken or free', schema: ref('OrganizationExistence') } },
+    errors: [401, 403],
+    handle: (services) => [...signedIn(services), organizationExists(services)],
+  },
+  {
+    operationId: 'fetchOrganization',
+    method: 'get',
+    path: '/organizations',
+    summary: 'The organization of the path, as a one-element list',
+    tag: 'organizations',
+    access: 'bearer',
+    query: z.object({ 'filter[slug]': z.string().optional(), 'filter[id]': z.string().optional(), include: z.string().optional().describe('`users`, `roles`, comma-separated.') }),
+    responses: { 200: { description: 'The organization, or none when the filters exclude it', schema: listOf(ref('OrganizationWithIncludes')) } },
+    errors: [400, 401, 403, 404],
+    handle: (services) => [...memberContext(services), fetchOrganizations()],
+  },
+  {
+    operationId: 'listRoles',
+    method: 'get',
+    path: '/roles',
+    summary: 'The roles of the organization',
+    tag: 'organizations',
+    access: 'bearer',
+    responses: { 200: { description: 'Roles', schema: listOf(ref('Role')) } },
+    errors: [401, 403, 404],
+    handle: (services) => [...memberContext(services), listRoles()],
+  },
+  userRoleRoute,
+  {
+    operationId: 'listInvitations',
+    method: 'get',
+    path: '/invitations',
+    summary: 'Invitations of the organization',
+    tag: 'invitations',
+    access: 'bearer',
+    query: invitationStatusSchema,
+    responses: { 200: { description: 'Invitations', schema: listOf(ref('Invitation')) } },
+    errors: [400, 401, 403, 404, 422],
+    handle: (services) => [...memberContext(services), authorize('index', 'invitations'), listInvitations()],
+  },
+  {
+    operationId: 'createInvitation',
+    method: 'post',
+    path: '/invitations',
+    summary: 'Invite someone by email with a role',
+    tag: 'invitations',
+    access: 'bearer',
+    body: createInvitationSchema,
+    responses: { 201: { description: 'Invited; the token goes only into the mail', schema: ref('Invitation') } },
+    errors: [401, 403, 404, 422],
+    handle: (services) => [...memberContext(services), authorize('store', 'invitations'), createInvitation(services)],
+  },
+  {
+    operationId: 'resendInvitation',
+    method: 'post',
+    path: '/invitations/:id/resend',
+    summary: 'Mail a pending invitation again, with a new expiry',
+    tag: 'invitations',
+    access: 'bearer',
+    responses: { 200: { description: 'Renewed', schema: ref('Invitation') } },
+    errors: [401, 403, 404, 422],
+    // Resend and cancel check their permission after finding the record: 404 before 403.
+    handle: (services) => [...memberContext(services), resendInvitation(services)],
+  },
+  {
+    operationId: 'cancelInvitation',
+    method: 'delete',
+    path: '/invitations/:id',
+    summary: 'Cancel a pending invitation',
+    tag: 'invitations',
+    access: 'bearer',
+    responses: {
+      200: { description: 'Cancelled', schema: { type: 'object', properties: { message: { type: 'string' }, invitation: ref('Invitation') }, required: ['message', 'invitation'] } },
+    },
+    errors: [401, 403, 404, 422],
+    handle: (services) => [...memberContext(services), cancelInvitation()],
+  },
+];
+
+/** A group without tenancy has no tenant operations, but its members still need their rules. */
+export const TENANTLESS_ROUTES: readonly RouteDefinition[] = [userRoleRoute];

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startDataServer } from '../server/support/data-server.js';
+import type { TestServer } from '../server/support/test-server.js';
+import { launchChromium, screenshot, type Browser } from './support/chromium.js';
+import { DemoPage } from './support/demo-page.js';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot') }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function demoPage(): Promise<DemoPage> {
+  const demo = new DemoPage(await browser.context.newPage(), server.api.baseUrl);
+  await demo.open();
+  return demo;
+}
+
+describe('the demo web app in Chromium', () => {
+  it('shows the editor the internal notes and the create button', async () => {
+    const demo = await demoPage();
+    await screenshot(demo.page, 'sign-in');
+    await demo.signInAs('editor@acme.test');
+    const table = await demo.postsTable();
+    expect(await table.getByRole('columnheader', { name: 'Internal notes' }).count()).toBe(1);
+    expect(await table.getByText('Do not share the Q3 dates yet.').count()).toBe(1);
+    expect(await demo.page.getByRole('link', { name: 'New post' }).count()).toBe(1);
+    await screenshot(demo.page, 'posts-as-editor');
+
+    await demo.openPost('Quarterly roadmap');
+    const notes = demo.page.getByRole('region', { name: 'Internal notes' });
+    expect(await notes.textContent()).toContain('Do not share the Q3 dates yet.');
+    expect(await demo.page.getByRole('link', { name: 'Edit' }).count()).toBe(1);
+    await demo.page.close();
+  });
+
+  it('shows the viewer no internal notes and no create button', async () => {
+    const demo = await demoPage();
+    await demo.signInAs('viewer@acme.test');
+    const table = await demo.postsTable();
+    expect(await table.getByRole('link', { name: 'Quarterly roadmap' }).count()).toBe(1);
+    expect(await table.getByRole('columnheader', { name: 'Internal notes' }).count()).toBe(0);
+    expect(await demo.page.getByRole('link', { name: 'New post' }).count()).toBe(0);
+    expect(await demo.page.getByText('Do not share the Q3 dates yet.').count()).toBe(0);
+    await screenshot(demo.page, 'posts-as-viewer');
+
+    await demo.openPost('Quarterly roadmap');
+    await demo.page.getByRole('heading', { name: /^Comments/ }).waitFor();
+    expect(await demo.page.getByRole('region', { name: 'Internal notes' }).count()).toBe(0);
+    expect(await demo.page.getByText('Do not share the Q3 dates yet.').count()).toBe(0);
+    expect(await demo.page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    expect(await demo.page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    // The viewer's per-user grant: comments.store.
+    expect(await demo.page.getByRole('button', { name: 'Comment' }).count()).toBe(1);
+    await demo.page.close();
+  });
+
+  it('creates a post that then shows up in the list', async () => {
+    const demo = await demoPage();
+    await demo.signInAs('editor@acme.test');
+    await demo.page.getByRole('link', { name: 'New post' }).click();
+    await demo.page.getByLabel('Title').fill('Written in Chromium');
+    await demo.page.getByLabel('Body').fill('A post made through the web app.');
+    await demo.page.getByLabel('Status').selectOption('published');
+    await demo.page.getByRole('button', { name: 'Create post' }).click();
+    await demo.page.getByRole('heading', { level: 1, name: 'Written in Chromium' }).waitFor();
+    expect(await demo.page.getByText('A post made through the web app.').count()).toBe(1);
+
+    await demo.page.getByRole('link', { name: '← All posts' }).click();
+    const table = await demo.postsTable();
+    await table.getByRole('link', { name: 'Written in Chromium' }).waitFor();
+    const [stored] = await server.sql<{ title: string; status: string }>("SELECT title, status FROM posts WHERE title = 'Written in Chromium'");
+    expect(stored).toEqual({ title: 'Written in Chromium', status: 'published' });
+    await demo.page.close();
+  });
+
+  it("shows the server's 403 message for a field the editor may not set", async () => {
+    const demo = await demoPage();
+    await demo.signInAs('editor@acme.test');
+    await demo.page.getByRole('link', { name: 'New post' }).click();
+    await demo.page.getByLabel('Title').fill('Has notes');
+    await demo.page.getByLabel('Internal notes').fill('Not mine to write.');
+    await demo.page.getByRole('button', { name: 'Create post' }).click();
+    const alert = demo.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('You are not allowed to set the following field(s): internal_notes');
+    await screenshot(demo.page, 'forbidden-field');
+    expect(await server.sql("SELECT id FROM posts WHERE title = 'Has notes'")).toEqual([]);
+    await demo.page.close();
+  });
+
+  it('signs a second tab out when the first one signs out', async () => {
+    const first = await demoPage();
+    await first.signInAs('editor@acme.test');
+    await first.postsTable();
+    const second = new DemoPage(await browser.context.newPage(), server.api.baseUrl);
+    await second.page.goto(`${server.api.baseUrl}/#/posts`);
+    await second.postsTable();
+
+    await first.page.getByRole('button', { name: 'Sign out' }).click();
+    await first.page.getByRole('heading', { name: 'Demo logins' }).waitFor();
+    // No reload: the second tab hears the storage change and shows the sign-in page.
+    await second.page.getByRole('heading', { name: 'Demo logins' }).waitFor({ timeout: 5_000 });
+    expect(await second.page.getByTestId('signed-in-user').count()).toBe(0);
+    await first.page.close();
+    await second.page.close();
+  });
+
+  it("lists the admin route group's users for the admin", async () => {
+    const demo = await demoPage();
+    await demo.signInAs('admin@example.test');
+    const table = demo.page.getByRole('table', { name: 'Users' });
+    await table.waitFor();
+    expect(await table.getByText('viewer@acme.test').count()).toBe(1);
+    expect(await table.getByText('owner@globex.test').count()).toBe(1);
+    await demo.page.close();
+  });
+});
+
+describe('the API reference in Chromium', () => {
+  it('renders the OpenAPI document served at /api/openapi.json', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.api.baseUrl}/api/docs`);
+    const title = page.locator('.swagger-ui .info .title');
+    // Swagger UI parses a few hundred operations first: slow on a busy machine.
+    await title.waitFor({ timeout: 40_000 });
+    const { body: spec } = await server.api.get('/api/openapi.json');
+    expect(await title.textContent()).toContain(spec.info.title);
+    await page.locator('.opblock-tag[data-tag="posts"]').click();
+    await page.locator('.opblock-summary-path[data-path="/api/{organization}/posts"]').first().waitFor();
+    await screenshot(page, 'api-reference');
+    await page.close();
+  }, 90_000);
+});

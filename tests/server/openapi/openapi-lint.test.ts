@@ -1,0 +1,46 @@
+import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDataServer } from '../support/data-server.js';
+import type { TestServer } from '../support/test-server.js';
+
+/**
+ * Warnings of Redocly's `recommended` rules that this API accepts, each for a reason of its
+ * design. Anything else, and any error, fails the test.
+ */
+const ACCEPTED_WARNINGS: Record<string, string> = {
+  // A prefix group's paths (`/api/admin/users`) and the tenant group's (`/api/{organization}/users`)
+  // overlap by design: the literal segment wins, and a group's name is a reserved slug.
+  'no-ambiguous-paths': 'route group prefixes beside /api/{organization}',
+  // Health, the public key, this document and its page take no input a caller could get wrong.
+  'operation-4xx-response': 'the four service routes without input',
+};
+
+let server: TestServer;
+let problems: NormalizedProblem[];
+
+beforeAll(async () => {
+  server = await startDataServer();
+  const { body } = await server.api.get('/api/openapi.json');
+  problems = await lintFromString({ source: JSON.stringify(body), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) });
+});
+afterAll(() => server.close());
+
+const where = (problem: NormalizedProblem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? '?'}`;
+
+describe('the OpenAPI document under redocly lint (recommended rules)', () => {
+  it('has no errors', () => {
+    expect(problems.filter((problem) => problem.severity === 'error').map(where)).toEqual([]);
+  });
+
+  it('warns only about what the design accepts', () => {
+    const unexpected = problems.filter((problem) => problem.severity !== 'error' && !(problem.ruleId in ACCEPTED_WARNINGS));
+    expect(unexpected.map(where)).toEqual([]);
+  });
+
+  it('misses a 4xx answer only on the service routes that take no input', () => {
+    const without4xx = problems.filter((problem) => problem.ruleId === 'operation-4xx-response').map((problem) => problem.location[0]?.pointer);
+    expect(without4xx.sort()).toEqual(
+      ['/api/.well-known/paseto-public-key', '/api/docs', '/api/health', '/api/openapi.json'].map((path) => `#/paths/${path.replaceAll('/', '~1')}/get/responses`),
+    );
+  });
+});

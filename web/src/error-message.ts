@@ -1,0 +1,21 @@
+import { isAxiosError } from 'axios';
+
+interface ErrorBody {
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+/** The server's `{message}` (at `error.response.data.message`), else what the transport said. */
+export function errorMessage(error: unknown): string {
+  if (isAxiosError<ErrorBody>(error)) return error.response?.data?.message ?? `The service did not answer (${error.message}).`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A 422's per-field messages. */
+export function fieldErrors(error: unknown): Record<string, string[]> {
+  return (isAxiosError<ErrorBody>(error) && error.response?.status === 422 && error.response.data?.errors) || {};
+}
+
+export function statusOf(error: unknown): number | undefined {
+  return isAxiosError(error) ? error.response?.status : undefined;
+}
