@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
-import type { LooseSelect } from '../query/loose-schema.js';
+import type { LooseRow, LooseSelect } from '../query/loose-schema.js';
 import type { TypedValue } from '../query/typed-value.js';
 
 export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'string[]';
@@ -45,6 +45,14 @@ export interface Aggregate {
   where?: Record<string, string | number | boolean | null>;
 }
 
+/** A value computed per record, returned when asked for with `?computed_attributes=name`. */
+export interface ComputedAttribute {
+  type: AttributeType;
+  /** The attributes it is computed from: a caller who may not read one of them does not get it either. */
+  uses: readonly string[];
+  compute: (record: LooseRow) => unknown;
+}
+
 export interface ModelOptions {
   /** The URL segment and the resource slug of the permissions (`posts.index`); the policy is found by it (`PostPolicy`). */
   slug: string;
@@ -76,6 +84,7 @@ export interface ModelOptions {
   softDeletes?: boolean;
   audit?: boolean;
   computed?: Record<string, Aggregate>;
+  computedAttributes?: Record<string, ComputedAttribute>;
   /** Body schemas; update defaults to the create schema with every field optional. */
   validation?: { create: ZodType; update?: ZodType };
 }
@@ -161,6 +170,11 @@ export function defineModel(options: ModelOptions): ModelDefinition {
     checkIdentifiers(slug, 'computed column', aggregate.column ? [aggregate.column] : [], attributes);
     checkIdentifiers(slug, 'computed condition', Object.keys(aggregate.where ?? {}), attributes);
   }
+  for (const [name, computed] of Object.entries(options.computedAttributes ?? {})) {
+    checkIdentifiers(slug, 'computed attribute', [name]);
+    if (Object.hasOwn(attributes, name)) throw new ModelDefinitionError(slug, `computed attribute "${name}" is also an attribute`);
+    checkIdentifiers(slug, `computed attribute "${name}" use`, computed.uses, attributes);
+  }
   const perPage = options.perPage ?? 15;
   if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw new ModelDefinitionError(slug, `perPage must be 1..${MAX_PER_PAGE}`);
   return Object.freeze({
@@ -183,6 +197,7 @@ export function defineModel(options: ModelOptions): ModelDefinition {
     softDeletes: options.softDeletes ?? false,
     audit: options.audit ?? false,
     computed: options.computed ?? {},
+    computedAttributes: options.computedAttributes ?? {},
     validation: options.validation && {
       create: options.validation.create,
       update: options.validation.update ?? updateSchema(options.validation.create),

@@ -32,8 +32,8 @@ function recordSchema(model: ModelDefinition): JsonObject {
   const visible = Object.entries(model.attributes).filter(([name]) => !model.hidden.includes(name));
   return {
     type: 'object',
-    description: 'Fields the caller may not read are left out.',
-    properties: Object.fromEntries(visible.map(([name, type]) => [name, ATTRIBUTE_SCHEMAS[type]])),
+    description: 'Fields the caller may not read are left out; computed attributes only when asked for.',
+    properties: Object.fromEntries([...visible, ...Object.entries(model.computedAttributes).map(([name, { type }]) => [name, type] as const)].map(([name, type]) => [name, ATTRIBUTE_SCHEMAS[type]])),
     required: ['id'],
   };
 }

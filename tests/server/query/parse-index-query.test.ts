@@ -21,6 +21,7 @@ describe('parseIndexQuery', () => {
         page: '2',
         per_page: '100',
         scope: 'published',
+        computed_attributes: 'excerpt',
       }),
     ).toEqual({
       filters: [
@@ -37,6 +38,8 @@ describe('parseIndexQuery', () => {
       page: 2,
       perPage: 100,
       scopes: [{ name: 'published', argument: null }],
+      computedAttributes: ['excerpt'],
+      aggregates: null,
     });
   });
 
@@ -93,6 +96,7 @@ describe('parseIndexQuery', () => {
     expect(parse({ 'filter[status]': 'draft', fields: 'title' }, 'show')).toMatchObject({ filters: [{ column: 'status', values: ['draft'] }], fields: { posts: ['title'] } });
     expect(parse({ page: '2', per_page: '50' }, 'audit')).toMatchObject({ page: 2, perPage: 50 });
     expect(() => parse({ sort: 'title' }, 'audit')).toThrow('Unknown query parameter: sort.');
+    expect(parse({ attributes: 'total,drafts' }, 'computed').aggregates).toEqual(['total', 'drafts']);
     expect(() => parse({ include: 'author' }, 'computed')).toThrow('Unknown query parameter: include.');
     expect(parse({ 'filter[status]': 'draft' }, 'computed').filters).toEqual([{ column: 'status', values: ['draft'] }]);
   });
