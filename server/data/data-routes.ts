@@ -29,7 +29,7 @@ const update: Handler = (context, model, ctx) => updateRecord(context, model, pa
 const ROUTES: readonly DataRoute[] = [
   { method: 'get', path: '/:model/computed', status: 200, handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
   { method: 'get', path: '/:model/trashed', status: 200, handle: async (context, model, ctx) => paginated(ctx, await trashedRecords(context, model, query(ctx))) },
-  { method: 'post', path: '/:model/nested', status: 200, handle: async (context, model, ctx) => ({ results: await runNestedOperations(context, body(ctx), model.slug) }) },
+  { method: 'post', path: '/:model/nested', status: 200, handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
   { method: 'get', path: '/:model', status: 200, handle: async (context, model, ctx) => paginated(ctx, await indexRecords(context, model, query(ctx))) },
   { method: 'post', path: '/:model', status: 201, handle: (context, model, ctx) => storeRecord(context, model, body(ctx)) },
   { method: 'get', path: '/:model/:id', status: 200, handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
@@ -52,7 +52,7 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  */
 export function dataRouter(registry: ModelRegistry): Router<GatehouseState> {
   const router = new Router<GatehouseState>();
-  router.post('/nested', async (ctx) => respond(ctx, 200, { results: await runNestedOperations(dataContextFor(ctx, registry), body(ctx)) }));
+  router.post('/nested', async (ctx) => respond(ctx, 200, await runNestedOperations(dataContextFor(ctx, registry), body(ctx))));
   for (const route of ROUTES) {
     router[route.method](route.path, async (ctx) => {
       const context = dataContextFor(ctx, registry);

@@ -1,5 +1,6 @@
 import { toJSONSchema, type ZodType } from 'zod';
 import type { AttributeType, ModelDefinition } from '../models/define-model.js';
+import { REFERENCE } from '../data/nested-references.js';
 import { ENDPOINT_QUERIES, type QueryKind } from '../query/endpoint-queries.js';
 
 export interface OpenApiGroup {
@@ -135,7 +136,12 @@ const SHARED_SCHEMAS = {
         maxItems: 50,
         items: {
           type: 'object',
-          properties: { model: { type: 'string' }, action: { enum: ['create', 'update', 'delete'] }, id: { type: 'integer' }, data: { type: 'object' } },
+          properties: {
+            model: { type: 'string' },
+            action: { enum: ['create', 'update', 'delete'] },
+            id: { oneOf: [{ type: 'integer' }, { type: 'string', pattern: REFERENCE.source }] },
+            data: { type: 'object', description: 'A value "$N.field" is that field of the result of earlier operation N.' },
+          },
           required: ['action'],
         },
       },
@@ -143,13 +149,9 @@ const SHARED_SCHEMAS = {
     required: ['operations'],
   },
   NestedResults: {
-    type: 'object',
-    properties: {
-      results: {
-        type: 'array',
-        items: { type: 'object', properties: { model: { type: 'string' }, action: { type: 'string' }, id: { type: 'integer' }, data: { type: ['object', 'null'] } } },
-      },
-    },
+    type: 'array',
+    description: 'One result per operation, in order: the record as the caller may see it, or {id, deleted: true}.',
+    items: { type: 'object', properties: { id: { type: 'integer' }, deleted: { const: true } }, required: ['id'] },
   },
 };
 
