@@ -3,6 +3,8 @@ import Koa from 'koa';
 import { authenticateIfPresent } from './auth/authenticate.js';
 import { jsonBody, requireJsonType } from './http/body-parser.js';
 import { cors } from './http/cors.js';
+import { methodOverride } from './http/method-override.js';
+import { multipartBody } from './http/multipart-body.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound } from './http/not-found.js';
 import { rejectNul } from './http/reject-nul.js';
@@ -37,7 +39,9 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(cors(services.config.corsOrigins));
   app.use(requireJsonType());
   app.use(jsonBody(services.config.bodyLimit));
+  app.use(multipartBody(services.config.bodyLimit));
   app.use(rejectNul());
+  app.use(methodOverride());
   app.use(service.routes());
   app.use(reservedSlugCheck(services));
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));

@@ -5,6 +5,7 @@ import type { ModelRegistry } from '../models/model-registry.js';
 import type { RawQuery } from '../query/query-parameter.js';
 import type { DataContext } from './data-context.js';
 import { dataContextFor } from './data-context-for.js';
+import { coerceFormFields } from './form-fields.js';
 import { runNestedOperations } from './nested-operations.js';
 import { paginated } from './paginated.js';
 import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords } from './read-actions.js';
@@ -22,8 +23,10 @@ interface DataRoute {
 const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
 const param = (ctx: GatehouseContext, name: string) => ctx.params[name] ?? '';
 const body = (ctx: GatehouseContext) => ctx.request.body;
+// Store and update also take form bodies, whose fields are typed by the model.
+const record = (ctx: GatehouseContext, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
-const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), body(ctx));
+const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model));
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 const ROUTES: readonly DataRoute[] = [
@@ -31,7 +34,7 @@ const ROUTES: readonly DataRoute[] = [
   { method: 'get', path: '/:model/trashed', status: 200, handle: async (context, model, ctx) => paginated(ctx, await trashedRecords(context, model, query(ctx))) },
   { method: 'post', path: '/:model/nested', status: 200, handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
   { method: 'get', path: '/:model', status: 200, handle: async (context, model, ctx) => paginated(ctx, await indexRecords(context, model, query(ctx))) },
-  { method: 'post', path: '/:model', status: 201, handle: (context, model, ctx) => storeRecord(context, model, body(ctx)) },
+  { method: 'post', path: '/:model', status: 201, handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model)) },
   { method: 'get', path: '/:model/:id', status: 200, handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
   { method: 'put', path: '/:model/:id', status: 200, handle: update },
   { method: 'patch', path: '/:model/:id', status: 200, handle: update },
