@@ -36,7 +36,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(requestLogger(services.logger));
   app.use(errorHandler(services.logger));
   app.use(requireHost());
-  app.use(cors(services.config.corsOrigins));
+  app.use(cors(services.config.cors));
   app.use(requireJsonType());
   app.use(jsonBody(services.config.bodyLimit));
   app.use(multipartBody(services.config.bodyLimit));

@@ -67,6 +67,7 @@ export function envConfig(env: NodeJS.ProcessEnv, connection: string | DatabaseO
     appUrl: env.GATEHOUSE_APP_URL || undefined,
     trustProxy: proxies(env, 'GATEHOUSE_TRUST_PROXY'),
     corsOrigins: list(env, 'GATEHOUSE_CORS_ORIGINS'),
+    cors: { credentials: flag(env, 'GATEHOUSE_CORS_CREDENTIALS') },
     invitationTtlSeconds: seconds(env, 'GATEHOUSE_INVITATION_TTL'),
     passwordResetTtlSeconds: seconds(env, 'GATEHOUSE_PASSWORD_RESET_TTL'),
     logger: createLogger(env.LOG_LEVEL || 'info'),
