@@ -1,3 +1,4 @@
+import { ABILITY_OPTIONS } from '@gatehouse/engine/wire';
 import type { ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
 import type { LooseRow, LooseSelect } from '../query/loose-schema.js';
@@ -140,6 +141,7 @@ function updateSchema(create: ZodType): ZodType {
 export function defineModel(options: ModelOptions): ModelDefinition {
   const { slug } = options;
   if (!/^[a-z][a-z0-9_-]*$/.test(slug)) throw new ModelDefinitionError(slug, 'slug must be lower-case letters, digits, underscores and dashes');
+  if (slug === ABILITY_OPTIONS.anySubjectType) throw new ModelDefinitionError(slug, `"${slug}" is CASL's name for every resource, so no permission can name it`);
   const attributes = { id: 'integer' as const, ...options.attributes };
   checkIdentifiers(slug, 'table', [options.table ?? slug.replaceAll('-', '_')]);
   checkIdentifiers(slug, 'attribute', Object.keys(attributes));
