@@ -4,7 +4,7 @@ import { unpackRules } from '@casl/ability/extra';
 import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoModels } from '../../policies/demo-models.js';
-import { DEMO_USERS } from '../../server/db/demo-seed.js';
+import { DEMO_USERS } from '../../policies/seed.js';
 import type { GatehouseState } from '../../server/http/state.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
