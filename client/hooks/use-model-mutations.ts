@@ -54,18 +54,21 @@ export function useModelForceDelete(model: string) {
 export interface NestedOperation {
   model: string;
   action: 'create' | 'update' | 'delete';
+  /** A key, or `"$N.id"` for the record operation N of the same request wrote. */
   id?: RecordId;
+  /** A value `"$N.field"` is that field of operation N's result (earlier operations only). */
   data?: ModelRecord;
 }
 
 /**
  * `POST /{model}/nested`, or `POST /nested` without a model: the operations commit together or
- * not at all; resolves to one result per operation.
+ * not at all; resolves to the resulting records in operation order (a deleted one as
+ * `{id, deleted: true}`).
  */
 export function useNestedOperations<Result = unknown>(model?: string) {
   return useModelMutation(
     (operations: NestedOperation[]) => [...(model ? [model] : []), ...operations.map((operation) => operation.model)],
     async (http, base, operations: NestedOperation[]) =>
-      (await bodyOf(http.post<{ results: Result[] }>(nestedUrl(base, model), { operations }))).results,
+      bodyOf(http.post<Result[]>(nestedUrl(base, model), { operations })),
   );
 }

@@ -1,7 +1,5 @@
-import type { PackRule } from '@casl/ability/extra';
-import type { RawRuleOf } from '@casl/ability';
 import { bodyOf } from '../http/response-body.js';
-import type { GatehouseAbility } from '../ability/gatehouse-ability.js';
+import type { PackedRules } from '../ability/gatehouse-ability.js';
 import { useTenantScope } from './use-data-scope.js';
 import { useScopedQuery } from './use-scoped-request.js';
 
@@ -10,7 +8,7 @@ export interface UserRole {
   /** Effective permission strings, e.g. `posts.index`, `posts.*`, `*`. */
   permissions: string[];
   /** The caller's CASL rules, packed by the server with `packRules`. */
-  rules: PackRule<RawRuleOf<GatehouseAbility>>[];
+  rules: PackedRules;
 }
 
 /** The caller's role and permissions in the selected organization. */

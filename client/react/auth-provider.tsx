@@ -1,5 +1,7 @@
+import { AbilityProvider } from '@casl/react';
 import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { buildAbility } from '../ability/gatehouse-ability.js';
 import type { Tenancy } from '../config/api-config.js';
 import { getRuntime } from '../config/runtime.js';
 import { QUERY_ROOT } from '../query/query-keys.js';
@@ -30,6 +32,8 @@ function parseUser(json: string | null): unknown {
 export function AuthProvider({ routeGroup, tenancy, queryClient, children }: AuthProviderProps) {
   const surrounding = useContext(QueryClientContext);
   const [client] = useState(() => queryClient ?? surrounding ?? new QueryClient());
+  // One ability per provider for @casl/react's Can and useAbility; useAbility loads the rules.
+  const [ability] = useState(() => buildAbility());
   const runtime = getRuntime();
   const { session } = runtime;
   const configuredGroup = routeGroup === undefined ? runtime.config.routeGroup : routeGroup || null;
@@ -79,7 +83,9 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
 
   return (
     <QueryClientProvider client={client}>
-      <GatehouseContext.Provider value={value}>{children}</GatehouseContext.Provider>
+      <GatehouseContext.Provider value={value}>
+        <AbilityProvider value={ability}>{children}</AbilityProvider>
+      </GatehouseContext.Provider>
     </QueryClientProvider>
   );
 }

@@ -1,10 +1,11 @@
+import { Can as CaslCan } from '@casl/react';
 import type { ReactNode } from 'react';
-import { useAbility } from '../hooks/use-ability.js';
 import type { ModelAction } from '../ability/gatehouse-ability.js';
+import { useAbility } from '../hooks/use-ability.js';
 
 export interface CanProps {
   /** The action, e.g. `update`. */
-  I: ModelAction;
+  I: ModelAction | (string & {});
   /** The model slug, e.g. `posts`. */
   a: string;
   children?: ReactNode;
@@ -12,7 +13,13 @@ export interface CanProps {
   fallback?: ReactNode;
 }
 
-/** Renders its children only when the caller's permissions allow the action on the model. */
+/** `@casl/react`'s `Can` over the caller's ability, with a fallback for what is not allowed. */
 export function Can({ I, a, children, fallback = null }: CanProps) {
-  return <>{useAbility().can(I, a) ? children : fallback}</>;
+  // Loads the caller's rules into the ability that CASL's Can reads.
+  useAbility();
+  return (
+    <CaslCan I={I} a={a} passThrough>
+      {({ isAllowed }) => (isAllowed ? children : fallback)}
+    </CaslCan>
+  );
 }

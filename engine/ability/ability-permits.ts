@@ -1,7 +1,7 @@
 import { wrapArray } from '@casl/ability';
 import { parsePermission } from '../permissions/parse-permission.js';
 import { WILDCARD } from '../wire/wildcard.js';
-import type { GatehouseAbility } from './gatehouse-ability.js';
+import { caslAction, caslSubject, type GatehouseAbility } from './gatehouse-ability.js';
 
 /**
  * Whether the ability holds a whole permission. For `{slug}.{action}` that is `ability.can`.
@@ -11,8 +11,9 @@ import type { GatehouseAbility } from './gatehouse-ability.js';
 export function abilityPermits(ability: GatehouseAbility, permission: string): boolean {
   const { slug, action } = parsePermission(permission);
   if (action !== WILDCARD) return ability.can(action, slug);
+  const subject = caslSubject(slug);
   return (
-    ability.can(WILDCARD, slug) &&
-    !ability.rules.some((rule) => rule.inverted === true && (slug === WILDCARD || wrapArray(rule.subject).includes(slug)))
+    ability.can(caslAction(action), subject) &&
+    !ability.rules.some((rule) => rule.inverted === true && (slug === WILDCARD || wrapArray(rule.subject).includes(subject)))
   );
 }

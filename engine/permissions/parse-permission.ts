@@ -1,4 +1,5 @@
 import { InvalidPermissionError } from '../errors/invalid-permission-error.js';
+import { ABILITY_OPTIONS } from '../wire/ability-options.js';
 import { WILDCARD } from '../wire/wildcard.js';
 
 /** A parsed permission; `*` parses to `{ slug: '*', action: '*' }`. */
@@ -11,8 +12,13 @@ const NAME = '[A-Za-z0-9][A-Za-z0-9_-]*';
 const PERMISSION = new RegExp(`^(?:\\*|${NAME}\\.(?:${NAME}|\\*))$`);
 const SHAPES = 'expected {slug}.{action}, {slug}.* or *';
 
+// CASL's names for every action and every subject: the compiled rules spell the wildcards with them.
+const RESERVED = { slug: ABILITY_OPTIONS.anySubjectType, action: ABILITY_OPTIONS.anyAction };
+
 export function isValidPermission(permission: unknown): permission is string {
-  return typeof permission === 'string' && PERMISSION.test(permission);
+  if (typeof permission !== 'string' || !PERMISSION.test(permission)) return false;
+  const [slug, action] = permission.split('.');
+  return slug !== RESERVED.slug && action !== RESERVED.action;
 }
 
 /** Parses `{slug}.{action}`, `{slug}.*` or `*`; anything else throws `InvalidPermissionError`. */
@@ -39,5 +45,7 @@ function explain(permission: unknown): string {
   if (segments.length > 2) return `it has more than one dot; ${SHAPES}`;
   if (segments[0] === WILDCARD) return 'a wildcard slug is only allowed as the bare "*"';
   if (permission.includes(WILDCARD)) return 'a wildcard must be a whole segment';
+  if (segments[0] === RESERVED.slug) return `"${RESERVED.slug}" is CASL's name for every resource; write * instead`;
+  if (segments[1] === RESERVED.action) return `"${RESERVED.action}" is CASL's name for every action; write ${segments[0]}.* instead`;
   return 'a slug or action must start with a letter or a digit';
 }

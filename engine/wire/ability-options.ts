@@ -1,8 +1,7 @@
-import { WILDCARD } from './wildcard.js';
-
 /**
- * CASL's own wildcards are `manage` and `all`, which are legal custom action and slug names
- * here; `*` can never be a concrete name, so it is the only safe choice. Whoever rebuilds an
- * ability from packed rules (the server, a browser) passes these same options.
+ * CASL's own names for "every action" and "every subject", which the compiled rules use for the
+ * permission wildcard `*`, so any app rebuilds them with `createMongoAbility(unpackRules(rules))`
+ * and default options. These are CASL's defaults; passing them changes nothing. In exchange no
+ * permission may name the action `manage` or the slug `all`.
  */
-export const ABILITY_OPTIONS = { anyAction: WILDCARD, anySubjectType: WILDCARD } as const;
+export const ABILITY_OPTIONS = { anyAction: 'manage', anySubjectType: 'all' } as const;

@@ -45,6 +45,10 @@ export const posts = defineModel({
     published: { fn: 'count', where: { status: 'published' } },
     drafts: { fn: 'count', where: { status: 'draft' } },
   },
+  computedAttributes: {
+    excerpt: { type: 'string', uses: ['body'], compute: (post) => (typeof post.body === 'string' ? post.body.slice(0, 80) : null) },
+    has_internal_notes: { type: 'boolean', uses: ['internal_notes'], compute: (post) => typeof post.internal_notes === 'string' && post.internal_notes !== '' },
+  },
   validation: {
     create: z.object({
       title: fields.text('title'),

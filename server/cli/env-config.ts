@@ -36,6 +36,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
     appUrl: env.GATEHOUSE_PUBLIC_URL,
     trustProxy: env.GATEHOUSE_TRUST_PROXY,
     corsOrigins: env.GATEHOUSE_CORS_ORIGINS?.length ? env.GATEHOUSE_CORS_ORIGINS : undefined,
+    cors: { credentials: env.GATEHOUSE_CORS_CREDENTIALS },
     invitationTtlSeconds: env.GATEHOUSE_INVITATION_TTL,
     passwordResetTtlSeconds: env.GATEHOUSE_PASSWORD_RESET_TTL,
     logger: createLogger(env.LOG_LEVEL),

@@ -69,6 +69,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_BODY_LIMIT: optional(z.string()),
   GATEHOUSE_PUBLIC_URL: optional(httpUrl),
   GATEHOUSE_CORS_ORIGINS: optional(list),
+  GATEHOUSE_CORS_CREDENTIALS: optional(flag).default(false),
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });

@@ -7,7 +7,7 @@ import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
 import { ConfigError } from './config-error.js';
-import { corsOrigins } from './cors-origins.js';
+import { resolveCors, type CorsOptions } from './cors-origins.js';
 
 export type { DataConfig, DataRoutesFactory };
 
@@ -37,7 +37,9 @@ export interface ServerConfig {
    * The client address is the one the outermost trusted proxy saw, so a client cannot choose it.
    */
   trustProxy?: boolean | number;
-  /** Origins of the browser apps that may call the API; default `['*']`, any; `[]` none. */
+  /** Browser apps that may call the API: `origins` default `['*']`, any (`[]` none); `credentials` default false, needs listed origins. */
+  cors?: Partial<CorsOptions>;
+  /** The short form of `cors.origins`. */
   corsOrigins?: readonly string[];
   /**
    * Attempt limits per action, per email and per client address, shared by every instance
@@ -76,7 +78,7 @@ export interface ResolvedConfig {
   appUrl: string | undefined;
   /** Proxies trusted in front of the service; 0 for none. */
   trustProxy: number;
-  corsOrigins: readonly string[];
+  cors: CorsOptions;
   throttle: ThrottleLimits;
   invitationTtlSeconds: number;
   passwordResetTtlSeconds: number;
@@ -119,7 +121,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     bodyLimit: config.bodyLimit ?? '100kb',
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
-    corsOrigins: corsOrigins(config.corsOrigins ?? ['*']),
+    cors: resolveCors(config.cors, config.corsOrigins),
     throttle: resolveThrottleLimits(config.loginThrottle ? { ...config.throttle, login: { ...config.throttle?.login, email: config.loginThrottle } } : config.throttle),
     invitationTtlSeconds: positive('invitationTtlSeconds', config.invitationTtlSeconds ?? 7 * DAY),
     passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),

@@ -7,6 +7,7 @@ import type { RawQuery } from '../query/query-parameter.js';
 import type { HttpMethod } from '../routes/route-definition.js';
 import type { DataContext } from './data-context.js';
 import { dataContextFor } from './data-context-for.js';
+import { coerceFormFields } from './form-fields.js';
 import { runNestedOperations } from './nested-operations.js';
 import { paginated } from './paginated.js';
 import { preferredCount } from '../query/count-mode.js';
@@ -40,16 +41,18 @@ const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
 const param = (ctx: GatehouseContext, name: string) => ctx.params[name] ?? '';
 const body = (ctx: GatehouseContext) => ctx.request.body;
 const listing = (ctx: GatehouseContext, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+// Store and update also take form bodies, whose fields are typed by the model.
+const record = (ctx: GatehouseContext, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
-const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), body(ctx));
+const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model));
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 export const DATA_ROUTES: readonly DataRoute[] = [
   { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
   { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))) },
-  { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: async (context, model, ctx) => ({ results: await runNestedOperations(context, body(ctx), model.slug) }) },
+  { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
   { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))) },
-  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, body(ctx)) },
+  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model)) },
   { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
   { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update },
   { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update },
@@ -77,7 +80,7 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  */
 export function dataRouter(registry: ModelRegistry, cursors: PageCursors): Router<GatehouseState> {
   const router = new Router<GatehouseState>();
-  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, { results: await runNestedOperations(dataContextFor(ctx, registry), body(ctx)) }));
+  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry), body(ctx))));
   for (const route of DATA_ROUTES) {
     router[route.method](route.path, async (ctx) => {
       const context = dataContextFor(ctx, registry);

@@ -54,7 +54,7 @@ function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'>, tota
 
 async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
   const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope);
-  const { serialize } = recordSerializer(context, { fields: shape.fields, included });
+  const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
 }
 
@@ -100,7 +100,7 @@ export async function showRecord(context: DataContext, model: ModelDefinition, i
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseIndexQuery(context.registry, model, raw, 'computed');
   context.policyFor(model).authorize('viewAny', context.user);
-  const entries = Object.entries(model.computed);
+  const entries = Object.entries(model.computed).filter(([name]) => query.aggregates?.includes(name) ?? true);
   if (entries.length === 0) return {};
   const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope), model, query, context.scope);
   const row = await narrowed

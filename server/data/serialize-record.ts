@@ -16,7 +16,18 @@ export interface RecordSerializer {
 export interface SerializeOptions {
   /** `fields[slug]` of the request; the key always stays so clients can address the record. */
   fields?: Record<string, string[]>;
+  /** Computed attributes to add per model slug, each read-gated like the attributes it uses. */
+  computed?: Record<string, string[]>;
   included?: IncludedRelations;
+}
+
+/** Builds a model's piece once per serializer, however many rows pass through. */
+function perModel<T>(build: (model: ModelDefinition) => T): (model: ModelDefinition) => T {
+  const built = new Map<ModelDefinition, T>();
+  return (model) => {
+    if (!built.has(model)) built.set(model, build(model));
+    return built.get(model)!;
+  };
 }
 
 /**
@@ -24,22 +35,24 @@ export interface SerializeOptions {
  * does); the policy's read gate then narrows and strips them. Each model's policy is asked once
  * per serializer, however many rows pass through.
  */
-export function recordSerializer(context: DataContext, { fields = {}, included }: SerializeOptions = {}): RecordSerializer {
-  const readers = new Map<ModelDefinition, AttributeReader>();
-  const reader = (model: ModelDefinition): AttributeReader => {
-    let read = readers.get(model);
-    if (!read) {
-      const gate = readableAttributeFilter(context.policyFor(model), context.user);
-      const exposed = (name: string) => Object.hasOwn(model.attributes, name) && !model.hidden.includes(name);
-      read = (values) => gate(Object.fromEntries(Object.entries(values).filter(([name]) => exposed(name)))) as LooseRow;
-      readers.set(model, read);
-    }
-    return read;
-  };
+export function recordSerializer(context: DataContext, { fields = {}, computed = {}, included }: SerializeOptions = {}): RecordSerializer {
+  const gate = perModel((model) => readableAttributeFilter(context.policyFor(model), context.user) as AttributeReader);
+  const reader = perModel((model): AttributeReader => {
+    const exposed = (name: string) => Object.hasOwn(model.attributes, name) && !model.hidden.includes(name);
+    return (values) => gate(model)(Object.fromEntries(Object.entries(values).filter(([name]) => exposed(name))));
+  });
+  // A computed attribute is readable when its own name and every attribute it uses are.
+  const readableComputed = perModel((model) =>
+    (computed[model.slug] ?? []).filter((name) => {
+      const names = new Set([name, ...model.computedAttributes[name]!.uses]);
+      return Object.keys(gate(model)(Object.fromEntries([...names].map((used) => [used, true])))).length === names.size;
+    }),
+  );
   const serialize = (model: ModelDefinition, row: LooseRow): LooseRow => {
     let record = reader(model)(row);
     const requested = fields[model.slug];
     if (requested) record = Object.fromEntries(Object.entries(record).filter(([name]) => name === 'id' || requested.includes(name)));
+    for (const name of readableComputed(model)) record[name] = model.computedAttributes[name]!.compute(row);
     for (const [name, { target, value }] of Object.entries(included?.get(row) ?? {})) {
       record[name] = Array.isArray(value) ? value.map((child) => serialize(target, child)) : value && serialize(target, value);
     }

@@ -18,28 +18,33 @@ function parserError(error: { type?: string; status?: number }): HttpError {
 // knows (or misread one it does not) rather than refuse it.
 const JSON_CHARSETS = new Set(['', 'utf-8', 'utf8']);
 
+// JSON is the API's own; form encodings are what HTML forms and Rhino clients also send.
+const JSON_TYPES = ['json', '+json'];
+const BODY_TYPES = [...JSON_TYPES, 'urlencoded', 'multipart'];
+
 /**
  * A body of another type would reach the handlers as no body at all: a write that silently
- * changes nothing (`curl -d` sends form encoding). Bodiless requests may name any type or none.
+ * changes nothing. Bodiless requests may name any type or none.
  */
 export function requireJsonType(): Middleware<GatehouseState> {
   return async (ctx, next) => {
     const hasContent = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
-    if (hasContent && !ctx.is('json', '+json')) {
+    if (hasContent && !ctx.is(BODY_TYPES)) {
       throw new UnsupportedMediaTypeError('Request bodies must be JSON, sent with Content-Type: application/json.');
     }
-    if (hasContent && !JSON_CHARSETS.has(ctx.request.charset.toLowerCase())) {
+    if (hasContent && ctx.is(JSON_TYPES) && !JSON_CHARSETS.has(ctx.request.charset.toLowerCase())) {
       throw new UnsupportedMediaTypeError(`JSON request bodies must be UTF-8, not charset=${ctx.request.charset}.`);
     }
     await next();
   };
 }
 
-/** JSON bodies (objects or arrays) up to `limit`: 413 above it, 400 when malformed. */
+/** JSON bodies (objects or arrays) and URL-encoded forms up to `limit`: 413 above it, 400 when malformed. */
 export function jsonBody(limit: string): Middleware<GatehouseState> {
   return bodyParser({
-    enableTypes: ['json'],
+    enableTypes: ['json', 'form'],
     jsonLimit: limit,
+    formLimit: limit,
     strict: true,
     onerror: (error) => {
       throw parserError(error as { type?: string });

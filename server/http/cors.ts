@@ -1,42 +1,46 @@
 import { PAGE_HEADERS } from '@gatehouse/engine/wire';
+import koaCors from '@koa/cors';
 import type { Middleware } from 'koa';
+import type { CorsOptions } from '../config/cors-origins.js';
+import { METHOD_OVERRIDE_HEADER } from './method-override.js';
 import type { GatehouseState } from './state.js';
 
-const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Request-Id, Prefer';
+const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// Rhino clients send X-Requested-With on every request; a preflight that refused it would stop them.
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'X-Requested-With', METHOD_OVERRIDE_HEADER, 'Prefer'];
 // Pagination travels in headers, and a cross-origin script reads only the headers exposed to it.
-const EXPOSED_HEADERS = [...Object.values(PAGE_HEADERS), 'X-Request-Id'].join(', ');
+const EXPOSED_HEADERS = [...Object.values(PAGE_HEADERS), 'X-Request-Id'];
 // Spares a browser one preflight round trip per request for ten minutes.
-const PREFLIGHT_MAX_AGE = '600';
+const PREFLIGHT_MAX_AGE = 600;
+
+const isPreflight = (ctx: { method: string; get(name: string): string }) => ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '';
 
 /**
- * Lets browser apps on the listed origins (`*`: any) call the API. Never with credentials: the
- * session is a bearer header the app attaches itself, never a cookie the browser sends on its
- * own, so any origin can be allowed without opening the door to cross-site requests.
+ * Lets browser apps on the listed origins (`*`: any) call the API. The session is a bearer header
+ * the app attaches itself, so no credentials are needed; with `credentials` (listed origins only)
+ * the listed origin is echoed with `Access-Control-Allow-Credentials: true`, never `*`.
  */
-export function cors(origins: readonly string[]): Middleware<GatehouseState> {
+export function cors({ origins, credentials }: CorsOptions): Middleware<GatehouseState> {
   const anyOrigin = origins.includes('*');
   const listed = new Set(origins);
-
-  return async (ctx, next) => {
-    const origin = ctx.get('Origin');
-    const allowed = origin !== '' && (anyOrigin || listed.has(origin));
-    // Caches must not hand one origin's answer to another when the answer depends on it.
-    if (!anyOrigin) ctx.vary('Origin');
-    if (allowed) ctx.set('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-
-    if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '') {
-      // Without the allow headers a browser refuses the actual request; nothing else is needed.
-      if (allowed) {
-        ctx.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
-        ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-        ctx.set('Access-Control-Max-Age', PREFLIGHT_MAX_AGE);
-      }
-      ctx.status = 204;
-      return;
-    }
-
-    if (allowed) ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    await next();
-  };
+  const allowed = koaCors({
+    // An empty answer adds no CORS headers, so the browser keeps the response from the page.
+    origin: (ctx) => {
+      const origin = ctx.get('Origin');
+      if (origin === '' || !(anyOrigin || listed.has(origin))) return '';
+      return anyOrigin ? '*' : origin;
+    },
+    credentials,
+    allowMethods: ALLOWED_METHODS.join(', '),
+    allowHeaders: ALLOWED_HEADERS.join(', '),
+    exposeHeaders: EXPOSED_HEADERS.join(', '),
+    maxAge: PREFLIGHT_MAX_AGE,
+  });
+  // A preflight the origin check refused still ends here: without the allow headers the browser
+  // refuses the actual request, and no route should answer an OPTIONS.
+  return (ctx, next) =>
+    allowed(ctx, async () => {
+      if (isPreflight(ctx)) ctx.status = 204;
+      else await next();
+    });
 }

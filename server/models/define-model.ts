@@ -1,7 +1,8 @@
+import { ABILITY_OPTIONS } from '@gatehouse/engine/wire';
 import type { ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
 import { COUNT_MODES, isCountMode, type CountMode } from '../query/count-mode.js';
-import type { LooseSelect } from '../query/loose-schema.js';
+import type { LooseRow, LooseSelect } from '../query/loose-schema.js';
 import type { TypedValue } from '../query/typed-value.js';
 
 export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'string[]';
@@ -46,6 +47,14 @@ export interface Aggregate {
   where?: Record<string, string | number | boolean | null>;
 }
 
+/** A value computed per record, returned when asked for with `?computed_attributes=name`. */
+export interface ComputedAttribute {
+  type: AttributeType;
+  /** The attributes it is computed from: a caller who may not read one of them does not get it either. */
+  uses: readonly string[];
+  compute: (record: LooseRow) => unknown;
+}
+
 export interface ModelOptions {
   /** The URL segment and the resource slug of the permissions (`posts.index`); the policy is found by it (`PostPolicy`). */
   slug: string;
@@ -83,6 +92,7 @@ export interface ModelOptions {
   softDeletes?: boolean;
   audit?: boolean;
   computed?: Record<string, Aggregate>;
+  computedAttributes?: Record<string, ComputedAttribute>;
   /** Body schemas; update defaults to the create schema with every field optional. */
   validation?: { create: ZodType; update?: ZodType };
 }
@@ -138,6 +148,7 @@ function updateSchema(create: ZodType): ZodType {
 export function defineModel(options: ModelOptions): ModelDefinition {
   const { slug } = options;
   if (!/^[a-z][a-z0-9_-]*$/.test(slug)) throw new ModelDefinitionError(slug, 'slug must be lower-case letters, digits, underscores and dashes');
+  if (slug === ABILITY_OPTIONS.anySubjectType) throw new ModelDefinitionError(slug, `"${slug}" is CASL's name for every resource, so no permission can name it`);
   const attributes = { id: 'integer' as const, ...options.attributes };
   checkIdentifiers(slug, 'table', [options.table ?? slug.replaceAll('-', '_')]);
   checkIdentifiers(slug, 'attribute', Object.keys(attributes));
@@ -170,6 +181,11 @@ export function defineModel(options: ModelOptions): ModelDefinition {
   }
   const count = options.count ?? 'exact';
   if (!isCountMode(count)) throw new ModelDefinitionError(slug, `count must be one of ${COUNT_MODES.join(', ')}`);
+  for (const [name, computed] of Object.entries(options.computedAttributes ?? {})) {
+    checkIdentifiers(slug, 'computed attribute', [name]);
+    if (Object.hasOwn(attributes, name)) throw new ModelDefinitionError(slug, `computed attribute "${name}" is also an attribute`);
+    checkIdentifiers(slug, `computed attribute "${name}" use`, computed.uses, attributes);
+  }
   const perPage = options.perPage ?? 15;
   if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw new ModelDefinitionError(slug, `perPage must be 1..${MAX_PER_PAGE}`);
   return Object.freeze({
@@ -193,6 +209,7 @@ export function defineModel(options: ModelOptions): ModelDefinition {
     softDeletes: options.softDeletes ?? false,
     audit: options.audit ?? false,
     computed: options.computed ?? {},
+    computedAttributes: options.computedAttributes ?? {},
     validation: options.validation && {
       create: options.validation.create,
       update: options.validation.update ?? updateSchema(options.validation.create),

@@ -4,6 +4,7 @@ import { AUDIT_ACTIONS } from '../audit/record-audit.js';
 import { BASE_NESTED_ROUTE, DATA_ROUTES, modelHas, type DataAnswer, type DataRoute } from '../data/data-routes.js';
 import { MAX_NESTED_OPERATIONS } from '../data/nested-operations.js';
 import type { AttributeType, ModelDefinition } from '../models/define-model.js';
+import { REFERENCE } from '../data/nested-references.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { ENDPOINT_QUERIES } from '../query/endpoint-queries.js';
 import { dataBases, type RouteGroup } from '../route-groups/route-group.js';
@@ -114,8 +115,11 @@ function recordSchema(model: ModelDefinition): JsonSchema {
   const visible = Object.entries(model.attributes).filter(([name]) => !model.hidden.includes(name));
   return {
     type: 'object',
-    description: `A ${model.slug} record. Fields the caller may not read are left out.`,
-    properties: { id: { type: 'integer' }, ...Object.fromEntries(visible.map(([name, type]) => [name, ATTRIBUTE_SCHEMAS[type]])) },
+    description: `A ${model.slug} record. Fields the caller may not read are left out; computed attributes only when asked for.`,
+    properties: {
+      id: { type: 'integer' },
+      ...Object.fromEntries([...visible, ...Object.entries(model.computedAttributes).map(([name, { type }]) => [name, type] as const)].map(([name, type]) => [name, ATTRIBUTE_SCHEMAS[type]])),
+    },
     required: ['id'],
   };
 }
@@ -248,8 +252,8 @@ const SHARED_DATA_SCHEMAS: Record<string, JsonSchema> = {
           properties: {
             model: { type: 'string' },
             action: { enum: ['create', 'update', 'delete'] },
-            id: { type: 'integer' },
-            data: { type: 'object', description: 'A value `"$N.field"` is the field of operation N’s result.' },
+            id: { oneOf: [{ type: 'integer' }, { type: 'string', pattern: REFERENCE.source }] },
+            data: { type: 'object', description: 'A value "$N.field" is that field of the result of earlier operation N.' },
           },
           required: ['action'],
         },
@@ -258,9 +262,9 @@ const SHARED_DATA_SCHEMAS: Record<string, JsonSchema> = {
     required: ['operations'],
   },
   NestedResults: {
-    type: 'object',
-    properties: { results: { type: 'array', items: { type: 'object', description: 'The resulting record; a deleted one as `{id, deleted: true}`.' } } },
-    required: ['results'],
+    type: 'array',
+    description: 'One result per operation, in order: the record as the caller may see it, or {id, deleted: true}.',
+    items: { type: 'object', properties: { id: { type: 'integer' }, deleted: { const: true } }, required: ['id'] },
   },
 };
 

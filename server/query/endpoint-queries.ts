@@ -1,3 +1,5 @@
+import { attributes } from './parameters/attributes.js';
+import { computedAttributes } from './parameters/computed-attributes.js';
 import { fields } from './parameters/fields.js';
 import { filter } from './parameters/filter.js';
 import { include } from './parameters/include.js';
@@ -14,9 +16,9 @@ import type { QueryParameter } from './query-parameter.js';
  */
 export const ENDPOINT_QUERIES = {
   /** Index and trashed. */
-  index: [filter, sort, search, scope, page, perPage, cursor, include, fields],
-  show: [filter, include, fields],
-  computed: [filter, search, scope],
+  index: [filter, sort, search, scope, page, perPage, cursor, include, fields, computedAttributes],
+  show: [filter, include, fields, computedAttributes],
+  computed: [filter, search, scope, attributes],
   audit: [page, perPage],
   none: [],
 } as const satisfies Record<string, readonly QueryParameter[]>;

@@ -18,10 +18,17 @@ export interface ShapeQuery {
   includes: string[];
   /** Requested attributes per model slug. */
   fields: Record<string, string[]>;
+  /** The endpoint model's computed attributes to add to each record. */
+  computedAttributes: string[];
+}
+
+export interface ComputedQuery {
+  /** The aggregates to compute; null for every declared one. */
+  aggregates: string[] | null;
 }
 
 /** What any data endpoint's query string can ask for; an endpoint reads only the parameters it accepts. */
-export type ParsedQuery = ListQuery & ShapeQuery;
+export type ParsedQuery = ListQuery & ShapeQuery & ComputedQuery;
 
 /** The request of an empty query string: the first page, the model's page size and default order. */
 export function defaultQuery(model: ModelDefinition): ParsedQuery {
@@ -36,5 +43,7 @@ export function defaultQuery(model: ModelDefinition): ParsedQuery {
     cursor: null,
     includes: [],
     fields: {},
+    computedAttributes: [],
+    aggregates: null,
   };
 }

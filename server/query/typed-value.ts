@@ -3,26 +3,30 @@ import { BadRequestError } from '../http/errors/bad-request-error.js';
 import type { AttributeType } from '../models/define-model.js';
 import { isIsoTimestamp } from './iso-timestamp.js';
 
-/** A query string value coerced to its attribute's type, ready to be bound in SQL. */
+/** A text value (query string, form field) coerced to its attribute's type, ready to be bound in SQL. */
 export type TypedValue = string | number | boolean;
 
-/** Reads `value` as the attribute type, or a 400 naming the parameter (`Invalid value for filter[author_id]: abc.`). */
-export function parseTypedValue(parameter: string, type: AttributeType, value: string): TypedValue {
+const BOOLEANS: Record<string, boolean> = { true: true, false: false, 1: true, 0: false };
+
+/** Reads `value` as the attribute type; undefined when it does not read as one. */
+export function readTypedValue(type: AttributeType, value: string): TypedValue | undefined {
   switch (type) {
     case 'integer':
-      if (/^-?\d{1,10}$/.test(value) && isStoredInteger(Number(value))) return Number(value);
-      break;
+      return /^-?\d{1,10}$/.test(value) && isStoredInteger(Number(value)) ? Number(value) : undefined;
     case 'number':
-      if (value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-      break;
+      return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
     case 'boolean':
-      if (value === 'true' || value === 'false') return value === 'true';
-      break;
+      return Object.hasOwn(BOOLEANS, value) ? BOOLEANS[value] : undefined;
     case 'timestamp':
-      if (isIsoTimestamp(value)) return value;
-      break;
+      return isIsoTimestamp(value) ? value : undefined;
     default:
       return value;
   }
-  throw new BadRequestError(`Invalid value for ${parameter}: ${value}.`);
+}
+
+/** Reads `value` as the attribute type, or a 400 naming the parameter (`Invalid value for filter[author_id]: abc.`). */
+export function parseTypedValue(parameter: string, type: AttributeType, value: string): TypedValue {
+  const typed = readTypedValue(type, value);
+  if (typed === undefined) throw new BadRequestError(`Invalid value for ${parameter}: ${value}.`);
+  return typed;
 }

@@ -134,7 +134,7 @@ type Writes = ReturnType<typeof useWrites>;
 
 const nestedOperations = [
   { model: 'posts', action: 'update' as const, id: 7, data: { title: 'New' } },
-  { model: 'comments', action: 'create' as const, data: { body: 'Hi', post_id: 7 } },
+  { model: 'comments', action: 'create' as const, data: { body: 'Hi', post_id: '$0.id' } },
 ];
 
 const writes: {
@@ -150,7 +150,7 @@ const writes: {
   { name: 'delete', run: (h) => h.destroy.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
   { name: 'restore', run: (h) => h.restore.mutateAsync(7), answer: { status: 200, body: post }, resolves: post, sent: undefined, refetched: ['posts'] },
   { name: 'force delete', run: (h) => h.forceDelete.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
-  { name: 'nested', run: (h) => h.nested.mutateAsync(nestedOperations), answer: { status: 200, body: { results: [post, { id: 1 }] } }, resolves: [post, { id: 1 }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
+  { name: 'nested', run: (h) => h.nested.mutateAsync(nestedOperations), answer: { status: 200, body: [post, { id: 1, deleted: true }] }, resolves: [post, { id: 1, deleted: true }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
 ];
 
 describe('writes', () => {

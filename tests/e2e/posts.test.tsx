@@ -193,13 +193,13 @@ describe('posts through the model hooks', () => {
     const results = await act(() =>
       result.current.nested.mutateAsync([
         { model: 'posts', action: 'update', id, data: { title: 'Renamed together' } },
-        { model: 'comments', action: 'create', data: { post_id: id, body: 'Said together' } },
+        { model: 'comments', action: 'create', data: { post_id: '$0.id', body: 'Said together' } },
       ]),
     );
 
     expect(results).toMatchObject([
-      { model: 'posts', action: 'update', id, data: { title: 'Renamed together' } },
-      { model: 'comments', action: 'create', data: { post_id: id, body: 'Said together' } },
+      { id, title: 'Renamed together' },
+      { id: expect.any(Number), post_id: id, body: 'Said together' },
     ]);
     await waitFor(() => expect(result.current.post.data?.title).toBe('Renamed together'));
     await waitFor(() => expect(result.current.comments.data?.map((comment) => comment.body)).toContain('Said together'));

@@ -52,12 +52,12 @@ describe('compileAbility', () => {
     expect(answers(ability)).toEqual([true, false, true, false, false, true, true]);
   });
 
-  it('treats CASL wildcard words as ordinary names', () => {
-    const ability = compileAbility(['posts.manage', 'all.index']);
-    expect(ability.can('index', 'posts')).toBe(false);
-    expect(ability.can('manage', 'posts')).toBe(true);
-    expect(ability.can('index', 'all')).toBe(true);
-    expect(ability.can('index', 'comments')).toBe(false);
+  it("writes the wildcards as CASL's own manage and all, so those are no names of their own", () => {
+    expect(compileAbility(['posts.*']).rules).toEqual([{ action: ['manage'], subject: 'posts' }]);
+    expect(compileAbility(['*']).rules).toEqual([{ action: ['manage'], subject: 'all' }]);
+    expect(() => compileAbility(['posts.manage'])).toThrow('Invalid permission "posts.manage": "manage" is CASL\'s name for every action; write posts.* instead');
+    expect(() => compileAbility(['all.index'])).toThrow('Invalid permission "all.index": "all" is CASL\'s name for every resource; write * instead');
+    expect(() => compileAbility(['*', '!posts.manage'])).toThrow(InvalidPermissionError);
   });
 
   it('rejects a malformed permission or exclusion', () => {
@@ -73,8 +73,8 @@ describe('packed rules', () => {
 
   it('are compact JSON arrays', () => {
     expect(packed).toEqual([
-      ['*', '*'],
-      ['*', 'comments', 0, 1],
+      ['manage', 'all'],
+      ['manage', 'comments', 0, 1],
       ['forceDelete', 'posts', 0, 1],
     ]);
   });
@@ -83,8 +83,8 @@ describe('packed rules', () => {
     expect(answers(unpackAbility(packed))).toEqual(answers(ability));
   });
 
-  it('rebuild in a browser with CASL alone, given the wildcard options', () => {
-    const browser = createMongoAbility<[string, string]>(unpackRules(packed), { anyAction: '*', anySubjectType: '*' });
+  it('rebuild in a browser with CASL alone and its default options', () => {
+    const browser = createMongoAbility<[string, string]>(unpackRules(packed));
     expect(CHECKS.map(([action, slug]) => browser.can(action, slug))).toEqual(answers(ability));
   });
 });

@@ -98,7 +98,7 @@ describe('@gatehouse/engine from its tarball', () => {
       policy: [true, false, false],
       packed: [
         ['index', 'comments'],
-        ['*', 'posts'],
+        ['manage', 'posts'],
         ['forceDelete', 'posts', 0, 1],
       ],
     });

@@ -23,7 +23,7 @@ describe.each([
 describe('@gatehouse/engine/wire', () => {
   it('is the one home of the wire names, which the engine re-exports as they are', () => {
     expect(wire.WILDCARD).toBe('*');
-    expect(wire.ABILITY_OPTIONS).toEqual({ anyAction: '*', anySubjectType: '*' });
+    expect(wire.ABILITY_OPTIONS).toEqual({ anyAction: 'manage', anySubjectType: 'all' });
     expect(wire.STANDARD_ACTIONS).toEqual(['index', 'show', 'store', 'update', 'destroy', 'trashed', 'restore', 'forceDelete']);
     for (const [name, value] of Object.entries(wire)) expect(engine[name as keyof typeof engine], name).toBe(value);
   });

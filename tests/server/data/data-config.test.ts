@@ -8,7 +8,7 @@ import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
 import { ConfigError } from '../../../server/config/config-error.js';
 import { resolveConfig, type ServerConfig } from '../../../server/config/server-config.js';
-import { defineModel } from '../../../server/models/define-model.js';
+import { defineModel, type ModelOptions } from '../../../server/models/define-model.js';
 import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';
 
 const base = (routeGroups: RouteGroupConfig[], data: ServerConfig['data'] = demoData): ServerConfig => ({
@@ -50,5 +50,18 @@ describe('registering models', () => {
   ])('refuses at start-up when %s', (_case, config, message) => {
     expect(() => resolveConfig(config)).toThrow(ConfigError);
     expect(() => resolveConfig(config)).toThrow(message);
+  });
+});
+
+describe('model definitions that would clash with the wire', () => {
+  const clashes: [Pick<ModelOptions, 'slug'> & Partial<ModelOptions>, string][] = [
+    [{ slug: 'all' }, 'Model all: "all" is CASL\'s name for every resource, so no permission can name it'],
+    [{ slug: 'posts', computedAttributes: { title: { type: 'string' as const, uses: [], compute: () => '' } } }, 'Model posts: computed attribute "title" is also an attribute'],
+    [{ slug: 'posts', computedAttributes: { excerpt: { type: 'string' as const, uses: ['secret'], compute: () => '' } } }, 'Model posts: computed attribute "excerpt" use "secret" is not a registered attribute'],
+    [{ slug: 'posts', scopes: { byAuthor: { argument: 'string[]' as 'string', apply: (query) => query } } }, 'Model posts: scope "byAuthor" has unknown argument type string[]'],
+  ];
+
+  it.each(clashes)('refuses %j', (options, message) => {
+    expect(() => defineModel({ tenantOwned: true, attributes: { title: 'string' }, fillable: [], ...options })).toThrow(message);
   });
 });

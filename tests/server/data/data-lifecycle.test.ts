@@ -144,15 +144,11 @@ describe('nested operations', () => {
       },
     });
     expect(response.status).toBe(200);
-    expect(response.body.results.map(({ model, action }: { model: string; action: string }) => `${model}.${action}`)).toEqual([
-      'posts.create',
-      'comments.create',
-      'posts.update',
-      'comments.delete',
-    ]);
-    expect(response.body.results[0].data).toMatchObject({ title: 'Nested one', author_id: editorId });
-    expect(response.body.results[2].data).toMatchObject({ id: welcomeId, status: 'archived' });
-    expect(response.body.results[3]).toEqual({ model: 'comments', action: 'delete', id: comment.body.id, data: null });
+    expect(response.body).toHaveLength(4);
+    expect(response.body[0]).toMatchObject({ id: expect.any(Number), title: 'Nested one', author_id: editorId });
+    expect(response.body[1]).toMatchObject({ id: expect.any(Number), post_id: welcomeId, body: 'Nested comment' });
+    expect(response.body[2]).toMatchObject({ id: welcomeId, status: 'archived' });
+    expect(response.body[3]).toEqual({ id: comment.body.id, deleted: true });
     expect(await server.sql('SELECT id FROM comments WHERE id = $1', [comment.body.id])).toEqual([]);
     await server.api.request('PUT', `/api/acme/posts/${welcomeId}`, { token: owner, body: { status: 'published' } });
   });
@@ -160,7 +156,28 @@ describe('nested operations', () => {
   it('takes the model from {model}/nested when an operation names none', async () => {
     const response = await server.api.post('/api/acme/posts/nested', { token: editor, body: { operations: [{ action: 'create', data: { title: 'From the path' } }] } });
     expect(response.status).toBe(200);
-    expect(response.body.results[0]).toMatchObject({ model: 'posts', action: 'create', data: { title: 'From the path' } });
+    expect(response.body).toEqual([expect.objectContaining({ title: 'From the path' })]);
+  });
+
+  it('fills "$N.field" values from the results of earlier operations', async () => {
+    const response = await server.api.post('/api/acme/nested', {
+      token: editor,
+      body: {
+        operations: [
+          { model: 'posts', action: 'create', data: { title: 'Referenced' } },
+          { model: 'comments', action: 'create', data: { post_id: '$0.id', body: 'On the new post' } },
+          { model: 'posts', action: 'update', id: '$0.id', data: { title: '$1.body' } },
+          { model: 'comments', action: 'delete', id: '$1.id' },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    const [post, comment, renamed, deleted] = response.body;
+    expect(comment).toMatchObject({ post_id: post.id, body: 'On the new post' });
+    expect(renamed).toMatchObject({ id: post.id, title: 'On the new post' });
+    expect(deleted).toEqual({ id: comment.id, deleted: true });
+    expect(await server.sql('SELECT title FROM posts WHERE id = $1', [post.id])).toEqual([{ title: 'On the new post' }]);
+    expect(await server.sql('SELECT id FROM comments WHERE id = $1', [comment.id])).toEqual([]);
   });
 
   const comment = () => ({ model: 'comments', action: 'create', data: { post_id: welcomeId, body: 'Written by a rolled-back request' } });
@@ -178,6 +195,10 @@ describe('nested operations', () => {
     ['a missing id', () => editor, '/api/acme/nested', () => [{ model: 'posts', action: 'delete' }], 422, invalid({ 'operations.2.id': ['The id field is required.'] })],
     ['an unknown action', () => editor, '/api/acme/nested', () => [{ model: 'posts', action: 'publish', id: welcomeId }], 422, invalid({ 'operations.2.action': ['The action field must be one of: create, update, delete.'] })],
     ['no model at the data base', () => editor, '/api/acme/nested', () => [{ action: 'create', data: { title: 'x' } }], 422, invalid({ 'operations.2.model': ['The model field is required.'] })],
+    ['a reference to a later operation', () => editor, '/api/acme/nested', () => [{ model: 'comments', action: 'create', data: { post_id: '$3.id', body: 'x' } }], 422, invalid({ 'operations.2.data.post_id': ['The reference $3.id must name an operation before operation 2.'] })],
+    ['a reference to its own operation', () => editor, '/api/acme/nested', () => [{ model: 'posts', action: 'delete', id: '$2.id' }], 422, invalid({ 'operations.2.id': ['The reference $2.id must name an operation before operation 2.'] })],
+    ['a reference to a missing field', () => editor, '/api/acme/nested', () => [{ model: 'posts', action: 'update', id: '$0.post_id', data: { title: '$0.nope' } }], 422, invalid({ 'operations.2.data.title': ['The reference $0.nope names a field that operation 0 did not return.'] })],
+    ['a reference to another tenant’s record', () => owner, '/api/acme/nested', () => [{ model: 'posts', action: 'create', data: { title: 'x' } }, { model: 'comments', action: 'create', data: { post_id: globexId, body: '$2.title' } }], 422, invalid({ 'operations.3.post_id': ['The selected post id is invalid.'] })],
     ['more than 50 operations', () => editor, '/api/acme/nested', () => Array.from({ length: 49 }, () => create), 422, invalid({ operations: ['At most 50 operations are allowed.'] })],
   ];
 

@@ -3,17 +3,20 @@ import { idOf, postId, startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 // The query forms Rhino clients send next to the contract's own (issue 14): flat `fields=`,
-// bracketed scopes with typed arguments, and show narrowed by `fields`, `include` and `filter`.
+// bracketed scopes with typed arguments, show narrowed by `fields`, `include` and `filter`, a
+// selection of aggregates and per-record computed attributes.
 // Read-only, so every case sees the seed (acme: 5 posts by the owner, 2 of them drafts).
 
 let server: TestServer;
 let editor: string;
+let viewer: string;
 let ownerId: number;
 let draftId: number;
 
 beforeAll(async () => {
   server = await startDataServer();
   editor = await server.login('editor@acme.test');
+  viewer = await server.login('viewer@acme.test');
   ownerId = await idOf(server, 'users', 'email', 'owner@acme.test');
   draftId = await postId(server, 'Hiring plan');
 });
@@ -96,5 +99,37 @@ describe('show with fields, include and filter', () => {
     ['?scope=drafts', 'Unknown query parameter: scope.'],
   ])('GET /posts/{id}%s → 400', async (query, message) => {
     expect(await get(`/posts/${draftId}${query}`)).toMatchObject({ status: 400, body: { message } });
+  });
+});
+
+describe('computed selection and computed attributes', () => {
+  it('computes only the selected aggregates', async () => {
+    expect(await get('/posts/computed?attributes=total,drafts')).toMatchObject({ status: 200, body: { total: 5, drafts: 2 } });
+    expect(Object.keys((await get('/posts/computed?attributes=drafts&filter[status]=draft')).body)).toEqual(['drafts']);
+  });
+
+  it.each([
+    ['/posts/computed?attributes=total,nope,secret', 'Unknown computed attributes: nope, secret.'],
+    ['/posts/computed?attributes=constructor', 'Unknown computed attribute: constructor.'],
+    ['/posts?computed_attributes=excerpt,nope', 'Unknown computed attribute: nope.'],
+    ['/posts?attributes=total', 'Unknown query parameter: attributes.'],
+    ['/posts/computed?computed_attributes=excerpt', 'Unknown query parameter: computed_attributes.'],
+  ])('GET %s → 400', async (path, message) => {
+    expect(await get(path)).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it('adds the requested computed attributes to each record of index and show, next to sparse fields', async () => {
+    const expected = { id: draftId, title: 'Hiring plan', excerpt: 'Two engineers this year.', has_internal_notes: true };
+    expect((await get('/posts?fields=title&computed_attributes=excerpt,has_internal_notes&sort=title&per_page=1')).body.data).toEqual([expected]);
+    expect((await get(`/posts/${draftId}?fields=title&computed_attributes=excerpt,has_internal_notes`)).body).toEqual(expected);
+    expect((await get(`/posts/${draftId}`)).body).not.toHaveProperty('excerpt');
+  });
+
+  it('leaves out a computed attribute whose source the caller may not read', async () => {
+    const show = await server.api.get(`/api/acme/posts/${draftId}?computed_attributes=excerpt,has_internal_notes`, { token: viewer });
+    expect(show.status).toBe(200);
+    expect(show.body).toMatchObject({ id: draftId, excerpt: 'Two engineers this year.' });
+    expect(show.body).not.toHaveProperty('internal_notes');
+    expect(show.body).not.toHaveProperty('has_internal_notes');
   });
 });

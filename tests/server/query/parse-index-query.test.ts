@@ -28,6 +28,7 @@ describe('parseIndexQuery', () => {
         page: '2',
         per_page: '100',
         scope: 'published',
+        computed_attributes: 'excerpt',
       }),
     ).toEqual({
       filters: [
@@ -45,6 +46,8 @@ describe('parseIndexQuery', () => {
       perPage: 100,
       cursor: null,
       scopes: [{ name: 'published', argument: null }],
+      computedAttributes: ['excerpt'],
+      aggregates: null,
     });
   });
 
@@ -101,6 +104,7 @@ describe('parseIndexQuery', () => {
     expect(parse({ 'filter[status]': 'draft', fields: 'title' }, 'show')).toMatchObject({ filters: [{ column: 'status', values: ['draft'] }], fields: { posts: ['title'] } });
     expect(parse({ page: '2', per_page: '50' }, 'audit')).toMatchObject({ page: 2, perPage: 50 });
     expect(() => parse({ sort: 'title' }, 'audit')).toThrow('Unknown query parameter: sort.');
+    expect(parse({ attributes: 'total,drafts' }, 'computed').aggregates).toEqual(['total', 'drafts']);
     expect(() => parse({ include: 'author' }, 'computed')).toThrow('Unknown query parameter: include.');
     expect(parse({ 'filter[status]': 'draft' }, 'computed').filters).toEqual([{ column: 'status', values: ['draft'] }]);
   });

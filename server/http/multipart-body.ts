@@ -1,0 +1,70 @@
+import busboy from 'busboy';
+import bytes from 'bytes';
+import type { Middleware } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import { BadRequestError } from './errors/bad-request-error.js';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.js';
+import type { GatehouseState } from './state.js';
+
+type FormFields = Record<string, string | string[]>;
+
+/** Reads the parts as fields: a repeated name, or one ending in `[]`, collects a list. */
+function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFields> {
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string | string[]>();
+    let received = 0;
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      request.unpipe();
+      request.resume();
+      reject(error);
+    };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, defParamCharset: 'utf8', limits: { fieldSize: maxBytes } });
+    } catch {
+      throw new BadRequestError('Malformed multipart body.');
+    }
+    request.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) fail(new PayloadTooLargeError());
+    });
+    parser.on('file', (name, stream) => {
+      stream.resume();
+      fail(new UnsupportedMediaTypeError(`File uploads are not supported yet: the field ${name} is a file.`));
+    });
+    parser.on('field', (rawName, value, { valueTruncated }) => {
+      if (valueTruncated) return fail(new PayloadTooLargeError());
+      const listed = rawName.endsWith('[]');
+      const name = listed ? rawName.slice(0, -2) : rawName;
+      const previous = fields.get(name);
+      if (previous === undefined) fields.set(name, listed ? [value] : value);
+      else fields.set(name, [...(Array.isArray(previous) ? previous : [previous]), value]);
+    });
+    parser.on('error', () => fail(new BadRequestError('Malformed multipart body.')));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Object.fromEntries(fields));
+    });
+    request.pipe(parser);
+  });
+}
+
+/**
+ * `multipart/form-data` bodies as plain fields, within the JSON body limit (413 above it). A file
+ * part is a 415 naming its field until models have file attributes.
+ */
+export function multipartBody(limit: string): Middleware<GatehouseState> {
+  const maxBytes = bytes.parse(limit) ?? 0;
+  return async (ctx, next) => {
+    if (ctx.is('multipart')) {
+      if ((ctx.request.length ?? 0) > maxBytes) throw new PayloadTooLargeError();
+      ctx.request.body = await readFields(ctx.req, maxBytes);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postId, startDataServer } from '../support/data-server.js';
+import type { RequestOptions } from '../support/http-client.js';
+import type { TestServer } from '../support/test-server.js';
+
+// Form bodies on store and update, and Laravel's method override (issue 14, item 6): what HTML
+// forms and Rhino clients send next to JSON.
+
+let server: TestServer;
+let editor: string;
+let welcomeId: number;
+
+beforeAll(async () => {
+  server = await startDataServer();
+  editor = await server.login('editor@acme.test');
+  welcomeId = await postId(server, 'Welcome to Acme');
+});
+
+afterAll(() => server.close());
+
+const urlencoded = (fields: Record<string, string>): RequestOptions => ({
+  rawBody: new URLSearchParams(fields).toString(),
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+});
+
+/** A multipart body as a browser's FormData encodes it. */
+async function multipart(fields: Record<string, string | Blob>, headers: Record<string, string> = {}): Promise<RequestOptions> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value instanceof Blob) form.append(name, value, 'notes.txt');
+    else form.append(name, value);
+  }
+  const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+  return { rawBody: await encoded.text(), headers: { 'content-type': encoded.headers.get('content-type')!, ...headers } };
+}
+
+const send = (method: string, path: string, options: RequestOptions) => server.api.request(method, `/api/acme${path}`, { token: editor, ...options });
+const titled = (title: string) => server.sql<{ id: number; title: string; body: string | null; status: string }>('SELECT id, title, body, status FROM posts WHERE title = $1', [title]);
+
+describe('form bodies', () => {
+  it('stores a record from URL-encoded fields, typed by the model', async () => {
+    const post = await send('POST', '/posts', urlencoded({ title: 'From a form', status: 'draft', body: '' }));
+    expect(post).toMatchObject({ status: 201, body: { title: 'From a form', status: 'draft', body: null } });
+    const comment = await send('POST', '/comments', urlencoded({ post_id: String(post.body.id), body: 'Typed key' }));
+    expect(comment).toMatchObject({ status: 201, body: { post_id: post.body.id, body: 'Typed key' } });
+  });
+
+  it('stores and updates from multipart fields', async () => {
+    const created = await send('POST', '/posts', await multipart({ title: 'Multipart post', body: 'Line one' }));
+    expect(created).toMatchObject({ status: 201, body: { title: 'Multipart post', body: 'Line one' } });
+    const updated = await send('PATCH', `/posts/${created.body.id}`, await multipart({ status: 'published' }));
+    expect(updated).toMatchObject({ status: 200, body: { id: created.body.id, title: 'Multipart post', status: 'published' } });
+  });
+
+  it('validates and gates form fields like JSON ones', async () => {
+    expect(await send('POST', '/posts', urlencoded({ title: '' }))).toMatchObject({
+      status: 422,
+      body: { errors: { title: ['The title field is required.'] } },
+    });
+    expect(await send('POST', '/comments', urlencoded({ post_id: 'abc', body: 'x' }))).toMatchObject({ status: 422 });
+    expect(await send('POST', '/posts', urlencoded({ title: 'Noted', internal_notes: 'x' }))).toMatchObject({
+      status: 403,
+      body: { message: 'You are not allowed to set the following field(s): internal_notes' },
+    });
+    expect(await titled('Noted')).toEqual([]);
+  });
+
+  it('refuses a file part with 415 naming its field, and stores nothing', async () => {
+    const response = await send('POST', '/posts', await multipart({ title: 'With a file', attachment: new Blob(['hello']) }));
+    expect(response).toMatchObject({ status: 415, body: { message: 'File uploads are not supported yet: the field attachment is a file.' } });
+    expect(await titled('With a file')).toEqual([]);
+  });
+
+  it('keeps the body limit for forms and the 415 for other types', async () => {
+    const huge = 'x'.repeat(150_000);
+    expect(await send('POST', '/posts', urlencoded({ title: 'Huge', body: huge }))).toMatchObject({ status: 413, body: { message: 'The request body is too large.' } });
+    expect(await send('POST', '/posts', await multipart({ title: 'Huge', body: huge }))).toMatchObject({ status: 413, body: { message: 'The request body is too large.' } });
+    expect(await send('POST', '/posts', { rawBody: '<post/>', headers: { 'content-type': 'application/xml' } })).toMatchObject({
+      status: 415,
+      body: { message: 'Request bodies must be JSON, sent with Content-Type: application/json.' },
+    });
+    expect(await titled('Huge')).toEqual([]);
+  });
+});
+
+describe('method override', () => {
+  it('updates with POST /{model}/{id} and X-HTTP-Method-Override: PUT or PATCH', async () => {
+    for (const method of ['PUT', 'patch']) {
+      const response = await send('POST', `/posts/${welcomeId}`, { body: { body: `Overridden by ${method}` }, headers: { 'x-http-method-override': method } });
+      expect(response).toMatchObject({ status: 200, body: { id: welcomeId, body: `Overridden by ${method}` } });
+    }
+  });
+
+  it('takes the method from a _method field, which the record never sees', async () => {
+    const created = await send('POST', '/posts', urlencoded({ title: 'Spoofed' }));
+    const path = `/posts/${created.body.id}`;
+    expect(await send('POST', path, urlencoded({ _method: 'PATCH', status: 'published' }))).toMatchObject({ status: 200, body: { status: 'published' } });
+    expect(await send('POST', path, await multipart({ _method: 'PUT', body: 'From multipart' }))).toMatchObject({ status: 200, body: { body: 'From multipart' } });
+    expect(await send('POST', path, { body: { _method: 'DELETE' } })).toMatchObject({ status: 204 });
+    expect(await send('GET', path, {})).toMatchObject({ status: 404 });
+  });
+
+  it.each([
+    ['a GET', { headers: { 'x-http-method-override': 'GET' } }],
+    ['an unknown method', urlencoded({ _method: 'PURGE' })],
+    ['a non-string field', { body: { _method: ['DELETE'] } }],
+  ])('refuses %s with 400 and changes nothing', async (_case, options) => {
+    const response = await send('POST', `/posts/${welcomeId}`, options as RequestOptions);
+    expect(response).toMatchObject({ status: 400, body: { message: 'The method override must be one of: PUT, PATCH, DELETE.' } });
+    expect(await send('GET', `/posts/${welcomeId}`, {})).toMatchObject({ status: 200 });
+  });
+
+  it('goes through the same gates as the method it stands for', async () => {
+    const viewer = await server.login('viewer@acme.test');
+    const response = await server.api.post(`/api/acme/posts/${welcomeId}`, { token: viewer, body: { title: 'Taken' }, headers: { 'x-http-method-override': 'PATCH' } });
+    expect(response).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.' } });
+  });
+});
