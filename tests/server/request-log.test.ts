@@ -47,7 +47,7 @@ describe('request log', () => {
   it('loses no line when the server is stopped with SIGTERM', async () => {
     const { secretKey } = await generateTokenKeyPair();
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, DATABASE_URL: testDb.ownerUrl, GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: { ...process.env, DATABASE_URL: testDb.ownerUrl, GATEHOUSE_ALLOW_OWNER_CONNECTION: 'true', GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
