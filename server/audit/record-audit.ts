@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import { appendAuditLog } from '../db/repositories/audit-logs.js';
+import type { Schema } from '../db/schema.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow, LooseTransaction } from '../query/loose-schema.js';
 
@@ -28,16 +31,13 @@ export function changedValues(before: LooseRow, after: LooseRow): { oldValues: L
  */
 export async function recordAudit(trx: LooseTransaction, model: ModelDefinition, entry: AuditEntry): Promise<void> {
   if (!model.audit) return;
-  await trx
-    .insertInto('audit_logs')
-    .values({
-      organization_id: entry.record.organization_id,
-      model: model.slug,
-      record_id: String(entry.record.id),
-      action: entry.action,
-      old_values: entry.oldValues && JSON.stringify(entry.oldValues),
-      new_values: entry.newValues && JSON.stringify(entry.newValues),
-      user_id: entry.userId,
-    })
-    .execute();
+  await appendAuditLog(trx as unknown as Kysely<Schema>, {
+    organizationId: Number(entry.record.organization_id),
+    model: model.slug,
+    recordId: String(entry.record.id),
+    action: entry.action,
+    oldValues: entry.oldValues,
+    newValues: entry.newValues,
+    userId: entry.userId,
+  });
 }

@@ -1,11 +1,12 @@
 import { ABILITY_OPTIONS } from '@gatehouse/engine/wire';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
-import { COUNT_MODES, isCountMode, type CountMode } from '../query/count-mode.js';
+import { COUNT_MODES, type CountMode } from '../query/count-mode.js';
 import type { LooseRow, LooseSelect } from '../query/loose-schema.js';
 import type { TypedValue } from '../query/typed-value.js';
 
-export type AttributeType = 'integer' | 'number' | 'string' | 'boolean' | 'timestamp' | 'string[]';
+const ATTRIBUTE_TYPES = ['integer', 'number', 'string', 'boolean', 'timestamp', 'string[]'] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 
 /** A relation the index and show endpoints can include (`?include=author,comments.author`). */
 export interface Relation {
@@ -114,105 +115,135 @@ export class ModelDefinitionError extends ConfigError {
   }
 }
 
-const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 export const MAX_PER_PAGE = 100;
 
-function checkIdentifiers(slug: string, kind: string, names: Iterable<string>, known?: Record<string, unknown>) {
-  for (const name of names) {
-    if (!IDENTIFIER.test(name)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a plain identifier`);
-    if (known && !Object.hasOwn(known, name)) throw new ModelDefinitionError(slug, `${kind} "${name}" is not a registered attribute`);
-  }
-}
-
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+const identifier = z.string().regex(IDENTIFIER, { error: (issue) => `${JSON.stringify(issue.input)} is not a plain identifier` });
+const identifiers = z.array(identifier);
+const scope = z.custom<Scope>((value) => typeof value === 'function', { error: 'must be a function (query, context) => query' });
 const SCOPE_ARGUMENTS = ['integer', 'number', 'string', 'boolean', 'timestamp'] as const;
+const namedScope = z.union([
+  scope.transform((apply): NamedScope => ({ argument: null, apply: (query, context) => apply(query, context) })),
+  z
+    .strictObject({
+      // Checked with the other inconsistencies, so the message names the scope.
+      argument: z.string() as unknown as z.ZodType<ScopeWithArgument['argument']>,
+      apply: z.custom<ScopeWithArgument['apply']>((value) => typeof value === 'function', { error: 'must be a function (query, context, argument) => query' }),
+    })
+    .transform(({ argument, apply }): NamedScope => ({ argument, apply: (query, context, value) => apply(query, context, value!) })),
+]);
+const bodySchema = z.custom<ZodType>((value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function', { error: 'must be a zod schema' });
 
-function namedScopes(slug: string, scopes: Record<string, Scope | ScopeWithArgument>): Record<string, NamedScope> {
-  return Object.fromEntries(
-    Object.entries(scopes).map(([name, scope]): [string, NamedScope] => {
-      if (typeof scope === 'function') return [name, { argument: null, apply: (query, context) => scope(query, context) }];
-      if (!SCOPE_ARGUMENTS.includes(scope.argument)) throw new ModelDefinitionError(slug, `scope "${name}" has unknown argument type ${String(scope.argument)}`);
-      return [name, { argument: scope.argument, apply: (query, context, argument) => scope.apply(query, context, argument!) }];
-    }),
-  );
-}
+/**
+ * The one list of `defineModel` options: each is checked and defaulted here. Strict, so a
+ * misspelt option is named rather than ignored; every name that can reach SQL is a plain
+ * identifier.
+ */
+const modelOptionsSchema = z.strictObject({
+  slug: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'slug must be lower-case letters, digits, underscores and dashes'),
+  table: identifier.optional(),
+  tenantOwned: z.boolean(),
+  owner: z.strictObject({ model: z.string(), foreignKey: identifier }).optional(),
+  attributes: z.record(identifier, z.enum(ATTRIBUTE_TYPES)),
+  fillable: identifiers,
+  hidden: identifiers.default([]),
+  authorColumn: identifier.optional(),
+  filters: identifiers.default([]),
+  sorts: identifiers.default([]),
+  defaultSort: z.string().regex(/^-?[a-z_][a-z0-9_]*$/, 'must be a column, or -column for descending').default('id'),
+  search: identifiers.default([]),
+  relations: z.record(identifier, z.strictObject({ kind: z.enum(['belongsTo', 'hasMany']), model: z.string(), foreignKey: identifier })).default({}),
+  recordScope: scope.optional(),
+  scopes: z.record(z.string(), namedScope).default({}),
+  count: z.enum(COUNT_MODES, { error: `count must be one of ${COUNT_MODES.join(', ')}` }).default('exact'),
+  perPage: z.number().int().min(1, `must be 1..${MAX_PER_PAGE}`).max(MAX_PER_PAGE, `must be 1..${MAX_PER_PAGE}`).default(15),
+  softDeletes: z.boolean().default(false),
+  audit: z.boolean().default(false),
+  computed: z
+    .record(
+      identifier,
+      z.strictObject({ fn: z.enum(AGGREGATES), column: identifier.optional(), where: z.record(identifier, z.union([z.string(), z.number(), z.boolean(), z.null()])).optional() }),
+    )
+    .default({}),
+  computedAttributes: z
+    .record(
+      identifier,
+      z.strictObject({
+        type: z.enum(ATTRIBUTE_TYPES),
+        uses: identifiers,
+        compute: z.custom<ComputedAttribute['compute']>((value) => typeof value === 'function', { error: 'must be a function (record) => value' }),
+      }),
+    )
+    .default({}),
+  validation: z.strictObject({ create: bodySchema, update: bodySchema.optional() }).optional(),
+});
 
 function updateSchema(create: ZodType): ZodType {
   const partial = (create as { partial?: () => ZodType }).partial;
   return typeof partial === 'function' ? partial.call(create) : create;
 }
 
+function issueText(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') return `unknown option ${issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(', ')}`;
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/** The first name that must be a declared attribute and is not, or another inconsistency. */
+function inconsistency(definition: ModelDefinition): string | undefined {
+  const { slug, attributes, relations, computed, computedAttributes, scopes } = definition;
+  if (slug === ABILITY_OPTIONS.anySubjectType) return `"${slug}" is CASL's name for every resource, so no permission can name it`;
+  const badScope = Object.entries(scopes).find(([, scope]) => scope.argument !== null && !SCOPE_ARGUMENTS.includes(scope.argument));
+  if (badScope) return `scope "${badScope[0]}" has unknown argument type ${String(badScope[1].argument)}`;
+  const shadowing = Object.keys(computedAttributes).find((name) => Object.hasOwn(attributes, name));
+  if (shadowing !== undefined) return `computed attribute "${shadowing}" is also an attribute`;
+  for (const [name, { uses }] of Object.entries(computedAttributes)) {
+    const unknown = uses.find((use) => !Object.hasOwn(attributes, use));
+    if (unknown !== undefined) return `computed attribute "${name}" use "${unknown}" is not a registered attribute`;
+  }
+  const lists: Record<string, readonly string[]> = {
+    fillable: definition.fillable,
+    hidden: definition.hidden,
+    filters: definition.filters,
+    sorts: definition.sorts,
+    search: definition.search,
+    defaultSort: [definition.defaultSort.replace(/^-/, '')],
+    authorColumn: definition.authorColumn ? [definition.authorColumn] : [],
+    'owner.foreignKey': definition.owner ? [definition.owner.foreignKey] : [],
+    ...Object.fromEntries(Object.entries(relations).map(([name, relation]) => [`relations.${name}.foreignKey`, relation.kind === 'belongsTo' ? [relation.foreignKey] : []])),
+    ...Object.fromEntries(Object.entries(computed).map(([name, aggregate]) => [`computed.${name}`, [...(aggregate.column ? [aggregate.column] : []), ...Object.keys(aggregate.where ?? {})]])),
+  };
+  for (const [option, names] of Object.entries(lists)) {
+    const unknown = names.find((name) => !Object.hasOwn(attributes, name));
+    if (unknown !== undefined) return `${option}: "${unknown}" is not a registered attribute`;
+  }
+  if (definition.softDeletes && !Object.hasOwn(attributes, 'deleted_at')) return 'soft deletes need a deleted_at attribute';
+  if (definition.audit && !definition.tenantOwned) return 'the audit trail is kept per organization, so it needs a tenant-owned model';
+  const columnless = Object.entries(computed).find(([, aggregate]) => aggregate.fn !== 'count' && !aggregate.column);
+  return columnless && `computed.${columnless[0]}: ${columnless[1].fn} needs a column`;
+}
+
 /**
- * Checks a registration once, at startup: every identifier that can reach SQL must be a plain
- * name declared here, so request input is only ever matched against this whitelist.
+ * Checks a registration once, at startup, and fills in its defaults: every identifier that can
+ * reach SQL must be a plain name declared here, so request input is only ever matched against
+ * this whitelist. A problem is a ModelDefinitionError naming the model and the option.
  */
 export function defineModel(options: ModelOptions): ModelDefinition {
-  const { slug } = options;
-  if (!/^[a-z][a-z0-9_-]*$/.test(slug)) throw new ModelDefinitionError(slug, 'slug must be lower-case letters, digits, underscores and dashes');
-  if (slug === ABILITY_OPTIONS.anySubjectType) throw new ModelDefinitionError(slug, `"${slug}" is CASL's name for every resource, so no permission can name it`);
-  const attributes = { id: 'integer' as const, ...options.attributes };
-  checkIdentifiers(slug, 'table', [options.table ?? slug.replaceAll('-', '_')]);
-  checkIdentifiers(slug, 'attribute', Object.keys(attributes));
-  for (const [kind, names] of Object.entries({
-    fillable: options.fillable,
-    hidden: options.hidden ?? [],
-    filter: options.filters ?? [],
-    sort: options.sorts ?? [],
-    search: options.search ?? [],
-  })) {
-    checkIdentifiers(slug, kind, names, attributes);
-  }
-  const defaultSort = options.defaultSort ?? 'id';
-  checkIdentifiers(slug, 'default sort', [defaultSort.replace(/^-/, '')], attributes);
-  if (options.authorColumn) checkIdentifiers(slug, 'author column', [options.authorColumn], attributes);
-  if (options.owner) checkIdentifiers(slug, 'owner key', [options.owner.foreignKey], attributes);
-  if (options.softDeletes && !Object.hasOwn(attributes, 'deleted_at')) throw new ModelDefinitionError(slug, 'soft deletes need a deleted_at attribute');
-  if (options.audit && !options.tenantOwned) throw new ModelDefinitionError(slug, 'the audit trail is kept per organization, so it needs a tenant-owned model');
-  for (const [name, relation] of Object.entries(options.relations ?? {})) {
-    checkIdentifiers(slug, 'relation', [name]);
-    if (relation.kind === 'belongsTo') checkIdentifiers(slug, 'relation key', [relation.foreignKey], attributes);
-    else checkIdentifiers(slug, 'relation key', [relation.foreignKey]);
-  }
-  for (const [name, aggregate] of Object.entries(options.computed ?? {})) {
-    checkIdentifiers(slug, 'computed value', [name]);
-    if (!AGGREGATES.includes(aggregate.fn)) throw new ModelDefinitionError(slug, `computed value "${name}" has unknown function ${String(aggregate.fn)}`);
-    if (aggregate.fn !== 'count' && !aggregate.column) throw new ModelDefinitionError(slug, `computed value "${name}" needs a column`);
-    checkIdentifiers(slug, 'computed column', aggregate.column ? [aggregate.column] : [], attributes);
-    checkIdentifiers(slug, 'computed condition', Object.keys(aggregate.where ?? {}), attributes);
-  }
-  const count = options.count ?? 'exact';
-  if (!isCountMode(count)) throw new ModelDefinitionError(slug, `count must be one of ${COUNT_MODES.join(', ')}`);
-  for (const [name, computed] of Object.entries(options.computedAttributes ?? {})) {
-    checkIdentifiers(slug, 'computed attribute', [name]);
-    if (Object.hasOwn(attributes, name)) throw new ModelDefinitionError(slug, `computed attribute "${name}" is also an attribute`);
-    checkIdentifiers(slug, `computed attribute "${name}" use`, computed.uses, attributes);
-  }
-  const perPage = options.perPage ?? 15;
-  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw new ModelDefinitionError(slug, `perPage must be 1..${MAX_PER_PAGE}`);
-  return Object.freeze({
-    slug,
-    table: options.table ?? slug.replaceAll('-', '_'),
-    tenantOwned: options.tenantOwned,
-    owner: options.owner,
-    attributes,
-    fillable: options.fillable,
-    hidden: options.hidden ?? [],
-    authorColumn: options.authorColumn,
-    filters: options.filters ?? [],
-    sorts: options.sorts ?? [],
-    defaultSort,
-    search: options.search ?? [],
-    relations: options.relations ?? {},
-    recordScope: options.recordScope,
-    scopes: namedScopes(slug, options.scopes ?? {}),
-    perPage,
-    count,
-    softDeletes: options.softDeletes ?? false,
-    audit: options.audit ?? false,
-    computed: options.computed ?? {},
-    computedAttributes: options.computedAttributes ?? {},
-    validation: options.validation && {
-      create: options.validation.create,
-      update: options.validation.update ?? updateSchema(options.validation.create),
-    },
-  });
+  const given = (options as { slug?: unknown } | null)?.slug;
+  const slug = typeof given === 'string' ? given : '(without a slug)';
+  const parsed = modelOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new ModelDefinitionError(slug, parsed.error.issues.map(issueText)[0] ?? 'invalid options');
+  const { validation, ...checked } = parsed.data;
+  const definition: ModelDefinition = {
+    ...checked,
+    table: checked.table ?? slug.replaceAll('-', '_'),
+    attributes: { id: 'integer', ...checked.attributes },
+    owner: checked.owner,
+    authorColumn: checked.authorColumn,
+    recordScope: checked.recordScope,
+    validation: validation && { create: validation.create, update: validation.update ?? updateSchema(validation.create) },
+  };
+  const problem = inconsistency(definition);
+  if (problem) throw new ModelDefinitionError(slug, problem);
+  return Object.freeze(definition);
 }

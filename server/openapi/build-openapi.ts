@@ -273,6 +273,7 @@ const TAGS: Record<string, string> = {
   auth: 'Sign in, sign out, register, passwords. `{authBase}/auth/*`: `/api`, or `/api/{group}` for a prefix group.',
   organizations: 'Organizations, their roles and the caller’s role (`{t}` is `/api/{organization}`), and the organizations model’s data endpoints.',
   invitations: 'Inviting members to an organization.',
+  members: 'Members of an organization and its roles’ permissions, each operation behind its own permission.',
   nested: 'Several writes in one transaction.',
 };
 

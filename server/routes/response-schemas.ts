@@ -47,6 +47,23 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     required: ['token', 'user', 'organization', 'organization_slug', 'route_group'],
   },
   Role: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, slug: { type: 'string' } }, required: ['id', 'name', 'slug'] },
+  Member: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      email: { type: 'string', format: 'email' },
+      role: ref('Role'),
+      granted_permissions: { type: 'array', items: { type: 'string' } },
+      denied_permissions: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['id', 'name', 'email', 'role', 'granted_permissions', 'denied_permissions'],
+  },
+  RolePermissions: {
+    type: 'object',
+    properties: { role: ref('Role'), permissions: { type: 'array', items: { type: 'string' } } },
+    required: ['role', 'permissions'],
+  },
   UserRole: {
     type: 'object',
     properties: {

@@ -12,6 +12,7 @@ import { authorize } from '../permissions/authorize.js';
 import { memberContext, signedIn } from '../route-groups/request-context.js';
 import { listRoles } from '../roles/list-roles.js';
 import { userRole } from '../roles/user-role.js';
+import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 
@@ -134,6 +135,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     errors: [401, 403, 404, 422],
     handle: (services) => [...memberContext(services), cancelInvitation()],
   },
+  ...MEMBER_ROUTES,
 ];
 
 /** A group without tenancy has no tenant operations, but its members still need their rules. */

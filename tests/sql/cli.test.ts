@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -95,6 +95,31 @@ describe('gatehouse migrate', () => {
         stdout: '',
         stderr: 'Migration app/002_typo.sql failed and was rolled back: syntax error at or near "CREAT"\n',
       });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('gatehouse migrate --config', () => {
+  it('applies the folder the config names, runs its seed, and refuses an unknown key in one line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-config-'));
+    try {
+      await mkdir(join(dir, 'migrations'));
+      await writeFile(join(dir, 'migrations', '003_more_notes.sql'), 'CREATE TABLE more_notes (body text);');
+      await writeFile(join(dir, 'gatehouse.config.mjs'), "export default { migrations: './migrations' };");
+      expect(await gatehouse('migrate', '--config', join(dir, 'gatehouse.config.mjs'))).toMatchObject({ code: 0, stdout: 'Applied app/003_more_notes.sql\n' });
+      await writeFile(join(dir, 'broken.config.mjs'), "export default { migration: './migrations' };");
+      expect(await gatehouse('migrate', '--config', join(dir, 'broken.config.mjs'))).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Config file ${join(dir, 'broken.config.mjs')}: unknown option migration.\n`,
+      });
+      // The seed is handed the owner's connection string and says whether it wrote anything.
+      await writeFile(join(dir, 'seeding.config.mjs'), "export default { migrations: './migrations', seed: async (url) => url.startsWith('postgres') };");
+      expect(await gatehouse('seed', '--config', join(dir, 'seeding.config.mjs'))).toMatchObject({ code: 0, stdout: 'Seeded.\n' });
+      expect(await gatehouse('seed', '--config', join(dir, 'gatehouse.config.mjs'))).toMatchObject({ code: 2, stderr: expect.stringContaining('has no seed') });
+      expect(await gatehouse('seed', '--demo', '--config', join(dir, 'seeding.config.mjs'))).toMatchObject({ code: 2, stderr: expect.stringContaining('exclude each other') });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

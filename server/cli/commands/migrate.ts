@@ -2,11 +2,13 @@ import { resolve } from 'node:path';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { withDatabaseTarget } from '../database-target.js';
+import { appConfig } from '../load-config.js';
 
-/** The core's migrations, then the application's folder when `--dir` names one. */
-function migrateDatabase(options: { dir?: string }): Promise<void> {
+/** The core's migrations, then the application's folder: `--dir`, else the config's `migrations`. */
+async function migrateDatabase(options: { dir?: string; config?: string }): Promise<void> {
+  const dir = options.dir === undefined ? (await appConfig(options.config)).migrations : resolve(options.dir);
   return withDatabaseTarget(async (target) => {
-    const ran = await migrate(target.ownerUrl, { dir: options.dir === undefined ? undefined : resolve(options.dir) });
+    const ran = await migrate(target.ownerUrl, { dir });
     console.log(ran.length > 0 ? `Applied ${ran.join(', ')}` : 'Database is up to date.');
   });
 }
@@ -15,6 +17,7 @@ export const migrateCommand: CliCommand = (program) => {
   program
     .command('migrate')
     .description("Apply the pending schema migrations: the core's, then the application's folder")
-    .option('--dir <folder>', "the application's migrations folder")
+    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)')
+    .option('--dir <folder>', "the application's migrations folder (instead of the config's)")
     .action(migrateDatabase);
 };

@@ -1,19 +1,27 @@
-import demo from '../../../policies/gatehouse.config.js';
+import type { Command } from 'commander';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { withDatabaseTarget } from '../database-target.js';
+import { appConfig, demoConfig } from '../load-config.js';
 
-function seed(): Promise<void> {
+/** Migrates, then runs the application's seed (`--demo`: the demo's). */
+async function seed(options: { demo?: boolean; config?: string }, command: Command): Promise<void> {
+  if (options.demo && options.config !== undefined) command.error('error: --demo and --config exclude each other');
+  const app = options.demo ? await demoConfig() : await appConfig(options.config);
+  const run = app.seed;
+  if (!run) return command.error('error: the application config has no seed (pass --config <file>, or --demo)');
+  const [seeded, present] = options.demo ? ['Seeded the demo data.', 'Demo data already present.'] : ['Seeded.', 'Seed data already present.'];
   return withDatabaseTarget(async (target) => {
-    await migrate(target.ownerUrl, { dir: demo.migrations });
-    console.log((await demo.seed?.(target.ownerUrl)) ? 'Seeded the demo data.' : 'Demo data already present.');
+    await migrate(target.ownerUrl, { dir: app.migrations });
+    console.log((await run(target.ownerUrl)) ? seeded : present);
   });
 }
 
 export const seedCommand: CliCommand = (program) => {
   program
     .command('seed')
-    .description("Apply the core's and the demo's migrations, then load the demo data once")
-    .requiredOption('--demo', 'the demo data (the only seed there is)')
+    .description("Apply the core's and the application's migrations, then run its seed (once: the seed says whether it ran)")
+    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)')
+    .option('--demo', 'the demo data instead')
     .action(seed);
 };

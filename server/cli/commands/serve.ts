@@ -1,12 +1,17 @@
-import demo from '../../../policies/gatehouse.config.js';
 import type { CliCommand } from '../cli-command.js';
+import { appConfig } from '../load-config.js';
 import { runServer } from '../run-server.js';
 
-/** Serves on an already migrated database (`gatehouse migrate` first). */
-function serve(): Promise<void> {
-  return runServer({ app: demo, developmentKey: false, announce: (url) => console.log(`Gatehouse listening on ${url}`) });
+/** Serves the application (`--config`, else the working directory's) on a migrated database. */
+async function serve(options: { config?: string }): Promise<void> {
+  const app = await appConfig(options.config);
+  return runServer({ app, developmentKey: false, announce: (url) => console.log(`Gatehouse listening on ${url}`) });
 }
 
 export const serveCommand: CliCommand = (program) => {
-  program.command('serve').description('Serve an already migrated database (`gatehouse migrate` first)').action(serve);
+  program
+    .command('serve')
+    .description('Serve an already migrated database (`gatehouse migrate` first)')
+    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)')
+    .action(serve);
 };

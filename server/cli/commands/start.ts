@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import demo from '../../../policies/gatehouse.config.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../../policies/seed.js';
+import type { GatehouseConfig } from '../../config/gatehouse-config.js';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
+import { appConfig, findConfigFile } from '../load-config.js';
 import { maskedUrl } from '../masked-url.js';
 import { runServer } from '../run-server.js';
 
@@ -32,26 +33,33 @@ function banner(url: string, databaseUrl: string): string {
   ].join('\n');
 }
 
-async function prepareDemo(ownerUrl: string): Promise<void> {
-  await migrate(ownerUrl, { dir: demo.migrations });
-  if (await demo.seed?.(ownerUrl)) console.log('Seeded the demo data.');
-}
+const prepare = (app: GatehouseConfig, seeded: string) => async (ownerUrl: string) => {
+  await migrate(ownerUrl, { dir: app.migrations });
+  if (await app.seed?.(ownerUrl)) console.log(seeded);
+};
 
-/** The demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve. */
-function start(): Promise<void> {
+/**
+ * The database (embedded unless DATABASE_URL), the core's and the application's migrations, its
+ * seed once, then serve. The application: `--config`, else the working directory's config file,
+ * else (in a checkout) the demo, with its logins in the banner and its web app.
+ */
+async function start(options: { config?: string }): Promise<void> {
+  const isDemo = findConfigFile(options.config) === undefined;
+  const app = await appConfig(options.config, { demoByDefault: true });
   return runServer({
-    app: demo,
-    prepare: prepareDemo,
+    app,
+    prepare: prepare(app, isDemo ? 'Seeded the demo data.' : 'Seeded.'),
     developmentKey: true,
     provisionLogin: true,
-    webRoot: webBuilt() ? WEB_ROOT : undefined,
-    announce: (url, databaseUrl) => console.log(banner(url, databaseUrl)),
+    webRoot: isDemo && webBuilt() ? WEB_ROOT : undefined,
+    announce: (url, databaseUrl) => console.log(isDemo ? banner(url, databaseUrl) : `Gatehouse listening on ${url}`),
   });
 }
 
 export const startCommand: CliCommand = (program) => {
   program
     .command('start')
-    .description('Run the demo: database (embedded unless DATABASE_URL), migrations, demo data once, then serve')
+    .description('Run the application (the demo by default): database (embedded unless DATABASE_URL), migrations, seed once, then serve')
+    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here, else the demo)')
     .action(start);
 };

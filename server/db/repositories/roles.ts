@@ -40,3 +40,16 @@ export async function findRolePermissions(trx: TenantTransaction, organizationId
     .executeTakeFirst()
     .then((row) => row && { slug: row.slug, permissions: row.permissions ?? [] });
 }
+
+export function findRole(trx: TenantTransaction, roleId: number): Promise<RoleRecord | undefined> {
+  return trx.selectFrom('roles').select(['id', 'name', 'slug']).where('id', '=', roleId).executeTakeFirst();
+}
+
+/** Replaces the role's permissions in the organization, configuring the role there if it was not. */
+export async function setRolePermissions(trx: TenantTransaction, organizationId: number, roleId: number, permissions: readonly string[]): Promise<void> {
+  await trx
+    .insertInto('org_role_permissions')
+    .values({ organization_id: organizationId, role_id: roleId, permissions: [...permissions] })
+    .onConflict((conflict) => conflict.columns(['organization_id', 'role_id']).doUpdateSet({ permissions: [...permissions] }))
+    .execute();
+}

@@ -42,6 +42,12 @@ describe('GET /api/openapi.json', () => {
     ['/api/{organization}/organizations/exists', ['get']],
     ['/api/auth/login', ['post']],
     ['/api/admin/auth/login', ['post']],
+    // Member and role administration, under every base that carries the tenant operations.
+    ['/api/{organization}/members', ['get']],
+    ['/api/{organization}/members/{id}', ['delete', 'patch']],
+    ['/api/{organization}/roles/{id}/permissions', ['get', 'put']],
+    ['/api/tenant/{organization}/members/{id}', ['delete', 'patch']],
+    ['/api/admin/members', []],
     ['/api/admin/posts', []],
     ['/api/admin/comments', []],
   ])('%s: %j', (path, expected) => {
@@ -53,6 +59,11 @@ describe('GET /api/openapi.json', () => {
     const token = await server.login('editor@acme.test');
     const { body } = await server.api.get('/api/acme/organizations?include=users', { token });
     expect(body.data[0].users[0].pivot).toEqual({ role_id: expect.any(Number) });
+  });
+
+  it('names the permission of each administration operation', () => {
+    expect(document.paths['/api/{organization}/members/{id}']?.patch).toMatchObject({ description: expect.stringContaining('`memberships.update`') });
+    expect(document.paths['/api/{organization}/roles/{id}/permissions']?.put).toMatchObject({ description: expect.stringContaining('`roles.update`') });
   });
 
   it('puts a domain group’s paths on its host', () => {

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../config/config-error.js';
+import { parseConfig } from '../config/config-schema.js';
+import type { GatehouseConfig } from '../config/gatehouse-config.js';
+
+/** Looked for in the working directory, in this order. */
+export const CONFIG_FILES = ['gatehouse.config.ts', 'gatehouse.config.js', 'gatehouse.config.mjs'] as const;
+
+/** `--config <path>` when given (it must exist), else the first config file of the working directory. */
+export function findConfigFile(explicit: string | undefined, cwd = process.cwd()): string | undefined {
+  if (explicit !== undefined) {
+    const path = resolve(cwd, explicit);
+    if (!existsSync(path)) throw new ConfigError(`Config file ${explicit} not found.`);
+    return path;
+  }
+  return CONFIG_FILES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+}
+
+/**
+ * Imports a config file and validates its default export with the config schema. Every problem
+ * is one ConfigError line naming the file and the key; the migrations folder is resolved
+ * against the file's own folder.
+ */
+export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(`Config file ${path} cannot be loaded: ${reason}`);
+  }
+  if (module.default === undefined) throw new ConfigError(`Config file ${path} must export its config as default: export default defineConfig({ ... }).`);
+  const parsed = parseConfig(module.default);
+  if ('problem' in parsed) throw new ConfigError(`Config file ${path}: ${parsed.problem}.`);
+  const { migrations } = parsed.config;
+  return migrations === undefined || isAbsolute(migrations) ? parsed.config : { ...parsed.config, migrations: resolve(dirname(path), migrations) };
+}
+
+const PACKAGE_ROOT = dirname(createRequire(import.meta.url).resolve('gatehouse/package.json'));
+// In a checkout only: the published package carries no demo.
+const DEMO_CONFIG = join(PACKAGE_ROOT, 'policies', 'gatehouse.config.ts');
+
+/**
+ * The application a command works for: `--config`, else the working directory's config file,
+ * else the demo (only where asked for, in a checkout), else the core alone.
+ */
+export async function appConfig(explicit: string | undefined, { demoByDefault = false } = {}): Promise<GatehouseConfig> {
+  const path = findConfigFile(explicit) ?? (demoByDefault && existsSync(DEMO_CONFIG) ? DEMO_CONFIG : undefined);
+  return path === undefined ? {} : loadConfigFile(path);
+}
+
+/** The demo's config (`npm start`, `gatehouse seed --demo`). */
+export function demoConfig(): Promise<GatehouseConfig> {
+  if (!existsSync(DEMO_CONFIG)) throw new ConfigError('The demo comes with a checkout of the Gatehouse repository only; pass --config <file> for your application.');
+  return loadConfigFile(DEMO_CONFIG);
+}

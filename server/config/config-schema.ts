@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
+import type { GatehouseConfig } from './gatehouse-config.js';
+
+const positiveInteger = z.number().int().positive();
+const strings = z.array(z.string());
+const fn = (what: string) => z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: `must be ${what}` });
+const objectWith = (method: string) =>
+  z.custom<object>((value) => typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function', {
+    message: `must be an object with a ${method}() method`,
+  });
+const modelDefinition = z.custom<object>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as { slug?: unknown }).slug === 'string' && 'tenantOwned' in value,
+  { message: 'must be a model made with defineModel' },
+);
+
+const throttleRule = z.strictObject({ maxAttempts: positiveInteger, decaySeconds: positiveInteger });
+const throttle = z.strictObject(
+  Object.fromEntries(THROTTLED_ACTIONS.map((action) => [action, z.strictObject({ email: throttleRule.optional(), address: throttleRule.optional() }).optional()])),
+);
+
+const routeGroup = z.strictObject({
+  name: z.string(),
+  prefix: z.string().optional(),
+  domain: z.string().optional(),
+  tenancy: z.enum(['path', 'subdomain', 'none']).optional(),
+  auth: z.boolean().optional(),
+  models: strings.optional(),
+  default: z.boolean().optional(),
+});
+
+/**
+ * The one schema of `gatehouse.config.ts`: the `createServer` options (the connection and the
+ * token key optional, the environment gives them otherwise), the migrations folder and the seed.
+ * Strict at every level, so a misspelt key is named instead of ignored.
+ */
+export const configSchema = z.strictObject({
+  database: z
+    .strictObject({ connectionString: z.string().optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
+    .optional(),
+  tokens: z.strictObject({ secretKey: z.string().optional(), ttlSeconds: positiveInteger.optional() }).optional(),
+  routeGroups: z.array(routeGroup).optional(),
+  membershipEnforcement: z.boolean().optional(),
+  basePath: z.string().optional(),
+  bodyLimit: z.string().optional(),
+  appUrl: z.url().optional(),
+  mailer: objectWith('send').optional(),
+  logger: objectWith('info').optional(),
+  trustProxy: z.union([z.boolean(), z.number().int().nonnegative()]).optional(),
+  cors: z.strictObject({ origins: strings.optional(), credentials: z.boolean().optional() }).optional(),
+  corsOrigins: strings.optional(),
+  throttle: throttle.optional(),
+  loginThrottle: throttleRule.optional(),
+  invitationTtlSeconds: positiveInteger.optional(),
+  passwordResetTtlSeconds: positiveInteger.optional(),
+  ownerRole: z.string().optional(),
+  organizationRoles: z.record(z.string(), strings).optional(),
+  data: z.strictObject({ models: z.array(modelDefinition), policies: z.record(z.string(), fn('a policy class')).optional() }).optional(),
+  dataRoutes: fn('a function').optional(),
+  webRoot: z.string().optional(),
+  migrations: z.string().optional(),
+  seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),
+});
+
+/** The first problem of a config, as one line naming the key. */
+export function configProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') return `unknown option ${issue.keys.map((key) => [...path, key].join('.')).join(', ')}`;
+  return `${path.join('.') || 'the config'}: ${issue.message}`;
+}
+
+/** Validates a config file's export; the result is the config as the CLI uses it. */
+export function parseConfig(value: unknown): { config: GatehouseConfig } | { problem: string } {
+  const parsed = configSchema.safeParse(value);
+  return parsed.success ? { config: value as GatehouseConfig } : { problem: configProblem(parsed.error) };
+}
+
+type Unlisted = Exclude<keyof GatehouseConfig, keyof z.infer<typeof configSchema>>;
+/** Fails to compile when GatehouseConfig gains a key the schema does not list (it would be refused as unknown). */
+export const EVERY_CONFIG_KEY_LISTED: [Unlisted] extends [never] ? true : { unlisted: Unlisted } = true;

@@ -1,0 +1,83 @@
+import type { TenantTransaction } from '../with-tenant.js';
+
+/** A member of one organization and route group, with the role and the per-user lists. */
+export interface MemberDetails {
+  id: number;
+  name: string;
+  email: string;
+  role_id: number;
+  role_slug: string;
+  role_name: string;
+  granted_permissions: string[];
+  denied_permissions: string[];
+}
+
+export interface MembershipKey {
+  organizationId: number;
+  routeGroup: string;
+}
+
+function members(trx: TenantTransaction, key: MembershipKey) {
+  return trx
+    .selectFrom('user_roles')
+    .innerJoin('users', 'users.id', 'user_roles.user_id')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.email',
+      'user_roles.role_id',
+      'roles.slug as role_slug',
+      'roles.name as role_name',
+      'user_roles.granted_permissions',
+      'user_roles.denied_permissions',
+    ])
+    .where('user_roles.organization_id', '=', key.organizationId)
+    .where('user_roles.route_group', '=', key.routeGroup);
+}
+
+export function listMemberDetails(trx: TenantTransaction, key: MembershipKey): Promise<MemberDetails[]> {
+  return members(trx, key).orderBy('users.id').execute();
+}
+
+export function findMemberDetails(trx: TenantTransaction, key: MembershipKey, userId: number): Promise<MemberDetails | undefined> {
+  return members(trx, key).where('users.id', '=', userId).executeTakeFirst();
+}
+
+export interface MembershipChanges {
+  role_id?: number;
+  granted_permissions?: string[];
+  denied_permissions?: string[];
+}
+
+export async function updateMembership(trx: TenantTransaction, key: MembershipKey, userId: number, changes: MembershipChanges): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await trx
+    .updateTable('user_roles')
+    .set(changes)
+    .where('organization_id', '=', key.organizationId)
+    .where('route_group', '=', key.routeGroup)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function removeMembership(trx: TenantTransaction, key: MembershipKey, userId: number): Promise<void> {
+  await trx
+    .deleteFrom('user_roles')
+    .where('organization_id', '=', key.organizationId)
+    .where('route_group', '=', key.routeGroup)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Members of the organization holding the role, in any route group. */
+export async function countRoleMembers(trx: TenantTransaction, organizationId: number, roleSlug: string): Promise<number> {
+  const row = await trx
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_roles.organization_id', '=', organizationId)
+    .where('roles.slug', '=', roleSlug)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,24 @@
+import { isStoredInteger } from '../db/integer-range.js';
+import { findMemberDetails, type MemberDetails, type MembershipKey } from '../db/repositories/members.js';
+import { NotFoundError } from '../http/errors/not-found-error.js';
+import { required, type GatehouseContext } from '../http/state.js';
+import { assertCan } from '../permissions/authorize.js';
+
+const ID = /^[1-9][0-9]{0,9}$/;
+
+export function membershipKey(ctx: GatehouseContext): MembershipKey {
+  return { organizationId: required(ctx, 'organization').id, routeGroup: required(ctx, 'routeGroup').name };
+}
+
+/**
+ * The member `:id` (a user id) of the request's organization and route group, checked in the
+ * order record (404; a non-member is as absent as a missing user), then permission (403).
+ */
+export async function findMember(ctx: GatehouseContext, action: 'update' | 'destroy'): Promise<MemberDetails> {
+  const raw = ctx.params.id ?? '';
+  const userId = ID.test(raw) ? Number(raw) : NaN;
+  const member = isStoredInteger(userId) ? await findMemberDetails(required(ctx, 'trx'), membershipKey(ctx), userId) : undefined;
+  if (!member) throw new NotFoundError('Member not found.');
+  assertCan(ctx, action, 'memberships');
+  return member;
+}

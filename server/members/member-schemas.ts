@@ -1,0 +1,28 @@
+import { isValidPermission } from '@gatehouse/engine';
+import { z } from 'zod';
+import { id } from '../http/fields.js';
+
+const MAX_PERMISSIONS = 200;
+
+function permissionList(field: string) {
+  const label = field.replace(/_/g, ' ');
+  return z
+    .array(
+      z.string({ error: `The ${label} field must hold strings.` }).refine(isValidPermission, {
+        error: (issue) => `The ${label} field holds an invalid permission: ${JSON.stringify(issue.input)}.`,
+      }),
+      { error: `The ${label} field must be an array of permissions.` },
+    )
+    .max(MAX_PERMISSIONS, `The ${label} field must not hold more than ${MAX_PERMISSIONS} permissions.`)
+    .transform((permissions) => [...new Set(permissions)]);
+}
+
+/** `PATCH {t}/members/{id}`: any of the three, each replacing what the membership had. */
+export const updateMemberSchema = z.strictObject({
+  role_id: id('role_id').optional(),
+  granted_permissions: permissionList('granted_permissions').optional(),
+  denied_permissions: permissionList('denied_permissions').optional(),
+});
+
+/** `PUT {t}/roles/{id}/permissions`: the role's whole list in the organization. */
+export const rolePermissionsSchema = z.strictObject({ permissions: permissionList('permissions') });

@@ -1,0 +1,31 @@
+import { appendAuditLog } from '../db/repositories/audit-logs.js';
+import { removeMembership } from '../db/repositories/members.js';
+import { findRolePermissions } from '../db/repositories/roles.js';
+import { required, type GatehouseMiddleware } from '../http/state.js';
+import { assertHolds } from '../permissions/assert-holds.js';
+import type { Services } from '../services.js';
+import { findMember, membershipKey } from './find-member.js';
+import { assertKeepsAnOwner } from './membership-rules.js';
+import { membershipFacts } from './serialize-member.js';
+
+/** `DELETE {t}/members/{id}`: ends the membership (the user stays); never the last owner's. */
+export function removeMember(services: Services): GatehouseMiddleware {
+  return async (ctx) => {
+    const member = await findMember(ctx, 'destroy');
+    const trx = required(ctx, 'trx');
+    const key = membershipKey(ctx);
+    assertHolds(ctx, (await findRolePermissions(trx, key.organizationId, member.role_id))?.permissions ?? []);
+    await assertKeepsAnOwner(services, ctx, member);
+    await removeMembership(trx, key, member.id);
+    await appendAuditLog(trx, {
+      organizationId: key.organizationId,
+      model: 'memberships',
+      recordId: member.id,
+      action: 'deleted',
+      oldValues: membershipFacts(member),
+      newValues: null,
+      userId: required(ctx, 'auth').user.id,
+    });
+    ctx.body = { message: 'Member removed.' };
+  };
+}

@@ -1,0 +1,63 @@
+import { isStoredInteger } from '../db/integer-range.js';
+import { appendAuditLog } from '../db/repositories/audit-logs.js';
+import { findRole, findRolePermissions, setRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
+import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { NotFoundError } from '../http/errors/not-found-error.js';
+import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { rolePermissionsSchema } from '../members/member-schemas.js';
+import { added } from '../members/membership-rules.js';
+import { assertHolds } from '../permissions/assert-holds.js';
+import { assertCan } from '../permissions/authorize.js';
+import type { Services } from '../services.js';
+
+const ID = /^[1-9][0-9]{0,9}$/;
+
+/** The role `:id`, then the permission to act on it: record (404) before permission (403). */
+async function findRoleFor(ctx: GatehouseContext, action: 'show' | 'update'): Promise<RoleRecord> {
+  const raw = ctx.params.id ?? '';
+  const id = ID.test(raw) ? Number(raw) : NaN;
+  const role = isStoredInteger(id) ? await findRole(required(ctx, 'trx'), id) : undefined;
+  if (!role) throw new NotFoundError('Role not found.');
+  assertCan(ctx, action, 'roles');
+  return role;
+}
+
+async function permissionsOf(ctx: GatehouseContext, role: RoleRecord): Promise<string[]> {
+  return (await findRolePermissions(required(ctx, 'trx'), required(ctx, 'organization').id, role.id))?.permissions ?? [];
+}
+
+/** `GET {t}/roles/{id}/permissions`: the role's permissions in this organization. */
+export function showRolePermissions(): GatehouseMiddleware {
+  return async (ctx) => {
+    const role = await findRoleFor(ctx, 'show');
+    ctx.body = { role, permissions: await permissionsOf(ctx, role) };
+  };
+}
+
+/**
+ * `PUT {t}/roles/{id}/permissions`: replaces the role's list in this organization. The caller
+ * must hold every permission added or taken away; the owner role keeps its permissions, so an
+ * organization can never lose its owners' reach. Effective on its members' next request.
+ */
+export function updateRolePermissions(services: Services): GatehouseMiddleware {
+  return async (ctx) => {
+    const role = await findRoleFor(ctx, 'update');
+    const { permissions } = validate(rolePermissionsSchema, ctx.request.body);
+    if (role.slug === services.config.ownerRole) throw new AccessDeniedError(`The permissions of the ${role.slug} role cannot be changed.`);
+    const before = await permissionsOf(ctx, role);
+    assertHolds(ctx, [...added(before, permissions), ...added(permissions, before)]);
+    const organizationId = required(ctx, 'organization').id;
+    await setRolePermissions(required(ctx, 'trx'), organizationId, role.id, permissions);
+    await appendAuditLog(required(ctx, 'trx'), {
+      organizationId,
+      model: 'role_permissions',
+      recordId: role.id,
+      action: 'updated',
+      oldValues: { permissions: before },
+      newValues: { permissions },
+      userId: required(ctx, 'auth').user.id,
+    });
+    ctx.body = { role, permissions };
+  };
+}

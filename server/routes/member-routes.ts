@@ -1,0 +1,81 @@
+import { listMembers } from '../members/list-members.js';
+import { rolePermissionsSchema, updateMemberSchema } from '../members/member-schemas.js';
+import { removeMember } from '../members/remove-member.js';
+import { updateMember } from '../members/update-member.js';
+import { authorize } from '../permissions/authorize.js';
+import { memberContext } from '../route-groups/request-context.js';
+import { showRolePermissions, updateRolePermissions } from '../roles/role-permissions.js';
+import type { RouteDefinition } from './route-definition.js';
+import { listOf, ref } from './response-schemas.js';
+
+const needs = (permission: string) => `Needs the permission \`${permission}\`. Nobody grants or changes a permission they do not hold (403 naming it).`;
+
+/**
+ * Administration of one organization under `{t}`, each operation behind its own permission.
+ * Update, remove and the role's permissions find the record first and check the permission
+ * after: 404 before 403.
+ */
+export const MEMBER_ROUTES: readonly RouteDefinition[] = [
+  {
+    operationId: 'listMembers',
+    method: 'get',
+    path: '/members',
+    summary: 'The members with their role and per-user permission lists',
+    description: needs('memberships.index'),
+    tag: 'members',
+    access: 'bearer',
+    responses: { 200: { description: 'Members', schema: listOf(ref('Member')) } },
+    errors: [401, 403, 404],
+    handle: (services) => [...memberContext(services), authorize('index', 'memberships'), listMembers()],
+  },
+  {
+    operationId: 'updateMember',
+    method: 'patch',
+    path: '/members/:id',
+    summary: 'Change a member’s role and granted or denied permissions; effective on their next request, audited',
+    description: needs('memberships.update'),
+    tag: 'members',
+    access: 'bearer',
+    body: updateMemberSchema,
+    responses: { 200: { description: 'The member', schema: ref('Member') } },
+    errors: [401, 403, 404, 422],
+    handle: (services) => [...memberContext(services), updateMember(services)],
+  },
+  {
+    operationId: 'removeMember',
+    method: 'delete',
+    path: '/members/:id',
+    summary: 'End a membership (never the last owner)',
+    description: needs('memberships.destroy'),
+    tag: 'members',
+    access: 'bearer',
+    responses: { 200: { description: 'Removed', schema: ref('Message') } },
+    errors: [401, 403, 404],
+    handle: (services) => [...memberContext(services), removeMember(services)],
+  },
+  {
+    operationId: 'showRolePermissions',
+    method: 'get',
+    path: '/roles/:id/permissions',
+    summary: 'A role’s permissions in the organization',
+    description: needs('roles.show'),
+    tag: 'members',
+    access: 'bearer',
+    responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
+    errors: [401, 403, 404],
+    handle: (services) => [...memberContext(services), showRolePermissions()],
+  },
+  {
+    operationId: 'updateRolePermissions',
+    method: 'put',
+    path: '/roles/:id/permissions',
+    summary: 'Replace a role’s permissions in the organization; effective on its members’ next request, audited',
+    description: needs('roles.update'),
+    tag: 'members',
+    access: 'bearer',
+    body: rolePermissionsSchema,
+    responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
+    errors: [401, 403, 404, 422],
+    handle: (services) => [...memberContext(services), updateRolePermissions(services)],
+  },
+];

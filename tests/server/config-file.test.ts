@@ -1,0 +1,56 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findConfigFile, loadConfigFile } from '../../server/cli/load-config.js';
+import { ConfigError } from '../../server/index.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gatehouse-config-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function configFile(text: string, name = 'gatehouse.config.mjs'): Promise<string> {
+  await writeFile(join(dir, name), text);
+  return join(dir, name);
+}
+
+describe('finding the config file', () => {
+  it('takes --config when given, else the first of gatehouse.config.ts, .js, .mjs in the working directory', async () => {
+    expect(findConfigFile(undefined, dir)).toBeUndefined();
+    await configFile('export default {};', 'gatehouse.config.mjs');
+    expect(findConfigFile(undefined, dir)).toBe(join(dir, 'gatehouse.config.mjs'));
+    await configFile('export default {};', 'gatehouse.config.ts');
+    expect(findConfigFile(undefined, dir)).toBe(join(dir, 'gatehouse.config.ts'));
+    expect(findConfigFile('gatehouse.config.mjs', dir)).toBe(join(dir, 'gatehouse.config.mjs'));
+    expect(() => findConfigFile('missing.config.ts', dir)).toThrow(new ConfigError('Config file missing.config.ts not found.'));
+  });
+});
+
+describe('loading the config file', () => {
+  it('resolves the migrations folder against the file', async () => {
+    const path = await configFile("export default { migrations: './migrations', membershipEnforcement: true };");
+    expect(await loadConfigFile(path)).toEqual({ migrations: join(dir, 'migrations'), membershipEnforcement: true });
+  });
+
+  it.each([
+    ['an unknown key', 'export default { databse: {} };', 'unknown option databse.'],
+    ['an unknown nested key', "export default { routeGroups: [{ name: 'tenant', prefx: 'x' }] };", 'unknown option routeGroups.0.prefx.'],
+    ['a wrong type', "export default { membershipEnforcement: 'yes' };", 'membershipEnforcement: Invalid input: expected boolean, received string.'],
+    ['a seed that is no function', 'export default { seed: true };', 'seed: must be a function (ownerConnectionString) => Promise<boolean>.'],
+    ['no default export', 'export const config = {};', 'must export its config as default: export default defineConfig({ ... }).'],
+    ['a file that does not parse', 'export default {', 'cannot be loaded: '],
+  ])('refuses %s with one line naming the file and the key', async (_case, text, message) => {
+    const path = await configFile(text);
+    const loading = loadConfigFile(path);
+    await expect(loading).rejects.toBeInstanceOf(ConfigError);
+    await expect(loading).rejects.toThrow(`Config file ${path}`);
+    await expect(loading).rejects.toThrow(message);
+    await expect(loading.catch((error: Error) => error.message.includes('\n'))).resolves.toBe(false);
+  });
+});
