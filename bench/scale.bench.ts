@@ -26,6 +26,8 @@ const SERVICE_PASSWORD = 'scale-bench-service-password';
 const SERVICE_ROLE = 'scale_bench_service';
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'scale.json');
+// Without a config `serve` serves the core alone; the instances serve the demo's models.
+const DEMO_CONFIG = fileURLToPath(new URL('../policies/gatehouse.config.ts', import.meta.url));
 
 function get(agent: Agent, url: string, token: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -82,7 +84,7 @@ await withBenchDatabase(async (ownerUrl) => {
     };
     const urls: string[] = [];
     for (let index = 0; index < 2; index += 1) {
-      const instance = startCli(['serve'], env);
+      const instance = startCli(['serve', '--config', DEMO_CONFIG], env);
       instances.push(instance);
       urls.push(/Gatehouse listening on (\S+)/.exec(await instance.waitFor(/Gatehouse listening on (\S+)/))![1]!);
     }

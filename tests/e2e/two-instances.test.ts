@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { dropRoles, uniqueRoleName } from '../support/roles.js';
 // Two `gatehouse serve` processes on one database, both through Debian's PgBouncer in
 // transaction mode as a dedicated service login: one service, whichever instance answers.
 const SERVICE_PASSWORD = 'service-password-for-the-pooler';
+// Without a config `serve` serves the core alone; these instances serve the demo's models.
+const DEMO_CONFIG = fileURLToPath(new URL('../../policies/gatehouse.config.ts', import.meta.url));
 const role = uniqueRoleName('service');
 
 let database: TestDatabase;
@@ -27,7 +30,7 @@ let apis: Api[];
 let organizationIds: Record<DemoSlug, number>;
 
 async function serve(env: NodeJS.ProcessEnv): Promise<{ process: RunningCommand; api: Api }> {
-  const process = startCli(['serve'], env);
+  const process = startCli(['serve', '--config', DEMO_CONFIG], env);
   instances.push(process);
   const output = await process.waitFor(/Gatehouse listening on (\S+)/);
   return { process, api: new Api(/Gatehouse listening on (\S+)/.exec(output)![1]!) };
