@@ -27,21 +27,17 @@ const proxies = z
 
 const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
 
-const postgresUrl = z.string().refine((value) => {
-  try {
-    return ['postgres:', 'postgresql:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be a connection string postgres://user:password@host:port/database');
+const urlWith = (protocols: readonly string[], message: string) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
 
-const httpUrl = z.string().refine((value) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http(s):// URL');
+const postgresUrl = urlWith(['postgres:', 'postgresql:'], 'must be a connection string postgres://user:password@host:port/database');
+const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s):// URL');
 
 const secretKey = z.string().trim().startsWith('k4.secret.', 'must be a PASERK k4.secret key (`gatehouse keygen` prints one)');
 
