@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../config/config-error.js';
 import { parseConfig } from '../config/config-schema.js';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
+import { DEMO_CONFIG } from './demo-checkout.js';
 
 /** Looked for in the working directory, in this order. */
 export const CONFIG_FILES = ['gatehouse.config.ts', 'gatehouse.config.js', 'gatehouse.config.mjs'] as const;
@@ -39,10 +39,6 @@ export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
   const { migrations } = parsed.config;
   return migrations === undefined || isAbsolute(migrations) ? parsed.config : { ...parsed.config, migrations: resolve(dirname(path), migrations) };
 }
-
-const PACKAGE_ROOT = dirname(createRequire(import.meta.url).resolve('gatehouse/package.json'));
-// In a checkout only: the published package carries no demo.
-const DEMO_CONFIG = join(PACKAGE_ROOT, 'policies', 'gatehouse.config.ts');
 
 /**
  * The application a command works for: `--config`, else the working directory's config file,

@@ -23,7 +23,7 @@ export interface RunOptions {
    */
   provisionLogin?: boolean;
   /** Told the served URL and the owner connection string once the server listens. */
-  announce: (url: string, databaseUrl: string) => void;
+  announce: (url: string, databaseUrl: string) => void | Promise<void>;
   /** Folder of the built browser app served at `/`. */
   webRoot?: string;
 }
@@ -59,7 +59,7 @@ export async function runServer(options: RunOptions, env: Environment = readEnvi
       const url = await server.listen({ port: env.PORT, host: env.HOST }).catch((error: unknown) => {
         throw portError(error, env.PORT);
       });
-      options.announce(url, target.ownerUrl);
+      await options.announce(url, target.ownerUrl);
       const signal = await stopping;
       console.log(`Received ${signal}, shutting down (grace period ${env.GATEHOUSE_SHUTDOWN_GRACE} s).`);
     } finally {

@@ -1,33 +1,16 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { DEMO_PASSWORD, DEMO_USERS } from '../../../policies/seed.js';
 import type { GatehouseConfig } from '../../config/gatehouse-config.js';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
+import { demoIntroduction, demoWebRoot } from '../demo-checkout.js';
 import { appConfig, findConfigFile } from '../load-config.js';
 import { maskedUrl } from '../masked-url.js';
 import { runServer } from '../run-server.js';
 
-// `npm start` builds it first (the `prestart` script).
-const WEB_ROOT = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
-const webBuilt = () => existsSync(`${WEB_ROOT}index.html`);
-
-function banner(url: string, databaseUrl: string): string {
-  const logins = DEMO_USERS.map((user) => `  ${user.email.padEnd(20)} ${(user.organization ?? 'admin group').padEnd(12)} ${user.role}`);
+async function demoBanner(url: string, databaseUrl: string, webRoot: string | undefined): Promise<string> {
   return [
-    `Gatehouse demo on ${url}/api`,
-    '',
-    `Demo logins (password ${DEMO_PASSWORD}):`,
-    ...logins,
-    '',
-    'Try:',
-    `  TOKEN=$(curl -s ${url}/api/auth/login -H 'Content-Type: application/json' \\`,
-    `    -d '{"email":"editor@acme.test","password":"${DEMO_PASSWORD}"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
-    `  curl -gs '${url}/api/acme/organizations?filter[slug]=acme&include=users' -H "Authorization: Bearer $TOKEN"`,
-    `  curl -s '${url}/api/acme/posts?include=author&sort=-created_at' -H "Authorization: Bearer $TOKEN"`,
-    '',
+    ...(await demoIntroduction(url)),
     `API reference: ${url}/api/docs (description: ${url}/api/openapi.json)`,
-    webBuilt() ? `Demo web app: ${url}/` : 'Demo web app: not built (npm run build:web), so / answers 404',
+    webRoot === undefined ? 'Demo web app: not built (npm run build:web), so / answers 404' : `Demo web app: ${url}/`,
     `Database: ${maskedUrl(databaseUrl)}   (\`gatehouse db url\` prints it whole)`,
     `Development mail: \`gatehouse mail\``,
   ].join('\n');
@@ -46,13 +29,14 @@ const prepare = (app: GatehouseConfig, seeded: string) => async (ownerUrl: strin
 async function start(options: { config?: string }): Promise<void> {
   const isDemo = findConfigFile(options.config) === undefined;
   const app = await appConfig(options.config, { demoByDefault: true });
+  const webRoot = isDemo ? demoWebRoot() : undefined;
   return runServer({
     app,
     prepare: prepare(app, isDemo ? 'Seeded the demo data.' : 'Seeded.'),
     developmentKey: true,
     provisionLogin: true,
-    webRoot: isDemo && webBuilt() ? WEB_ROOT : undefined,
-    announce: (url, databaseUrl) => console.log(isDemo ? banner(url, databaseUrl) : `Gatehouse listening on ${url}`),
+    webRoot,
+    announce: async (url, databaseUrl) => console.log(isDemo ? await demoBanner(url, databaseUrl, webRoot) : `Gatehouse listening on ${url}`),
   });
 }
 
