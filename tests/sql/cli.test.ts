@@ -139,6 +139,14 @@ describe('gatehouse db url', () => {
   it('prints DATABASE_URL whole', async () => {
     expect(await gatehouse('db', 'url')).toEqual({ code: 0, stdout: `${testDb.ownerUrl}\n`, stderr: '' });
   });
+
+  it('prints the URL of another login without any password (an analyst connects with their own)', async () => {
+    const run = await gatehouse('db', 'url', '--role', 'acme_reader');
+    const expected = new URL(testDb.ownerUrl);
+    expected.username = 'acme_reader';
+    expected.password = '';
+    expect(run).toEqual({ code: 0, stdout: `${expected.toString()}\n`, stderr: '' });
+  });
 });
 
 describe('gatehouse mail', () => {
