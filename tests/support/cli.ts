@@ -31,9 +31,16 @@ export interface RunningCommand {
   exited: Promise<number | string>;
 }
 
+export interface StartOptions {
+  /** Default: the repository. */
+  cwd?: string;
+  /** Its own process group, so that `process.kill(-pid)` reaches a shell's children too. */
+  detached?: boolean;
+}
+
 /** Starts a long-running command (`npm start`, `gatehouse serve`) and watches its output. */
-export function startCommand(command: string, args: string[], env: NodeJS.ProcessEnv): RunningCommand {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCommand(command: string, args: string[], env: NodeJS.ProcessEnv, { cwd = ROOT, detached = false }: StartOptions = {}): RunningCommand {
+  const child = spawn(command, args, { cwd, detached, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,6 +45,42 @@ export async function packPackages(destination: string): Promise<Tarballs> {
     client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
     server: join(destination, `gatehouse-${version}.tgz`),
   };
+}
+
+const PACKED = 'tarballs.json';
+const FAILED = 'failed.txt';
+
+/**
+ * The run's one `npm pack` (packing rebuilds dist/, so two files must not pack at once): the
+ * first test file to ask packs into `folder`, the others wait for its tarballs.
+ */
+export async function sharedTarballs(folder: string): Promise<Tarballs> {
+  const packed = join(folder, PACKED);
+  const failed = join(folder, FAILED);
+  const first = await mkdir(join(folder, 'lock')).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false;
+      throw error;
+    },
+  );
+  if (first) {
+    try {
+      const tarballs = await packPackages(join(folder, 'tarballs'));
+      await writeFile(packed, JSON.stringify(tarballs));
+      return tarballs;
+    } catch (error) {
+      await writeFile(failed, String(error));
+      throw error;
+    }
+  }
+  for (;;) {
+    const done = await readFile(packed, 'utf8').catch(() => null);
+    if (done !== null) return JSON.parse(done) as Tarballs;
+    const failure = await readFile(failed, 'utf8').catch(() => null);
+    if (failure !== null) throw new Error(`npm pack failed in another test file: ${failure}`);
+    await sleep(500);
+  }
 }
 
 async function packageVersion(folder: string): Promise<string> {
