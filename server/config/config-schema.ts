@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
+import { optionProblem } from './option-problem.js';
 
 const positiveInteger = z.number().int().positive();
 const strings = z.array(z.string());
@@ -62,19 +63,10 @@ export const configSchema = z.strictObject({
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),
 });
 
-/** The first problem of a config, as one line naming the key. */
-export function configProblem(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const path = issue.path.map(String);
-  if (issue.code === 'unrecognized_keys') return `unknown option ${issue.keys.map((key) => [...path, key].join('.')).join(', ')}`;
-  return `${path.join('.') || 'the config'}: ${issue.message}`;
-}
-
 /** Validates a config file's export; the result is the config as the CLI uses it. */
 export function parseConfig(value: unknown): { config: GatehouseConfig } | { problem: string } {
   const parsed = configSchema.safeParse(value);
-  return parsed.success ? { config: value as GatehouseConfig } : { problem: configProblem(parsed.error) };
+  return parsed.success ? { config: value as GatehouseConfig } : { problem: optionProblem(parsed.error, value) };
 }
 
 type Unlisted = Exclude<keyof GatehouseConfig, keyof z.infer<typeof configSchema>>;

@@ -1,6 +1,7 @@
 import { ABILITY_OPTIONS } from '@gatehouse/engine/wire';
 import { z, type ZodType } from 'zod';
 import { ConfigError } from '../config/config-error.js';
+import { optionProblem } from '../config/option-problem.js';
 import { COUNT_MODES, type CountMode } from '../query/count-mode.js';
 import type { LooseRow, LooseSelect } from '../query/loose-schema.js';
 import type { TypedValue } from '../query/typed-value.js';
@@ -140,7 +141,7 @@ const bodySchema = z.custom<ZodType>((value) => typeof (value as { safeParse?: u
  * identifier.
  */
 const modelOptionsSchema = z.strictObject({
-  slug: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'slug must be lower-case letters, digits, underscores and dashes'),
+  slug: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'must be lower-case letters, digits, underscores and dashes'),
   table: identifier.optional(),
   tenantOwned: z.boolean(),
   owner: z.strictObject({ model: z.string(), foreignKey: identifier }).optional(),
@@ -181,12 +182,6 @@ const modelOptionsSchema = z.strictObject({
 function updateSchema(create: ZodType): ZodType {
   const partial = (create as { partial?: () => ZodType }).partial;
   return typeof partial === 'function' ? partial.call(create) : create;
-}
-
-function issueText(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') return `unknown option ${issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(', ')}`;
-  return path ? `${path}: ${issue.message}` : issue.message;
 }
 
 /** The first name that must be a declared attribute and is not, or another inconsistency. */
@@ -232,7 +227,7 @@ export function defineModel(options: ModelOptions): ModelDefinition {
   const given = (options as { slug?: unknown } | null)?.slug;
   const slug = typeof given === 'string' ? given : '(without a slug)';
   const parsed = modelOptionsSchema.safeParse(options);
-  if (!parsed.success) throw new ModelDefinitionError(slug, parsed.error.issues.map(issueText)[0] ?? 'invalid options');
+  if (!parsed.success) throw new ModelDefinitionError(slug, optionProblem(parsed.error, options));
   const { validation, ...checked } = parsed.data;
   const definition: ModelDefinition = {
     ...checked,

@@ -36,8 +36,8 @@ describe('defineModel', () => {
     ['a per-page size out of range', notes({ perPage: 500 }), 'Model notes: perPage: must be 1..100'],
     ['soft deletes without deleted_at', notes({ softDeletes: true }), 'Model notes: soft deletes need a deleted_at attribute'],
     ['a sum without a column', notes({ computed: { total: { fn: 'sum' } } }), 'Model notes: computed.total: sum needs a column'],
-    ['a bad slug', notes({ slug: 'Notes' }), 'Model Notes: slug: slug must be lower-case letters, digits, underscores and dashes'],
-    ['a missing required option', { slug: 'notes', attributes: {}, fillable: [] } as unknown as ModelOptions, 'Model notes: tenantOwned: Invalid input: expected boolean'],
+    ['a bad slug', notes({ slug: 'Notes' }), 'Model Notes: slug: must be lower-case letters, digits, underscores and dashes'],
+    ['a missing required option', { slug: 'notes', attributes: {}, fillable: [] } as unknown as ModelOptions, 'Model notes: tenantOwned is required'],
   ])('refuses %s with a ModelDefinitionError naming the option', (_case, options, message) => {
     expect(() => defineModel(options)).toThrow(ModelDefinitionError);
     expect(() => defineModel(options)).toThrow(message);
