@@ -26,25 +26,33 @@ function firstLine(input: NodeJS.ReadStream): Promise<string> {
   });
 }
 
-/** Asks on the terminal without echoing what is typed; the prompt goes to stderr, away from output. */
-function ask(input: NodeJS.ReadStream, prompt: string): Promise<string> {
+/**
+ * Asks twice on the terminal without echoing what is typed, through one reader so that lines
+ * typed ahead are kept; the prompts go to stderr, away from the command's output.
+ */
+function askTwice(input: NodeJS.ReadStream): Promise<PasswordEntry> {
+  const prompts = ['Password: ', 'Password (again): '];
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
-  process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
+    const answers: string[] = [];
     const terminal = createInterface({ input, output: muted, terminal: true });
-    // Settled first, so the close that follows (Ctrl-D alone settles there) changes nothing.
+    process.stderr.write(prompts[0]!);
+    terminal.on('line', (answer) => {
+      answers.push(answer);
+      process.stderr.write('\n');
+      if (answers.length < prompts.length) {
+        process.stderr.write(prompts[answers.length]!);
+        return;
+      }
+      // Settled before closing, so the close (which settles a Ctrl-D alone) changes nothing.
+      resolve({ password: answers[0]!, confirmation: answers[1]! });
+      terminal.close();
+    });
     terminal.once('SIGINT', () => {
       reject(new Error('Cancelled.'));
       terminal.close();
     });
-    terminal.once('line', (answer) => {
-      resolve(answer);
-      terminal.close();
-    });
-    terminal.once('close', () => {
-      process.stderr.write('\n');
-      reject(new Error(NO_PASSWORD));
-    });
+    terminal.once('close', () => reject(new Error(NO_PASSWORD)));
   });
 }
 
@@ -57,6 +65,5 @@ export async function readPassword(input: NodeJS.ReadStream = process.stdin): Pr
     const password = await firstLine(input);
     return { password, confirmation: password };
   }
-  const password = await ask(input, 'Password: ');
-  return { password, confirmation: await ask(input, 'Password (again): ') };
+  return askTwice(input);
 }
