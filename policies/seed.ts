@@ -15,7 +15,12 @@ export async function seedDemo(ownerConnectionString: string): Promise<boolean> 
   await owner.connect();
   try {
     for (const role of DEMO_ROLES) {
-      await owner.query('INSERT INTO roles (name, slug) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [role.name, role.slug]);
+      // The core migrations already made `owner`: skipping present roles instead of colliding
+      // with them keeps the identity sequence from spending an id on each.
+      await owner.query('INSERT INTO roles (name, slug) SELECT $1, $2 WHERE NOT EXISTS (SELECT FROM roles WHERE slug = $2) ON CONFLICT (slug) DO NOTHING', [
+        role.name,
+        role.slug,
+      ]);
     }
   } finally {
     await owner.end();

@@ -3,15 +3,12 @@ import { confirmedPassword, email, newPassword, password, text } from '../http/f
 
 export const loginSchema = z.object({ email: email(), password: password() });
 
-export const registerSchema = z
-  .object({
-    token: text('token', 200),
-    name: text('name'),
-    email: email(),
-    password: newPassword(),
-    password_confirmation: z.string(),
-  })
-  .superRefine(confirmedPassword);
+const newUser = { name: text('name'), email: email(), password: newPassword(), password_confirmation: z.string() };
+
+export const registerSchema = z.object({ token: text('token', 200), ...newUser }).superRefine(confirmedPassword);
+
+/** `gatehouse user create`: what registration asks of a user, without an invitation. */
+export const newUserSchema = z.object(newUser).superRefine(confirmedPassword);
 
 export const passwordRecoverSchema = z.object({ email: email() });
 

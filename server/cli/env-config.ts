@@ -5,9 +5,9 @@ import { createLogger } from '../http/logger.js';
 import type { RouteGroupConfig } from '../route-groups/route-group.js';
 import type { Environment } from './environment.js';
 
-// Without routeGroups in the config: one tenant group serving every registered model.
-function defaultRouteGroups(app: GatehouseConfig): RouteGroupConfig[] {
-  return [{ name: 'tenant', prefix: '{organization}', default: true, models: (app.data?.models ?? []).map((model) => model.slug) }];
+/** The config's route groups; without any, one tenant group serving every registered model. */
+export function appRouteGroups(app: GatehouseConfig): readonly RouteGroupConfig[] {
+  return app.routeGroups ?? [{ name: 'tenant', prefix: '{organization}', default: true, models: (app.data?.models ?? []).map((model) => model.slug) }];
 }
 
 const defined = <T extends object>(values: T): Partial<T> =>
@@ -19,7 +19,7 @@ const defined = <T extends object>(values: T): Partial<T> =>
  * connection serviceDatabase() chose).
  */
 export function envConfig(env: Environment, connection: string | DatabaseOptions, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
-  const { migrations: _migrations, seed: _seed, database, tokens, routeGroups, ...server } = app;
+  const { migrations: _migrations, seed: _seed, database, tokens, routeGroups: _routeGroups, ...server } = app;
   const chosen = typeof connection === 'string' ? { connectionString: connection } : connection;
   return {
     database: {
@@ -30,7 +30,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
       ...chosen,
     },
     tokens: { ttlSeconds: env.GATEHOUSE_TOKEN_TTL, ...defined(tokens ?? {}), secretKey },
-    routeGroups: routeGroups ?? defaultRouteGroups(app),
+    routeGroups: appRouteGroups(app),
     membershipEnforcement: env.GATEHOUSE_MEMBERSHIP_ENFORCEMENT,
     bodyLimit: env.GATEHOUSE_BODY_LIMIT,
     appUrl: env.GATEHOUSE_PUBLIC_URL,

@@ -104,10 +104,16 @@ function proxyCount(trustProxy: boolean | number): number {
   return trustProxy;
 }
 
-export function resolveConfig(config: ServerConfig): ResolvedConfig {
+/** The roles a new organization starts with: also what the CLI's `org create` reads of a config. */
+export function resolveOrganizationRoles(config: Pick<ServerConfig, 'ownerRole' | 'organizationRoles'>): Pick<ResolvedConfig, 'ownerRole' | 'organizationRoles'> {
   const ownerRole = config.ownerRole ?? 'owner';
   const organizationRoles = config.organizationRoles ?? { [ownerRole]: ['*'] };
   if (!(ownerRole in organizationRoles)) throw new ConfigError(`organizationRoles must configure the owner role ${ownerRole}.`);
+  return { ownerRole, organizationRoles };
+}
+
+export function resolveConfig(config: ServerConfig): ResolvedConfig {
+  const { ownerRole, organizationRoles } = resolveOrganizationRoles(config);
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const routeGroups = defineRouteGroups(config.routeGroups);
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');

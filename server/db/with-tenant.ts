@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { APP_ROLE } from './database.js';
 import type { Schema } from './schema.js';
 
 export interface TenantContext {
@@ -30,10 +31,24 @@ function settingLiteral(value: number | string | null | undefined): string {
  * parameters. Exported for the benchmark's baseline, which must open transactions alike.
  */
 export function tenantOpeningSql(context: TenantContext): string {
-  return `BEGIN; SELECT
+  return `BEGIN; ${tenantSettingsSql(context)}`;
+}
+
+function tenantSettingsSql(context: TenantContext): string {
+  return `SELECT
     set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),
     set_config('gatehouse.user_id', ${settingLiteral(context.userId)}, true),
     set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)`;
+}
+
+/**
+ * Turns a transaction the owner opened into a tenant transaction for the rest of its life: the
+ * role becomes gatehouse_app and the context is set, both transaction-locally, so the owner's
+ * administration (the CLI) passes the same row-level security as requests do.
+ */
+export async function enterTenant(ownerTransaction: Kysely<Schema>, context: TenantContext): Promise<TenantTransaction> {
+  await sql.raw(`SET LOCAL ROLE ${APP_ROLE}; ${tenantSettingsSql(context)}`).execute(ownerTransaction);
+  return ownerTransaction;
 }
 
 /**

@@ -52,6 +52,11 @@ export function confirmedPassword<Shape extends { password: string; password_con
 
 export const slugPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
+/** A URL name: lower-case letters and digits, single hyphens between them. */
+export function slug(field = 'slug') {
+  return text(field, 63).regex(slugPattern, `The ${label(field)} may contain only lower-case letters, digits and single hyphens between them.`);
+}
+
 /** A password being checked, not chosen: any non-empty string up to the chosen maximum. */
 export function password(field = 'password') {
   return z

@@ -4,7 +4,8 @@ import { id } from '../http/fields.js';
 
 const MAX_PERMISSIONS = 200;
 
-function permissionList(field: string) {
+/** A list of permission names, as the engine parses them; duplicates dropped. */
+export function permissionList(field: string) {
   const label = field.replace(/_/g, ' ');
   return z
     .array(

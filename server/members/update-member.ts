@@ -1,16 +1,14 @@
-import { appendAuditLog } from '../db/repositories/audit-logs.js';
-import { findMemberDetails, updateMembership } from '../db/repositories/members.js';
 import { findRolePermissions, listOrganizationRoles } from '../db/repositories/roles.js';
-import { changedValues } from '../audit/record-audit.js';
 import { ValidationError } from '../http/errors/validation-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import type { Services } from '../services.js';
+import { changeMembership } from './change-membership.js';
 import { findMember, membershipKey } from './find-member.js';
 import { updateMemberSchema } from './member-schemas.js';
 import { added, assertKeepsAnOwner, assertNotOwnRole } from './membership-rules.js';
-import { membershipFacts, serializeMember } from './serialize-member.js';
+import { serializeMember } from './serialize-member.js';
 
 /**
  * `PATCH {t}/members/{id}`: the member's role and per-user lists. The caller must hold every
@@ -36,12 +34,6 @@ export function updateMember(services: Services): GatehouseMiddleware {
     assertHolds(ctx, added(member.granted_permissions, input.granted_permissions));
     assertHolds(ctx, input.denied_permissions ? member.denied_permissions.filter((denied) => !input.denied_permissions?.includes(denied)) : []);
 
-    await updateMembership(trx, key, member.id, input);
-    const updated = (await findMemberDetails(trx, key, member.id)) ?? member;
-    const { oldValues, newValues } = changedValues(membershipFacts(member), membershipFacts(updated));
-    if (Object.keys(newValues).length > 0) {
-      await appendAuditLog(trx, { organizationId: key.organizationId, model: 'memberships', recordId: member.id, action: 'updated', oldValues, newValues, userId: required(ctx, 'auth').user.id });
-    }
-    ctx.body = serializeMember(updated);
+    ctx.body = serializeMember(await changeMembership(trx, key, member, input, required(ctx, 'auth').user.id));
   };
 }

@@ -1,7 +1,5 @@
 import { isStoredInteger } from '../db/integer-range.js';
-import { appendAuditLog } from '../db/repositories/audit-logs.js';
-import { findRole, findRolePermissions, setRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { findRole, findRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
@@ -10,6 +8,7 @@ import { added } from '../members/membership-rules.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import { assertCan } from '../permissions/authorize.js';
 import type { Services } from '../services.js';
+import { assertNotOwnerRole, replaceRolePermissions } from './replace-role-permissions.js';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 
@@ -44,20 +43,10 @@ export function updateRolePermissions(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const role = await findRoleFor(ctx, 'update');
     const { permissions } = validate(rolePermissionsSchema, ctx.request.body);
-    if (role.slug === services.config.ownerRole) throw new AccessDeniedError(`The permissions of the ${role.slug} role cannot be changed.`);
+    assertNotOwnerRole(role, services.config.ownerRole);
     const before = await permissionsOf(ctx, role);
     assertHolds(ctx, [...added(before, permissions), ...added(permissions, before)]);
-    const organizationId = required(ctx, 'organization').id;
-    await setRolePermissions(required(ctx, 'trx'), organizationId, role.id, permissions);
-    await appendAuditLog(required(ctx, 'trx'), {
-      organizationId,
-      model: 'role_permissions',
-      recordId: role.id,
-      action: 'updated',
-      oldValues: { permissions: before },
-      newValues: { permissions },
-      userId: required(ctx, 'auth').user.id,
-    });
+    await replaceRolePermissions(required(ctx, 'trx'), required(ctx, 'organization').id, role, { before, after: permissions }, required(ctx, 'auth').user.id);
     ctx.body = { role, permissions };
   };
 }

@@ -12,13 +12,37 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `npx gatehouse <args>` as a user would, against the database named by DATABASE_URL. */
-export function runCli(args: string[], databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/**
+ * Runs `npx gatehouse <args>` as a user would, against the database named by DATABASE_URL;
+ * standard input is a pipe that holds `input` (default nothing).
+ */
+export function runCli(args: string[], databaseUrl: string, env: NodeJS.ProcessEnv = {}, input = ''): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, ...env } }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, ...env } }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
+    child.stdin?.end(input);
   });
+}
+
+/**
+ * Runs `gatehouse <args>` on a terminal of its own (util-linux `script` gives it one) and types
+ * the next answer each time the output shows `prompt` again. What the terminal shows, the
+ * typed text echoed or not, comes back as stdout.
+ */
+export function runCliOnTerminal(args: string[], databaseUrl: string, prompt: RegExp, answers: readonly string[]): Promise<CliRun> {
+  const command = [process.execPath, BIN, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+  let stdout = '';
+  let typed = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    const asked = stdout.split(prompt).length - 1;
+    for (; typed < Math.min(asked, answers.length); typed++) child.stdin.write(`${answers[typed]}\r`);
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return once(child, 'exit').then(([code]) => ({ code: Number(code ?? 1), stdout, stderr }));
 }
 
 export interface RunningCommand {

@@ -4,10 +4,14 @@ import { appLoginCommand } from './app-login.js';
 import { dbCommand } from './db.js';
 import { keygenCommand } from './keygen.js';
 import { mailCommand } from './mail.js';
+import { memberCommand } from './member.js';
 import { migrateCommand } from './migrate.js';
+import { orgCommand } from './org.js';
+import { roleCommand } from './role.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
 import { startCommand } from './start.js';
+import { userCommand } from './user.js';
 
 /** Every command of `gatehouse`, in the order its help lists them. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -15,6 +19,10 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   migrateCommand,
   seedCommand,
+  userCommand,
+  orgCommand,
+  memberCommand,
+  roleCommand,
   keygenCommand,
   dbCommand,
   mailCommand,

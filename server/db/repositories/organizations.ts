@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { withTenant } from '../with-tenant.js';
+import { withTenant, type TenantTransaction } from '../with-tenant.js';
 import type { Executor } from './executor.js';
 
 export interface OrganizationRecord {
@@ -19,37 +19,48 @@ export function findOrganizationById(db: Executor, id: number): Promise<Organiza
 export interface NewOrganization {
   name: string;
   slug: string;
-  owner: { userId: number; roleId: number; routeGroup: string };
+  /** Its first member; none when an operator creates it (`gatehouse org create`). */
+  owner: { userId: number; roleId: number; routeGroup: string } | null;
   /** Permissions per role id the organization starts with. */
   rolePermissions: ReadonlyMap<number, readonly string[]>;
 }
 
 /**
- * Creates the organization, its role permissions and the owner's membership in one transaction.
- * The id is drawn from the identity sequence first, so the whole transaction can run inside the
- * new organization's tenant context and pass row-level security like any other request.
+ * Draws the next organization id from the identity sequence, so the organization's rows can be
+ * written inside its own tenant context and pass row-level security like any other request.
  */
-export async function createOrganization(db: Executor, organization: NewOrganization): Promise<OrganizationRecord | null> {
+export async function nextOrganizationId(db: Executor): Promise<number> {
   const { rows } = await sql<{ id: number }>`SELECT nextval(pg_get_serial_sequence('organizations', 'id'))::integer AS id`.execute(db);
-  const id = rows[0]!.id;
-  return withTenant(db, { organizationId: id, userId: organization.owner.userId }, async (trx) => {
-    const inserted = await sql<OrganizationRecord>`
-      INSERT INTO organizations (id, name, slug) OVERRIDING SYSTEM VALUE
-      VALUES (${id}, ${organization.name}, ${organization.slug})
-      ON CONFLICT (slug) DO NOTHING
-      RETURNING id, name, slug`.execute(trx);
-    const created = inserted.rows[0];
-    if (!created) return null;
-    const rolePermissions = [...organization.rolePermissions].map(([roleId, permissions]) => ({
-      organization_id: id,
-      role_id: roleId,
-      permissions: [...permissions],
-    }));
-    if (rolePermissions.length > 0) await trx.insertInto('org_role_permissions').values(rolePermissions).execute();
-    await trx
-      .insertInto('user_roles')
-      .values({ user_id: organization.owner.userId, organization_id: id, role_id: organization.owner.roleId, route_group: organization.owner.routeGroup })
-      .execute();
-    return created;
-  });
+  return rows[0]!.id;
+}
+
+/**
+ * Writes the organization `id` (from nextOrganizationId), its role permissions and the owner's
+ * membership, in a transaction in its tenant context; null when the slug is taken.
+ */
+export async function insertOrganization(trx: TenantTransaction, id: number, organization: NewOrganization): Promise<OrganizationRecord | null> {
+  const inserted = await sql<OrganizationRecord>`
+    INSERT INTO organizations (id, name, slug) OVERRIDING SYSTEM VALUE
+    VALUES (${id}, ${organization.name}, ${organization.slug})
+    ON CONFLICT (slug) DO NOTHING
+    RETURNING id, name, slug`.execute(trx);
+  const created = inserted.rows[0];
+  if (!created) return null;
+  const rolePermissions = [...organization.rolePermissions].map(([roleId, permissions]) => ({
+    organization_id: id,
+    role_id: roleId,
+    permissions: [...permissions],
+  }));
+  if (rolePermissions.length > 0) await trx.insertInto('org_role_permissions').values(rolePermissions).execute();
+  const { owner } = organization;
+  if (owner) {
+    await trx.insertInto('user_roles').values({ user_id: owner.userId, organization_id: id, role_id: owner.roleId, route_group: owner.routeGroup }).execute();
+  }
+  return created;
+}
+
+/** Creates the organization, its role permissions and the owner's membership in one transaction. */
+export async function createOrganization(db: Executor, organization: NewOrganization): Promise<OrganizationRecord | null> {
+  const id = await nextOrganizationId(db);
+  return withTenant(db, { organizationId: id, userId: organization.owner?.userId ?? null }, (trx) => insertOrganization(trx, id, organization));
 }

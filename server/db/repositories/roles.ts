@@ -12,6 +12,21 @@ export function findRolesBySlug(db: Executor, slugs: readonly string[]): Promise
   return db.selectFrom('roles').select(['id', 'name', 'slug']).where('slug', 'in', slugs).execute();
 }
 
+export async function findRoleBySlug(db: Executor, slug: string): Promise<RoleRecord | undefined> {
+  return (await findRolesBySlug(db, [slug]))[0];
+}
+
+/** Adds a role (roles are shared by every organization); null when the slug is taken. */
+export async function createRole(db: Executor, role: { name: string; slug: string }): Promise<RoleRecord | null> {
+  const created = await db
+    .insertInto('roles')
+    .values(role)
+    .onConflict((conflict) => conflict.column('slug').doNothing())
+    .returning(['id', 'name', 'slug'])
+    .executeTakeFirst();
+  return created ?? null;
+}
+
 /** Roles configured in the organization (those with a permissions row), in id order. */
 export function listOrganizationRoles(trx: TenantTransaction, organizationId: number): Promise<RoleRecord[]> {
   return trx

@@ -22,10 +22,11 @@ export function findUserById(db: Executor, id: number): Promise<UserRecord | und
   return db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
 }
 
-export async function createUser(db: Executor, user: { name: string; email: string; passwordHash: string }): Promise<UserRecord> {
+/** `permissions`: the user's own, which non-tenant route groups authorize with; default none. */
+export async function createUser(db: Executor, user: { name: string; email: string; passwordHash: string; permissions?: readonly string[] }): Promise<UserRecord> {
   return db
     .insertInto('users')
-    .values({ name: user.name, email: user.email, password_hash: user.passwordHash })
+    .values({ name: user.name, email: user.email, password_hash: user.passwordHash, permissions: [...(user.permissions ?? [])] })
     .returning(columns)
     .executeTakeFirstOrThrow();
 }

@@ -1,0 +1,37 @@
+import { resolveOrganizationRoles } from '../config/server-config.js';
+import type { OrganizationSettings } from '../organizations/draft-organization.js';
+import { reservedSlugs } from '../organizations/reserved-slugs.js';
+import { defineRouteGroups, type RouteGroup } from '../route-groups/route-group.js';
+import { appRouteGroups } from './env-config.js';
+import { appConfig } from './load-config.js';
+
+/** What the admin commands need of the application's config: its organization rules and groups. */
+export interface AdminApp {
+  settings: OrganizationSettings;
+  routeGroups: RouteGroup[];
+  reservedSlugs: ReadonlySet<string>;
+}
+
+/** `--config`, else the working directory's config file, else the core's defaults. */
+export async function adminApp(configFile: string | undefined): Promise<AdminApp> {
+  const app = await appConfig(configFile);
+  const routeGroups = defineRouteGroups(appRouteGroups(app));
+  return { settings: resolveOrganizationRoles(app), routeGroups, reservedSlugs: reservedSlugs(routeGroups) };
+}
+
+/**
+ * The route group of a membership the CLI writes: `--group`, else the default group, else the
+ * first with organizations. Members sign in through it; a group without tenancy has no members.
+ */
+export function membershipGroup(app: AdminApp, name: string | undefined): string {
+  const tenantGroups = app.routeGroups.filter((group) => group.tenancy !== 'none');
+  if (name === undefined) {
+    const group = tenantGroups.find((candidate) => candidate.isDefault) ?? tenantGroups[0];
+    if (!group) throw new Error('The config has no route group with organizations (tenancy path or subdomain).');
+    return group.name;
+  }
+  const group = app.routeGroups.find((candidate) => candidate.name === name);
+  if (!group) throw new Error(`No route group is named "${name}" (the config has ${app.routeGroups.map((candidate) => candidate.name).join(', ')}).`);
+  if (group.tenancy === 'none') throw new Error(`Route group ${name} has no organizations (tenancy none): choose another with --group.`);
+  return group.name;
+}

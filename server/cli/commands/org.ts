@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { appendAuditLog } from '../../db/repositories/audit-logs.js';
+import { insertOrganization, nextOrganizationId } from '../../db/repositories/organizations.js';
+import { addMember } from '../../members/change-membership.js';
+import { draftOrganization, slugTakenError } from '../../organizations/draft-organization.js';
+import { serializeOrganization } from '../../organizations/serialize-organization.js';
+import { adminApp, membershipGroup } from '../admin-app.js';
+import { requireUser } from '../admin-lookups.js';
+import { commandGroup, type CliCommand } from '../cli-command.js';
+import { configOption, groupOption } from '../common-options.js';
+import { runAdmin } from '../run-admin.js';
+
+interface CreateOptions {
+  name: string;
+  slug: string;
+  owner?: string;
+  group?: string;
+  config?: string;
+}
+
+/**
+ * `POST /organizations` for the operator: the same fields, reserved slugs and starting roles
+ * (from the config), with an optional first owner instead of the caller.
+ */
+async function createOrganization(options: CreateOptions, command: Command): Promise<void> {
+  if (options.group !== undefined && options.owner === undefined) command.error('error: --group goes with --owner');
+  const app = await adminApp(options.config);
+  const routeGroup = options.owner === undefined ? null : membershipGroup(app, options.group);
+  const { organization, owner } = await runAdmin(async (admin) => {
+    const draft = await draftOrganization(admin.owner, app.settings, app.reservedSlugs, { name: options.name, slug: options.slug });
+    const owner = options.owner === undefined ? null : await requireUser(admin.owner, options.owner);
+    const id = await nextOrganizationId(admin.owner);
+    const trx = await admin.tenant({ organizationId: id, userId: null });
+    const organization = await insertOrganization(trx, id, { ...draft, owner: null });
+    if (!organization) throw slugTakenError();
+    await appendAuditLog(trx, { organizationId: id, model: 'organizations', recordId: id, action: 'created', oldValues: null, newValues: serializeOrganization(organization), userId: null });
+    if (owner && routeGroup) await addMember(trx, { organizationId: id, routeGroup }, owner.id, draft.ownerRoleId, null);
+    return { organization, owner };
+  });
+  console.log(`Created organization ${organization.slug} (${organization.name}, id ${organization.id}).`);
+  if (owner) console.log(`${owner.email} is its ${app.settings.ownerRole} (route group ${routeGroup}).`);
+}
+
+export const orgCommand: CliCommand = (program) => {
+  const org = commandGroup(program, 'org', 'Create organizations (tenants)');
+  org
+    .command('create')
+    .description('Create an organization with the starting roles of the config (organizationRoles; default owner: *)')
+    .requiredOption('--name <name>', 'its display name')
+    .requiredOption('--slug <slug>', 'its URL name: lower-case letters, digits and single hyphens; unique, not a reserved path')
+    .option('--owner <email>', 'an existing user to make its first owner (or add members later with `member add`)')
+    .addOption(groupOption("the owner's"))
+    .addOption(configOption())
+    .action(createOrganization);
+};

@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { createRole, findRolePermissions } from '../../db/repositories/roles.js';
+import { ValidationError } from '../../http/errors/validation-error.js';
+import { validate } from '../../http/validate.js';
+import { assertNotOwnerRole, replaceRolePermissions } from '../../roles/replace-role-permissions.js';
+import { newRoleSchema } from '../../roles/role-schemas.js';
+import { adminApp } from '../admin-app.js';
+import { enterOrganization, requireRole } from '../admin-lookups.js';
+import { commandGroup, type CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
+import { listed, parsePermissionList } from '../permission-list.js';
+import { runAdmin } from '../run-admin.js';
+
+// `content-editor` reads as `Content editor` when no --name is given.
+const nameOf = (slug: string) => slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' ');
+
+interface CreateOptions {
+  name?: string;
+  org?: string;
+  permissions?: string;
+}
+
+/**
+ * Roles are shared by all organizations; what a role may do is set per organization. With
+ * --org the role gets its permissions there at once (none when --permissions is left out).
+ */
+async function create(slug: string, options: CreateOptions, command: Command): Promise<void> {
+  if (options.permissions !== undefined && options.org === undefined) command.error('error: --permissions goes with --org');
+  const input = validate(newRoleSchema, { slug, name: options.name ?? nameOf(slug) });
+  const permissions = parsePermissionList(options.permissions, 'permissions');
+  const { role, organization } = await runAdmin(async (admin) => {
+    const role = await createRole(admin.owner, input);
+    if (!role) throw ValidationError.field('slug', `The role ${input.slug} already exists.`);
+    if (options.org === undefined) return { role, organization: null };
+    const { organization, trx } = await enterOrganization(admin, options.org);
+    await replaceRolePermissions(trx, organization.id, role, { before: [], after: permissions }, null);
+    return { role, organization };
+  });
+  console.log(`Created role ${role.slug} (${role.name}, id ${role.id}).`);
+  if (organization) console.log(`Its permissions in ${organization.slug}: ${listed(permissions)}.`);
+}
+
+interface PermissionsOptions {
+  grant?: string;
+  revoke?: string;
+  config?: string;
+}
+
+/** Adds and removes entries of the role's list in one organization; without either, shows it. */
+async function permissions(slug: string, roleSlug: string, options: PermissionsOptions): Promise<void> {
+  const grant = parsePermissionList(options.grant, 'grant');
+  const revoke = parsePermissionList(options.revoke, 'revoke');
+  const both = grant.find((permission) => revoke.includes(permission));
+  if (both !== undefined) throw new Error(`${both} is in both --grant and --revoke.`);
+  const { settings } = await adminApp(options.config);
+  const summary = await runAdmin(async (admin) => {
+    const role = await requireRole(admin.owner, roleSlug);
+    const { organization, trx } = await enterOrganization(admin, slug);
+    const before = (await findRolePermissions(trx, organization.id, role.id))?.permissions ?? [];
+    const after = [...new Set([...before, ...grant])].filter((permission) => !revoke.includes(permission));
+    if (grant.length + revoke.length > 0) {
+      assertNotOwnerRole(role, settings.ownerRole);
+      await replaceRolePermissions(trx, organization.id, role, { before, after }, null);
+    }
+    return `Permissions of ${role.slug} in ${organization.slug}: ${listed(after)}.`;
+  });
+  console.log(summary);
+}
+
+export const roleCommand: CliCommand = (program) => {
+  const role = commandGroup(program, 'role', 'Manage roles and what they may do in each organization');
+  role
+    .command('create')
+    .description('Create a role (shared by every organization; its permissions are set per organization)')
+    .argument('<slug>', 'its name in `member add --role` and in tokens: lower-case letters, digits, hyphens')
+    .option('--name <name>', 'its display name (default: from the slug, content-editor: Content editor)')
+    .option('--org <slug>', 'an organization to give it permissions in at once')
+    .option('--permissions <list>', "its permissions there, comma- or space-separated (e.g. 'posts.*, comments.index')")
+    .action(create);
+  role
+    .command('permissions')
+    .description("Change a role's permissions in one organization; with no option, show them")
+    .argument('<org>', 'the organization slug')
+    .argument('<role>', 'the role slug')
+    .option('--grant <list>', 'permissions to add to the list, comma- or space-separated')
+    .option('--revoke <list>', 'entries to take off the list (exactly as listed: revoking posts.delete leaves posts.*)')
+    .addOption(configOption())
+    .action(permissions);
+};

@@ -1,0 +1,7 @@
+import { Option } from 'commander';
+
+/** `--config`: the application config the command reads, as the server commands find it. */
+export const configOption = () => new Option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)');
+
+/** `--group`: the route group of a membership the command writes or reads (see membershipGroup). */
+export const groupOption = (whose: string) => new Option('--group <name>', `${whose} route group (default: the config's default group with organizations)`);

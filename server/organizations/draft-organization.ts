@@ -1,0 +1,46 @@
+import type { ResolvedConfig } from '../config/server-config.js';
+import type { Executor } from '../db/repositories/executor.js';
+import { findRolesBySlug } from '../db/repositories/roles.js';
+import { ValidationError } from '../http/errors/validation-error.js';
+import { validate } from '../http/validate.js';
+import { createOrganizationSchema } from './organization-schemas.js';
+
+/** The settings a new organization is made with. */
+export type OrganizationSettings = Pick<ResolvedConfig, 'ownerRole' | 'organizationRoles'>;
+
+/** A checked new organization, ready for the repository's insertOrganization. */
+export interface OrganizationDraft {
+  name: string;
+  slug: string;
+  ownerRoleId: number;
+  /** Permissions per role id the organization starts with. */
+  rolePermissions: Map<number, readonly string[]>;
+}
+
+/** Role ids for the configured role slugs; roles are shared data, so a missing one is a setup fault. */
+async function startingRoles(db: Executor, settings: OrganizationSettings): Promise<Pick<OrganizationDraft, 'ownerRoleId' | 'rolePermissions'>> {
+  const { organizationRoles, ownerRole } = settings;
+  const roles = await findRolesBySlug(db, Object.keys(organizationRoles));
+  const idOf = new Map(roles.map((role) => [role.slug, role.id]));
+  const missing = Object.keys(organizationRoles).filter((slug) => !idOf.has(slug));
+  if (missing.length > 0) {
+    throw new Error(`Roles ${missing.join(', ')} are configured for new organizations but missing from the roles table (gatehouse role create).`);
+  }
+  return {
+    ownerRoleId: idOf.get(ownerRole)!,
+    rolePermissions: new Map(Object.entries(organizationRoles).map(([slug, permissions]) => [idOf.get(slug)!, permissions])),
+  };
+}
+
+/**
+ * The rules of a new organization, for `POST {group}/organizations` and `gatehouse org create`
+ * alike: its fields (422), a slug the service's own paths do not shadow, the starting roles.
+ */
+export async function draftOrganization(db: Executor, settings: OrganizationSettings, reserved: ReadonlySet<string>, input: unknown): Promise<OrganizationDraft> {
+  const { name, slug } = validate(createOrganizationSchema, input);
+  if (reserved.has(slug)) throw ValidationError.field('slug', 'The slug is reserved.');
+  return { name, slug, ...(await startingRoles(db, settings)) };
+}
+
+/** insertOrganization found the slug taken. */
+export const slugTakenError = () => ValidationError.field('slug', 'The slug has already been taken.');
