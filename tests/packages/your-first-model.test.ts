@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startCommand, type RunningCommand } from '../support/cli.js';
+import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../support/packed-packages.js';
+import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
+
+// The README's "Your first model", followed as a reader follows it: in a fresh folder outside the
+// repository, its files written as printed and its commands run as printed, by a shell, on the
+// packed packages. Only `npm install gatehouse zod` names the run's tarballs instead of the
+// registry. The HTTP requests its curl lines show are made here with fetch, and its psql line
+// with pg, since neither client is installed by CI.
+
+const run = promisify(execFile);
+const MINUTES = 60_000;
+
+let tarballs: Tarballs;
+let tutorial: Tutorial;
+let folder: string;
+let server: RunningCommand | undefined;
+let api: string;
+
+// Only what a reader's shell would have: no database, key or home of the test run, and none of
+// the repository's own node_modules/.bin, so `npx gatehouse` is the installed one.
+const environment = (): NodeJS.ProcessEnv => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|GATEHOUSE_|PG|NODE_ENV$|PORT$)/.test(name)));
+  const path = (process.env.PATH ?? '').split(delimiter).filter((entry) => !entry.startsWith(REPOSITORY));
+  return { ...env, PATH: [dirname(process.execPath), ...path].join(delimiter), PORT: '0' };
+};
+
+async function shell(command: string): Promise<string> {
+  try {
+    return (await run('sh', ['-c', command], { cwd: folder, env: environment(), maxBuffer: 16 * 1024 * 1024 })).stdout;
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    throw new Error(`\`${command}\` failed:\n${failure.stdout ?? ''}${failure.stderr ?? ''}`);
+  }
+}
+
+async function install(command: string): Promise<string> {
+  expect(command).toBe('npm install gatehouse zod');
+  return shell(`npm install --no-audit --no-fund --prefer-offline --loglevel=error ${tarballs.engine} ${tarballs.server} zod@${await repositoryVersion('zod')}`);
+}
+
+const block = (pattern: RegExp) => {
+  const found = tutorial.shell.find((commands) => commands.some((command) => pattern.test(command)));
+  if (!found) throw new Error(`The tutorial has no shell block with ${pattern}`);
+  return found;
+};
+
+interface Answer {
+  status: number;
+  // A record, a page ({data}), an error ({message}) or a session ({token}).
+  body: Record<string, unknown> & { data?: Record<string, unknown>[]; message?: string; token?: string };
+}
+
+async function request(method: string, path: string, token?: string, body?: unknown): Promise<Answer> {
+  const response = await fetch(`${api}/api${path}`, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Answer['body']) };
+}
+
+async function login(email: string, password: string): Promise<string> {
+  const answer = await request('POST', '/auth/login', undefined, { email, password });
+  expect(answer.status).toBe(200);
+  return answer.body.token!;
+}
+
+beforeAll(async () => {
+  [tarballs, tutorial] = await Promise.all([sharedTarballs(inject('packFolder')), readTutorial('Your first model')]);
+  // A folder the embedded cluster's own user may enter, as a reader's project folder is.
+  folder = join(await scratchFolder('tutorial'), 'my-projects');
+  await chmod(dirname(folder), 0o755);
+  const [makeFolder, ...setup] = tutorial.shell[0]!;
+  expect(makeFolder).toBe('mkdir my-projects && cd my-projects');
+  await mkdir(folder);
+  for (const command of setup) await (command.startsWith('npm install') ? install(command) : shell(command));
+  for (const [path, text] of tutorial.files) {
+    await mkdir(dirname(join(folder, path)), { recursive: true });
+    await writeFile(join(folder, path), text);
+  }
+  for (const command of block(/gatehouse migrate/)) await shell(command);
+  const [start] = block(/gatehouse start/);
+  expect(start).toBe('npx gatehouse start');
+  server = startCommand('sh', ['-c', start!], environment(), { cwd: folder, detached: true });
+  api = /Gatehouse listening on (\S+)/.exec(await server.waitFor(/Gatehouse listening on \S+/, 2 * MINUTES))![1]!;
+}, 15 * MINUTES);
+
+afterAll(async () => {
+  if (server?.child.pid !== undefined && server.child.exitCode === null) {
+    process.kill(-server.child.pid, 'SIGTERM');
+    await server.exited;
+  }
+  if (folder !== undefined) await rm(dirname(folder), { recursive: true, force: true });
+}, 2 * MINUTES);
+
+describe('Your first model (README), from the packed packages in a fresh folder', () => {
+  let ada: string;
+  let bob: string;
+  let rocket: number;
+
+  beforeAll(async () => {
+    [ada, bob] = await Promise.all([login('ada@example.com', 'correct horse battery'), login('bob@example.com', 'bob builds things')]);
+  });
+
+  it('creates a project through both gates and reads it back as another member', async () => {
+    const created = await request('POST', '/acme/projects', ada, { name: 'Rocket', budget: 5000 });
+    expect(created).toMatchObject({ status: 201, body: { name: 'Rocket', budget: 5000 } });
+    rocket = created.body.id as number;
+    expect(await request('GET', `/acme/projects/${rocket}`, bob)).toMatchObject({ status: 200, body: { id: rocket, name: 'Rocket', budget: 5000 } });
+  });
+
+  it('refuses a member the budget field with the 403 naming it, and writes nothing', async () => {
+    const refused = await request('POST', '/acme/projects', bob, { name: 'Kite', budget: 10 });
+    expect(refused).toEqual({ status: 403, body: { message: 'You are not allowed to set the following field(s): budget' } });
+    const listed = await request('GET', '/acme/projects', ada);
+    expect(listed.body.data?.map((project) => project.name)).toEqual(['Rocket']);
+    expect(await request('POST', '/acme/projects', bob, { name: 'Kite' })).toMatchObject({ status: 201, body: { name: 'Kite', budget: null } });
+  });
+
+  it("answers another organization's project as if it did not exist", async () => {
+    expect(await request('GET', `/globex/projects/${rocket}`, ada)).toMatchObject({ status: 404 });
+    expect(await request('PATCH', `/globex/projects/${rocket}`, ada, { name: 'Stolen' })).toMatchObject({ status: 404 });
+    expect(await request('DELETE', `/globex/projects/${rocket}`, ada)).toMatchObject({ status: 404 });
+    expect(await request('GET', `/acme/projects/${rocket}`, ada)).toMatchObject({ status: 200, body: { name: 'Rocket' } });
+  });
+
+  it('updates and deletes as the policy allows: the owner may, the member may not delete', async () => {
+    expect(await request('PATCH', `/acme/projects/${rocket}`, bob, { name: 'Rocket II' })).toMatchObject({ status: 200, body: { name: 'Rocket II' } });
+    expect(await request('DELETE', `/acme/projects/${rocket}`, bob)).toMatchObject({ status: 403 });
+    const doomed = await request('POST', '/acme/projects', ada, { name: 'Doomed' });
+    const id = doomed.body.id as number;
+    expect((await request('DELETE', `/acme/projects/${id}`, ada)).status).toBe(204);
+    expect((await request('GET', `/acme/projects/${id}`, ada)).status).toBe(404);
+  });
+
+  it("lets the analyst read Acme's projects and none of Globex's", async () => {
+    expect((await request('POST', '/globex/projects', ada, { name: 'Globex secret' })).status).toBe(201);
+    const [line] = block(/psql/);
+    const [, password, urlCommand, statement] = /^PGPASSWORD='([^']+)' psql "\$\((.+)\)" -c '([^']+)'$/.exec(line!) ?? [];
+    expect(urlCommand).toBe('npx gatehouse db url --role acme_reader');
+    const url = new URL((await shell(urlCommand!)).trim());
+    url.password = encodeURIComponent(password!);
+    const analyst = new pg.Client({ connectionString: url.toString() });
+    await analyst.connect();
+    try {
+      const { rows } = await analyst.query<{ name: string }>(statement!);
+      expect(rows.map((row) => row.name).sort()).toEqual(['Kite', 'Rocket II']);
+    } finally {
+      await analyst.end();
+    }
+  });
+
+  it("takes a role's new permission into effect on the member's very next request", async () => {
+    await shell('npx gatehouse role permissions acme member --grant projects.budget');
+    expect(await request('POST', '/acme/projects', bob, { name: 'Balloon', budget: 20 })).toMatchObject({ status: 201, body: { name: 'Balloon', budget: 20 } });
+  });
+});
