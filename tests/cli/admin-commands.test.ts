@@ -222,13 +222,13 @@ describe('roles and members', () => {
     ]);
   });
 
-  it('a role made without --org is shared but has no permissions anywhere until given some', async () => {
+  it('a role made without --org is shared but configured nowhere until given permissions', async () => {
     expect(succeeded(await gatehouse('role', 'create', 'content-editor'))).toMatch(/^Created role content-editor \(Content editor, id \d+\)\.\n$/);
     const add = ['member', 'add', '--org', 'acme', '--email', 'piped@example.test', '--role', 'content-editor'];
     expect(await gatehouse(...add)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Role content-editor has no permissions in acme yet: set them first (gatehouse role permissions acme content-editor --grant <list>).\n',
+      stderr: 'Role content-editor is not configured in acme: give it permissions there first (gatehouse role permissions acme content-editor --grant <list>).\n',
     });
     succeeded(await gatehouse('role', 'permissions', 'acme', 'content-editor', '--grant', 'roles.index'));
     succeeded(await gatehouse(...add));

@@ -5,7 +5,7 @@ import { adminApp, membershipGroup } from '../admin-app.js';
 import { enterOrganization, requireRole, requireUser } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
-import { listed, parsePermissionList } from '../permission-list.js';
+import { assertDisjoint, listed, parsePermissionList, union, without } from '../permission-list.js';
 import { runAdmin } from '../run-admin.js';
 
 interface AddOptions {
@@ -24,7 +24,7 @@ async function add(options: AddOptions): Promise<void> {
     const role = await requireRole(admin.owner, options.role);
     const { organization, trx } = await enterOrganization(admin, options.org);
     if (!(await listOrganizationRoles(trx, organization.id)).some((configured) => configured.id === role.id)) {
-      throw new Error(`Role ${role.slug} has no permissions in ${organization.slug} yet: set them first (gatehouse role permissions ${organization.slug} ${role.slug} --grant <list>).`);
+      throw new Error(`Role ${role.slug} is not configured in ${organization.slug}: give it permissions there first (gatehouse role permissions ${organization.slug} ${role.slug} --grant <list>).`);
     }
     const member = await addMember(trx, { organizationId: organization.id, routeGroup }, user.id, role.id, null);
     if (!member) throw new Error(`${user.email} is already a member of ${organization.slug} (route group ${routeGroup}).`);
@@ -39,20 +39,6 @@ interface PermissionsOptions {
   clear?: string;
   group?: string;
   config?: string;
-}
-
-const without = (list: readonly string[], removed: readonly string[]) => list.filter((entry) => !removed.includes(entry));
-const union = (list: readonly string[], added: readonly string[]) => [...new Set([...list, ...added])];
-
-/** Fails when one permission is in two of the lists, which would contradict each other. */
-function assertDisjoint(lists: Record<string, readonly string[]>): void {
-  const entries = Object.entries(lists);
-  for (const [index, [flag, list]] of entries.entries()) {
-    for (const [otherFlag, other] of entries.slice(index + 1)) {
-      const both = list.find((permission) => other.includes(permission));
-      if (both !== undefined) throw new Error(`${both} is in both --${flag} and --${otherFlag}.`);
-    }
-  }
 }
 
 const describeMember = (member: MemberDetails, organization: string) =>

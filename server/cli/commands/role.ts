@@ -8,7 +8,7 @@ import { adminApp } from '../admin-app.js';
 import { enterOrganization, requireRole } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { listed, parsePermissionList } from '../permission-list.js';
+import { assertDisjoint, listed, parsePermissionList, union, without } from '../permission-list.js';
 import { runAdmin } from '../run-admin.js';
 
 // `content-editor` reads as `Content editor` when no --name is given.
@@ -50,14 +50,13 @@ interface PermissionsOptions {
 async function permissions(slug: string, roleSlug: string, options: PermissionsOptions): Promise<void> {
   const grant = parsePermissionList(options.grant, 'grant');
   const revoke = parsePermissionList(options.revoke, 'revoke');
-  const both = grant.find((permission) => revoke.includes(permission));
-  if (both !== undefined) throw new Error(`${both} is in both --grant and --revoke.`);
+  assertDisjoint({ grant, revoke });
   const { settings } = await adminApp(options.config);
   const summary = await runAdmin(async (admin) => {
     const role = await requireRole(admin.owner, roleSlug);
     const { organization, trx } = await enterOrganization(admin, slug);
     const before = (await findRolePermissions(trx, organization.id, role.id))?.permissions ?? [];
-    const after = [...new Set([...before, ...grant])].filter((permission) => !revoke.includes(permission));
+    const after = without(union(before, grant), revoke);
     if (grant.length + revoke.length > 0) {
       assertNotOwnerRole(role, settings.ownerRole);
       await replaceRolePermissions(trx, organization.id, role, { before, after }, null);
