@@ -13,7 +13,9 @@ import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { PageCursors } from './query/page-cursor.js';
+import { ConfigError } from './config/config-error.js';
 import { checkModelTables } from './models/check-model-tables.js';
+import { checkOrganizationRoles } from './organizations/check-organization-roles.js';
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { Throttle } from './throttle/throttle.js';
@@ -48,15 +50,24 @@ const DEFAULT_GRACE_MS = 10_000;
 
 /**
  * A Koa app with its database pool, token keys, mailer and throttle, built from config.
- * Registered models are checked against the database first: a missing table, or a tenant table
- * without its row-level security, is a ConfigError before any request is served.
+ * The database is checked first: a role new organizations start with that does not exist, a
+ * registered model's missing table, or a tenant table without its row-level security, is a
+ * ConfigError before any request is served.
  */
 export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
   const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
   const database = openDatabase(resolved.database);
-  if (resolved.models) await checkModelTables(database.db, resolved.models).catch(async (error: unknown) => {
+  const checks = async () => {
+    // A database that is down or not migrated yet is /api/ready's to report, not a reason to
+    // refuse to start; only roles the database says are missing are.
+    await checkOrganizationRoles(database.db, resolved).catch((error: unknown) => {
+      if (error instanceof ConfigError) throw error;
+    });
+    if (resolved.models) await checkModelTables(database.db, resolved.models);
+  };
+  await checks().catch(async (error: unknown) => {
     await database.close();
     throw error;
   });

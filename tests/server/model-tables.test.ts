@@ -16,7 +16,7 @@ afterEach(async () => {
   database = undefined;
 });
 
-async function start(migration: string) {
+async function start(migration: string, organizationRoles?: Record<string, string[]>) {
   database = await createAppDatabase(migration);
   const { secretKey } = await generateTokenKeyPair();
   return createServer({
@@ -25,6 +25,7 @@ async function start(migration: string) {
     routeGroups: [{ name: 'tenant', prefix: '{organization}', default: true, models: ['projects'] }],
     logger: pino({ level: 'silent' }),
     data: { models: [projects] },
+    organizationRoles,
   });
 }
 
@@ -57,5 +58,18 @@ describe('the start-up check of model tables', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the start-up check of the roles new organizations start with', () => {
+  it('refuses roles missing from the roles table, naming them and the command that creates one', async () => {
+    const starting = start(APP_MIGRATION, { owner: ['*'], member: ['projects.index'], auditor: [] });
+    await expect(starting).rejects.toBeInstanceOf(ConfigError);
+    await expect(starting).rejects.toThrow('organizationRoles names member, auditor, missing from the roles table: create them with gatehouse role create <slug>.');
+  });
+
+  it('serves once the role exists', async () => {
+    const server = await start(`${APP_MIGRATION}\nINSERT INTO roles (name, slug) VALUES ('Member', 'member');`, { owner: ['*'], member: ['projects.index'] });
+    await server.close();
   });
 });
