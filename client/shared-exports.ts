@@ -15,6 +15,7 @@ export { useAuth } from './hooks/use-auth.js';
 export { useOrganization, useRouteGroup } from './hooks/use-session-scope.js';
 export { useOwner, type Organization, type OrganizationMember, type OwnerOptions } from './hooks/use-owner.js';
 export { useOrganizationExists, type OrganizationExistence } from './hooks/use-organization-exists.js';
+export { useDebouncedValue } from './hooks/use-debounced-value.js';
 export { useUserRole, type UserRole } from './hooks/use-user-role.js';
 export { useAbility } from './hooks/use-ability.js';
 export {

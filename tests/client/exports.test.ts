@@ -9,6 +9,7 @@ const required = [
   'useRouteGroup',
   'useOwner',
   'useOrganizationExists',
+  'useDebouncedValue',
   'useUserRole',
   'useRegister',
   'usePasswordRecover',

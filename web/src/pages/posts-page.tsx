@@ -1,10 +1,9 @@
-import { Can, useModelIndex } from '@gatehouse/client';
+import { Can, useDebouncedValue, useModelIndex } from '@gatehouse/client';
 import { useState } from 'react';
 import { Pagination } from '../components/pagination.js';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { formatDate, POST_STATUSES, usePermissions, type Post } from '../post.js';
-import { useDebounced } from '../use-debounced.js';
 
 const SORTS = [
   { value: '-created_at', label: 'Newest first' },
@@ -21,7 +20,7 @@ export function PostsPage() {
   const [status, setStatus] = useState('');
   const [perPage, setPerPage] = useState(PAGE_SIZES[0]!);
   const [page, setPage] = useState(1);
-  const debouncedSearch = useDebounced(search.trim(), 250);
+  const debouncedSearch = useDebouncedValue(search.trim(), 250);
   const withAuthor = permissions.ability.can('index', 'users');
   const posts = useModelIndex<Post>(
     'posts',
