@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { APP_ROLE } from './database.js';
 import type { Schema } from './schema.js';
 
@@ -41,6 +41,10 @@ function tenantSettingsSql(context: TenantContext): string {
     set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)`;
 }
 
+// Compiled once: they never change, and every request ends with one of them.
+const COMMIT = CompiledQuery.raw('COMMIT');
+const ROLLBACK = CompiledQuery.raw('ROLLBACK');
+
 /**
  * Turns a transaction the owner opened into a tenant transaction for the rest of its life: the
  * role becomes gatehouse_app and the context is set, both transaction-locally, so the owner's
@@ -60,14 +64,14 @@ export function inOpenedTransaction<T, S = Schema>(db: Kysely<S>, opening: strin
   return db.connection().execute(async (connection) => {
     let result: T;
     try {
-      const { rows } = await sql.raw<Record<string, unknown>>(opening).execute(connection);
+      const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening));
       result = await fn(connection, rows);
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
-      await sql`ROLLBACK`.execute(connection);
+      await connection.executeQuery(ROLLBACK);
       throw error;
     }
-    await sql`COMMIT`.execute(connection);
+    await connection.executeQuery(COMMIT);
     return result;
   });
 }

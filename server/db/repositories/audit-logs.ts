@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { fixedStatement } from '../fixed-statement.js';
 import type { Schema } from '../schema.js';
 
 export interface AuditLogEntry {
@@ -12,18 +13,23 @@ export interface AuditLogEntry {
   userId: number | null;
 }
 
+const INSERT = fixedStatement(
+  (trx: Kysely<Schema>, organizationId: number, model: string, recordId: string, action: string, oldValues: string | null, newValues: string | null, userId: number | null) =>
+    trx.insertInto('audit_logs').values({
+      organization_id: organizationId,
+      model,
+      record_id: recordId,
+      action,
+      old_values: oldValues,
+      new_values: newValues,
+      user_id: userId,
+    }),
+);
+
+const json = (values: object | null) => values && JSON.stringify(values);
+
 /** Appends one row to the organization's audit trail, in the caller's transaction. */
 export async function appendAuditLog(trx: Kysely<Schema>, entry: AuditLogEntry): Promise<void> {
-  await trx
-    .insertInto('audit_logs')
-    .values({
-      organization_id: entry.organizationId,
-      model: entry.model,
-      record_id: String(entry.recordId),
-      action: entry.action,
-      old_values: entry.oldValues && JSON.stringify(entry.oldValues),
-      new_values: entry.newValues && JSON.stringify(entry.newValues),
-      user_id: entry.userId,
-    })
-    .execute();
+  const { organizationId, model, recordId, action, oldValues, newValues, userId } = entry;
+  await trx.executeQuery(INSERT(trx, organizationId, model, String(recordId), action, json(oldValues), json(newValues), userId));
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { fixedStatement } from '../fixed-statement.js';
 import type { Executor } from './executor.js';
 
 export interface UserRecord {
@@ -18,8 +19,11 @@ export function findUserByEmail(db: Executor, email: string): Promise<UserRecord
   return db.selectFrom('users').select(columns).where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
 }
 
-export function findUserById(db: Executor, id: number): Promise<UserRecord | undefined> {
-  return db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
+// Every request of a non-tenant route group reads its caller's permissions with it.
+const USER_BY_ID = fixedStatement((db: Executor, id: number) => db.selectFrom('users').select(columns).where('id', '=', id));
+
+export async function findUserById(db: Executor, id: number): Promise<UserRecord | undefined> {
+  return (await db.executeQuery<UserRecord>(USER_BY_ID(db, id))).rows[0];
 }
 
 /** `permissions`: the user's own, which non-tenant route groups authorize with; default none. */
