@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import { isStoredInteger } from '../db/integer-range.js';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
-import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
-import { gatedQuery, type TrashedMode } from '../query/build-index-query.js';
-import type { LooseRow, LooseSelect, LooseTransaction } from '../query/loose-schema.js';
+import type { ModelDefinition } from '../models/define-model.js';
+import { NO_NARROWING, type TrashedMode } from '../query/build-index-query.js';
+import type { LooseRow } from '../query/loose-schema.js';
+import { selectRows, type SelectionStatement } from '../query/selection-statement.js';
 import type { DataContext } from './data-context.js';
 import { RecordNotFoundError } from './data-errors.js';
 
@@ -20,19 +21,14 @@ export function requireSoftDeletes(model: ModelDefinition): void {
   if (!model.softDeletes) throw new NotFoundError(`Model ${model.slug} does not use soft deletes.`);
 }
 
-/** Further conditions a record must meet, such as a show request's filters. */
-export type Narrowing = (query: LooseSelect) => LooseSelect;
-
-/** The statement that reads one record through the record gate. */
-export function recordStatement(trx: LooseTransaction, model: ModelDefinition, scope: ScopeContext, id: number, trashed: TrashedMode = 'without', narrow?: Narrowing) {
-  const gated = gatedQuery(trx, model, scope, trashed);
-  return (narrow ? narrow(gated) : gated).selectAll().where(sql.ref('id'), '=', id);
-}
+/** One record by its key, behind the record gate. */
+const RECORD: SelectionStatement<{ id: number }> = { build: (selected, { id }) => selected.selectAll().where(sql.ref('id'), '=', id).compile() };
 
 /** The record behind the record gate, or the same 404 whether it is missing, foreign, hidden or not matching. */
-export async function findRecord(context: DataContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrow?: Narrowing): Promise<LooseRow> {
+export async function findRecord(context: DataContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
-  const row = await recordStatement(context.trx, model, context.scope, parseRecordId(rawId), trashed, narrow).executeTakeFirst();
+  const id = parseRecordId(rawId);
+  const [row] = await selectRows<{ id: number }, LooseRow>(context.trx, { model, scope: context.scope, trashed, narrowing }, RECORD, (bound) => ({ id: bound.bind(id) }));
   if (!row) throw new RecordNotFoundError();
   return row;
 }

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { NotFoundError } from '../http/errors/not-found-error.js';
-import type { ModelDefinition } from '../models/define-model.js';
-import { fetchPage, gatedQuery, narrowQuery, sortSignature, type TrashedMode } from '../query/build-index-query.js';
+import type { Aggregate, ModelDefinition } from '../models/define-model.js';
+import { sortSignature, type TrashedMode } from '../query/build-index-query.js';
 import type { CountMode } from '../query/count-mode.js';
 import { countRows } from '../query/count-rows.js';
+import { fetchPage } from '../query/fetch-page.js';
 import { PageCursors } from '../query/page-cursor.js';
 import { loadIncludes } from '../query/load-includes.js';
 import type { LooseRow } from '../query/loose-schema.js';
 import { parseIndexQuery } from '../query/parse-index-query.js';
+import { selectRows, type SelectionStatement } from '../query/selection-statement.js';
 import type { ListQuery, ShapeQuery } from '../query/parsed-query.js';
 import type { RawQuery } from '../query/query-parameter.js';
 import type { DataContext } from './data-context.js';
@@ -66,9 +68,9 @@ async function listRecords(context: DataContext, model: ModelDefinition, raw: Ra
   // A cursor is bound to the model, the listing and the order it was read in.
   const binding = `${model.slug}|${trashed}|${sortSignature(query.sort)}`;
   const after = query.cursor === null ? null : listing.cursors.decode(binding, query.cursor);
-  const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope, trashed), model, query, context.scope);
-  const page = await fetchPage(narrowed, { ...query, after });
-  const count = await countRows(context.trx, narrowed, listing.preferredCount ?? model.count);
+  const selection = { model, scope: context.scope, trashed, narrowing: query };
+  const page = await fetchPage(context.trx, selection, { ...query, after });
+  const count = await countRows(context.trx, selection, listing.preferredCount ?? model.count);
   return {
     data: await serializeWithIncludes(context, model, page.rows, query),
     pagination: {
@@ -89,12 +91,31 @@ export const trashedRecords = (context: DataContext, model: ModelDefinition, raw
 
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');
-  const row = await findRecord(context, model, id, 'without', (gated) => narrowQuery(gated, model, query, context.scope));
+  const row = await findRecord(context, model, id, 'without', query);
   context.policyFor(model).authorize('view', context.user, row);
   context.authorizeIncludes(model, query.includes);
   const [record] = await serializeWithIncludes(context, model, [row], query);
   return record!;
 }
+
+type NamedAggregate = Aggregate & { name: string };
+
+/** The declared aggregates asked for, each as a column named after it. */
+const AGGREGATES: SelectionStatement<NamedAggregate[]> = {
+  build: (selected, aggregates) =>
+    selected
+      .select(
+        aggregates.map(({ name, fn, column, where }) => {
+          const argument = column ? sql.ref(column) : sql.raw('*');
+          const conditions = Object.entries(where ?? {}).map(([key, value]) =>
+            value === null ? sql`${sql.ref(key)} IS NULL` : sql`${sql.ref(key)} = ${value}`,
+          );
+          const filter = conditions.length > 0 ? sql` FILTER (WHERE ${sql.join(conditions, sql` AND `)})` : sql``;
+          return sql<string | null>`${sql.raw(fn)}(${argument})${filter}`.as(name);
+        }),
+      )
+      .compile(),
+};
 
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
@@ -102,20 +123,13 @@ export async function computeAggregates(context: DataContext, model: ModelDefini
   context.policyFor(model).authorize('viewAny', context.user);
   const entries = Object.entries(model.computed).filter(([name]) => query.aggregates?.includes(name) ?? true);
   if (entries.length === 0) return {};
-  const narrowed = narrowQuery(gatedQuery(context.trx, model, context.scope), model, query, context.scope);
-  const row = await narrowed
-    .select(
-      entries.map(([name, { fn, column, where }]) => {
-        const argument = column ? sql.ref(column) : sql.raw('*');
-        const conditions = Object.entries(where ?? {}).map(([key, value]) =>
-          value === null ? sql`${sql.ref(key)} IS NULL` : sql`${sql.ref(key)} = ${value}`,
-        );
-        const filter = conditions.length > 0 ? sql` FILTER (WHERE ${sql.join(conditions, sql` AND `)})` : sql``;
-        return sql<string | null>`${sql.raw(fn)}(${argument})${filter}`.as(name);
-      }),
-    )
-    .executeTakeFirstOrThrow();
-  return Object.fromEntries(entries.map(([name]) => [name, row[name] === null ? null : Number(row[name])]));
+  const [row] = await selectRows<NamedAggregate[], Record<string, string | null>>(
+    context.trx,
+    { model, scope: context.scope, trashed: 'without', narrowing: query },
+    AGGREGATES,
+    () => entries.map(([name, aggregate]) => ({ name, ...aggregate })),
+  );
+  return Object.fromEntries(entries.map(([name]) => [name, row![name] === null ? null : Number(row![name])]));
 }
 
 /**

@@ -24,7 +24,11 @@ export interface ScopeContext {
   routeGroup: string | null;
 }
 
-/** Narrows a query to the rows a caller may know about; row-level hiding lives here. */
+/**
+ * Narrows a query to the rows a caller may know about; row-level hiding lives here. A function of
+ * its arguments only (no clock, no outside state): the statement it builds is compiled once per
+ * context and reused.
+ */
 export type Scope = (query: LooseSelect, context: ScopeContext) => LooseSelect;
 
 /** A scope the caller names with an argument (`?scope[byAuthor]=7`), checked against its type like a filter value. */

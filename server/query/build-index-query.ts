@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
-import type { LooseRow, LooseSchema, LooseSelect, LooseTransaction } from './loose-schema.js';
+import type { BoundValues } from '../db/bound-values.js';
+import type { LooseSchema, LooseSelect, LooseTransaction } from './loose-schema.js';
 import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
 
@@ -21,29 +22,40 @@ export function gatedQuery(trx: LooseTransaction, model: ModelDefinition, contex
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
+/** What narrows a query: filters, search and named scopes. */
+export type Narrowing = Pick<ListQuery, 'filters' | 'search' | 'scopes'>;
+
+export const NO_NARROWING: Narrowing = { filters: [], search: null, scopes: [] };
+
+/**
+ * A narrowing as a statement is built from it: the search already turned into the pattern it
+ * matches, and the filters' values and the pattern bound. Scope arguments stay as they are: a
+ * scope is the model's own function, so its SQL may depend on its argument.
+ */
+export interface NarrowingShape {
+  filters: Narrowing['filters'];
+  pattern: string | null;
+  scopes: Narrowing['scopes'];
+}
+
+export function narrowingShape({ filters, search, scopes }: Narrowing, bound: BoundValues): NarrowingShape {
+  return {
+    filters: filters.map(({ column, values }) => ({ column, values: values.map((value) => bound.bind(value)) })),
+    pattern: search === null ? null : bound.bind(`%${escapeLike(search)}%`),
+    scopes,
+  };
+}
+
 /** Filters, search and named scopes: what narrows both a page and its aggregates. */
-export function narrowQuery(query: LooseSelect, model: ModelDefinition, request: Pick<ListQuery, 'filters' | 'search' | 'scopes'>, context: ScopeContext): LooseSelect {
+export function narrowQuery(query: LooseSelect, model: ModelDefinition, narrowing: NarrowingShape, context: ScopeContext): LooseSelect {
   let narrowed = query;
-  for (const { column, values } of request.filters) {
+  for (const { column, values } of narrowing.filters) {
     narrowed = values.length === 0 ? narrowed.where(sql.lit(false)) : narrowed.where(sql.ref(column), 'in', values);
   }
-  if (request.search !== null) {
-    const pattern = `%${escapeLike(request.search)}%`;
-    narrowed = narrowed.where((eb) => eb.or(model.search.map((column) => eb(sql.ref(column), 'ilike', pattern))));
-  }
-  for (const { name, argument } of request.scopes) narrowed = model.scopes[name]!.apply(narrowed, context, argument);
+  const { pattern } = narrowing;
+  if (pattern !== null) narrowed = narrowed.where((eb) => eb.or(model.search.map((column) => eb(sql.ref(column), 'ilike', pattern))));
+  for (const { name, argument } of narrowing.scopes) narrowed = model.scopes[name]!.apply(narrowed, context, argument);
   return narrowed;
-}
-
-export interface Page {
-  rows: LooseRow[];
-  /** The sort key of the row after the page's last, when there is one: where the next page starts. */
-  nextKey: KeyValues | null;
-}
-
-export interface PageRequest extends Pick<ListQuery, 'sort' | 'page' | 'perPage'> {
-  /** Keyset pagination: the rows after this sort key, instead of an offset. */
-  after: KeyValues | null;
 }
 
 type SortKey = ListQuery['sort'];
@@ -55,8 +67,6 @@ export function sortKey(sort: SortKey): SortKey {
 
 /** How a sort key is named inside a cursor, so a cursor read in one order is refused in another. */
 export const sortSignature = (sort: SortKey) => sortKey(sort).map(({ column, direction }) => `${column}:${direction}`).join(',');
-
-const keyAlias = (index: number) => `__key_${index}`;
 
 /**
  * Rows strictly after `values` in the order of `key`, PostgreSQL's default null placement included
@@ -83,26 +93,26 @@ function afterKey(key: SortKey, values: KeyValues) {
   };
 }
 
-/**
- * The rows statement of a page: the requested order, one row more than the page (so the page knows
- * whether another follows) and the sort key as text (so a cursor holds it exactly, microseconds of
- * a timestamp included).
- */
-export function pageStatement(query: LooseSelect, request: PageRequest) {
-  const key = sortKey(request.sort);
-  let ordered = query.selectAll().select(key.map(({ column }, index) => sql<string>`${sql.ref(column)}::text`.as(keyAlias(index))));
-  if (request.after) ordered = ordered.where(afterKey(key, request.after));
-  for (const { column, direction } of key) ordered = ordered.orderBy(sql.ref(column), direction);
-  const offset = request.after ? 0 : (request.page - 1) * request.perPage;
-  return ordered.limit(request.perPage + 1).offset(offset);
+/** Where a page starts: after a sort key (a keyset page) or at an offset. Values may be placeholders. */
+export interface PageShape {
+  /** The order, with the key last (`sortKey`). */
+  key: SortKey;
+  /** Keyset pagination: the rows after this sort key; null reads from `offset`. */
+  after: KeyValues | null;
+  limit: number;
+  offset: number;
 }
 
-export async function fetchPage(query: LooseSelect, request: PageRequest): Promise<Page> {
-  const fetched = await pageStatement(query, request).execute();
-  const keyLength = sortKey(request.sort).length;
-  const keyOf = (row: LooseRow) => Array.from({ length: keyLength }, (_, index) => (row[keyAlias(index)] ?? null) as string | null);
-  const rows = fetched.slice(0, request.perPage);
-  const nextKey = fetched.length > request.perPage && rows.length > 0 ? keyOf(rows[rows.length - 1]!) : null;
-  for (const row of rows) for (let index = 0; index < keyLength; index += 1) delete row[keyAlias(index)];
-  return { rows, nextKey };
+export const keyAlias = (index: number) => `__key_${index}`;
+
+/**
+ * The rows statement of a page: its order, `limit` rows (one more than the page, so the page
+ * knows whether another follows) and the sort key as text (so a cursor holds it exactly,
+ * microseconds of a timestamp included).
+ */
+export function pageStatement(query: LooseSelect, { key, after, limit, offset }: PageShape) {
+  let ordered = query.selectAll().select(key.map(({ column }, index) => sql<string>`${sql.ref(column)}::text`.as(keyAlias(index))));
+  if (after) ordered = ordered.where(afterKey(key, after));
+  for (const { column, direction } of key) ordered = ordered.orderBy(sql.ref(column), direction);
+  return ordered.limit(limit).offset(offset);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { ESTIMATE_THRESHOLD, type CountMode } from './count-mode.js';
-import type { LooseSelect, LooseTransaction } from './loose-schema.js';
+import type { LooseTransaction } from './loose-schema.js';
+import { selectRows, type Selection, type SelectionStatement } from './selection-statement.js';
 
 export interface RowCount {
   /** Null for `count=none`. */
@@ -9,31 +10,47 @@ export interface RowCount {
   estimated: boolean;
 }
 
-const exactCount = async (query: LooseSelect) =>
-  Number((await query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow()).total);
+type Total = { total: string };
 
-/** The planner's estimate of the rows the query returns: no row is read. */
-async function plannedCount(trx: LooseTransaction, query: LooseSelect): Promise<number> {
-  const { rows } = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>`EXPLAIN (FORMAT JSON) ${query.selectAll()}`.execute(trx);
-  return Math.round(rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
+const EXACT: SelectionStatement<null> = { build: (selected) => selected.select((eb) => eb.fn.countAll<string>().as('total')).compile() };
+
+/** The planner's estimate of the rows the selection holds: no row is read. */
+const PLANNED: SelectionStatement<null> = { build: (selected, _shape, trx) => sql`EXPLAIN (FORMAT JSON) ${selected.selectAll()}`.compile(trx) };
+
+/** Counting stops one row past the threshold, so its cost is bounded whatever the table's size. */
+const BOUNDED: SelectionStatement<null> = {
+  build: (selected, _shape, trx) =>
+    trx
+      .selectFrom(selected.select(sql.lit(1).as('one')).limit(ESTIMATE_THRESHOLD + 1).as('bounded'))
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .compile(),
+};
+
+const noShape = () => null;
+
+async function total(trx: LooseTransaction, selection: Selection, statement: SelectionStatement<null>): Promise<number> {
+  const [row] = await selectRows<null, Total>(trx, selection, statement, noShape);
+  return Number(row!.total);
 }
 
-/** Counts the rows of an index's query the way `mode` says. */
-export async function countRows(trx: LooseTransaction, query: LooseSelect, mode: CountMode): Promise<RowCount> {
+async function plannedCount(trx: LooseTransaction, selection: Selection): Promise<number> {
+  const [row] = await selectRows<null, { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(trx, selection, PLANNED, noShape);
+  return Math.round(row!['QUERY PLAN'][0].Plan['Plan Rows']);
+}
+
+/** Counts the rows of an index's selection the way `mode` says. */
+export async function countRows(trx: LooseTransaction, selection: Selection, mode: CountMode): Promise<RowCount> {
   switch (mode) {
     case 'none':
       return { total: null, estimated: false };
     case 'planned':
-      return { total: await plannedCount(trx, query), estimated: true };
+      return { total: await plannedCount(trx, selection), estimated: true };
     case 'estimated': {
-      // Counting stops one row past the threshold, so its cost is bounded whatever the table's size.
-      const bounded = Number(
-        (await trx.selectFrom(query.select(sql.lit(1).as('one')).limit(ESTIMATE_THRESHOLD + 1).as('bounded')).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow()).total,
-      );
+      const bounded = await total(trx, selection, BOUNDED);
       if (bounded <= ESTIMATE_THRESHOLD) return { total: bounded, estimated: false };
-      return { total: Math.max(await plannedCount(trx, query), ESTIMATE_THRESHOLD + 1), estimated: true };
+      return { total: Math.max(await plannedCount(trx, selection), ESTIMATE_THRESHOLD + 1), estimated: true };
     }
     default:
-      return { total: await exactCount(query), estimated: false };
+      return { total: await total(trx, selection, EXACT), estimated: false };
   }
 }

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import { gatedQuery } from './build-index-query.js';
+import { NO_NARROWING } from './build-index-query.js';
 import type { LooseRow, LooseTransaction } from './loose-schema.js';
+import { selectRows, type SelectionStatement } from './selection-statement.js';
 
 export interface IncludedRelation {
   target: ModelDefinition;
@@ -11,6 +12,19 @@ export interface IncludedRelation {
 
 /** Included rows per parent row, by relation name. */
 export type IncludedRelations = Map<LooseRow, Record<string, IncludedRelation>>;
+
+interface RelatedShape {
+  column: string;
+  keys: unknown[];
+}
+
+/**
+ * The related rows of a hop, their keys as one array parameter: one statement whatever the
+ * number of parents, so its compilation and its plan are shared by every page.
+ */
+const RELATED: SelectionStatement<RelatedShape> = {
+  build: (selected, { column, keys }) => selected.selectAll().where(sql.ref(column), '=', sql<unknown>`any(${keys})`).orderBy(sql.ref('id')).compile(),
+};
 
 interface IncludeTree {
   [relation: string]: IncludeTree;
@@ -54,7 +68,10 @@ export async function loadIncludes(
       const children =
         keys.length === 0
           ? []
-          : await gatedQuery(trx, target, context).selectAll().where(sql.ref(targetKey), 'in', keys).orderBy(sql.ref('id')).execute();
+          : await selectRows<RelatedShape, LooseRow>(trx, { model: target, scope: context, trashed: 'without', narrowing: NO_NARROWING }, RELATED, (bound) => ({
+              column: targetKey,
+              keys: bound.bind(keys),
+            }));
       const byKey = new Map<unknown, LooseRow[]>();
       for (const child of children) byKey.set(child[targetKey], [...(byKey.get(child[targetKey]) ?? []), child]);
       for (const parent of parents) {
