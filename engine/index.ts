@@ -10,7 +10,7 @@ export { InvalidIncludeError } from './errors/invalid-include-error.js';
 export { InvalidPermissionError } from './errors/invalid-permission-error.js';
 export { MissingResourceSlugError } from './errors/missing-resource-slug-error.js';
 export { UnknownIncludeError } from './errors/unknown-include-error.js';
-export { gateReadableAttributes, gateReadableRecords, readableAttributeFilter } from './gating/readable-attributes.js';
+export { gateReadableAttributes, gateReadableRecords, readableAttribute, readableAttributeFilter } from './gating/readable-attributes.js';
 export { assertPermittedFields, assertWritableAttributes, permittedAttributesFor, type WriteOperation } from './gating/writable-attributes.js';
 export { authorizeIncludes, type IncludeRequest } from './includes/authorize-includes.js';
 export { parseIncludeParam } from './includes/parse-include-param.js';

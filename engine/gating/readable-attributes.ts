@@ -9,16 +9,20 @@ type AttributeRecord = Record<string, unknown>;
 const ALWAYS_READABLE = 'id';
 
 /**
- * The policy's read rule for one caller as a function over records: the whitelist narrows
+ * The policy's read rule for one caller as a test of an attribute's name: the whitelist narrows
  * first, the blacklist then strips, `id` always stays. The policy is asked once, however many
- * records pass through.
+ * names are tested.
  */
-export function readableAttributeFilter(policy: ShowPolicy, user: PolicyUser | null): <T extends AttributeRecord>(record: T) => Partial<T> {
+export function readableAttribute(policy: ShowPolicy, user: PolicyUser | null): (attribute: string) => boolean {
   const permitted = policy.permittedAttributesForShow(user);
   const whitelist = permitted === null ? null : new Set(permitted);
   const blacklist = new Set(policy.hiddenAttributesForShow(user));
-  const readable = (attribute: string): boolean =>
-    attribute === ALWAYS_READABLE || ((whitelist === null || whitelist.has(attribute)) && !blacklist.has(attribute));
+  return (attribute) => attribute === ALWAYS_READABLE || ((whitelist === null || whitelist.has(attribute)) && !blacklist.has(attribute));
+}
+
+/** The same rule as a function over records, for callers gating whole records. */
+export function readableAttributeFilter(policy: ShowPolicy, user: PolicyUser | null): <T extends AttributeRecord>(record: T) => Partial<T> {
+  const readable = readableAttribute(policy, user);
   return <T extends AttributeRecord>(record: T): Partial<T> =>
     Object.fromEntries(Object.entries(record).filter(([attribute]) => readable(attribute))) as Partial<T>;
 }

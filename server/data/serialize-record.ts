@@ -1,4 +1,4 @@
-import { readableAttributeFilter } from '@gatehouse/engine';
+import { readableAttribute } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { IncludedRelations } from '../query/load-includes.js';
 import type { LooseRow } from '../query/loose-schema.js';
@@ -36,22 +36,29 @@ function perModel<T>(build: (model: ModelDefinition) => T): (model: ModelDefinit
  * per serializer, however many rows pass through.
  */
 export function recordSerializer(context: DataContext, { fields = {}, computed = {}, included }: SerializeOptions = {}): RecordSerializer {
-  const gate = perModel((model) => readableAttributeFilter(context.policyFor(model), context.user) as AttributeReader);
-  const reader = perModel((model): AttributeReader => {
-    const exposed = (name: string) => Object.hasOwn(model.attributes, name) && !model.hidden.includes(name);
-    return (values) => gate(model)(Object.fromEntries(Object.entries(values).filter(([name]) => exposed(name))));
+  const readable = perModel((model) => readableAttribute(context.policyFor(model), context.user));
+  // The names that may leave, found once per model: each row is then copied in one pass.
+  const exposed = perModel((model) => new Set(Object.keys(model.attributes).filter((name) => !model.hidden.includes(name) && readable(model)(name))));
+  const shown = perModel((model) => {
+    const requested = fields[model.slug];
+    return requested ? new Set([...exposed(model)].filter((name) => name === 'id' || requested.includes(name))) : exposed(model);
   });
+  const copier = (names: (model: ModelDefinition) => Set<string>) => (model: ModelDefinition) => {
+    const allowed = names(model);
+    return (values: LooseRow): LooseRow => {
+      const record: LooseRow = {};
+      for (const name of Object.keys(values)) if (allowed.has(name)) record[name] = values[name];
+      return record;
+    };
+  };
+  const reader = perModel(copier(exposed));
+  const showing = perModel(copier(shown));
   // A computed attribute is readable when its own name and every attribute it uses are.
   const readableComputed = perModel((model) =>
-    (computed[model.slug] ?? []).filter((name) => {
-      const names = new Set([name, ...model.computedAttributes[name]!.uses]);
-      return Object.keys(gate(model)(Object.fromEntries([...names].map((used) => [used, true])))).length === names.size;
-    }),
+    (computed[model.slug] ?? []).filter((name) => [name, ...model.computedAttributes[name]!.uses].every((used) => readable(model)(used))),
   );
   const serialize = (model: ModelDefinition, row: LooseRow): LooseRow => {
-    let record = reader(model)(row);
-    const requested = fields[model.slug];
-    if (requested) record = Object.fromEntries(Object.entries(record).filter(([name]) => name === 'id' || requested.includes(name)));
+    const record = showing(model)(row);
     for (const name of readableComputed(model)) record[name] = model.computedAttributes[name]!.compute(row);
     for (const [name, { target, value }] of Object.entries(included?.get(row) ?? {})) {
       record[name] = Array.isArray(value) ? value.map((child) => serialize(target, child)) : value && serialize(target, value);
