@@ -37,8 +37,11 @@ export function statementClient({ prepare }: { prepare: boolean }): typeof pg.Cl
         return (super.query as (...args: unknown[]) => unknown)(config, values, callback);
       }
       const parameters = Array.isArray(values) ? values : [];
+      const send = super.query as (query: string | pg.QueryConfig) => Promise<QueryResults>;
+      // pg copies a config object property by property on every query; a bare text (a
+      // transaction's opening, COMMIT) needs none.
       const name = prepare && parameters.length > 0 ? statementName(config) : undefined;
-      const sent = (super.query as (query: pg.QueryConfig) => Promise<QueryResults>)({ text: config, values: parameters, ...(name ? { name } : {}) });
+      const sent = parameters.length === 0 ? send.call(this, config) : send.call(this, { text: config, values: parameters, ...(name ? { name } : {}) });
       return sent.then((result) => (Array.isArray(result) ? result[result.length - 1]! : result));
     }
   };
