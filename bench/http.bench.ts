@@ -4,8 +4,10 @@
 // is measured in each of BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 5)
 // at BENCH_CONNECTIONS connections (default 8), and the round with the median rate stands.
 // Reports req/s, p50, p99 and the CPU milliseconds per request of the server's process and of
-// PostgreSQL; writes bench/results/http.json.
+// PostgreSQL, and the machine's load average (1, 5, 15 minutes) before and after the rounds;
+// writes bench/results/http.json.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
@@ -90,6 +92,8 @@ await withBenchDatabase(async (ownerUrl) => {
       };
     };
 
+    // The machine may be shared: its load while the rounds ran says how far the rates can be trusted.
+    const loadBefore = loadavg();
     console.log('Warming up...');
     for (const target of targets) await run(target, 1);
     const rounds = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
@@ -130,6 +134,7 @@ await withBenchDatabase(async (ownerUrl) => {
       seconds_per_round: SECONDS,
       rounds: ROUNDS,
       load_generator: 'autocannon, in its own process',
+      load_average: { before: loadBefore.map(round2), after: loadavg().map(round2) },
       results,
       ratios,
       node: process.version,
