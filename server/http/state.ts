@@ -32,7 +32,8 @@ export interface Membership {
 export interface Authorization {
   /** The caller's role slug in the organization; null outside tenancy. */
   role: string | null;
-  permissions: string[];
+  /** Shared by every request with the same permission sources: never changed in place. */
+  permissions: readonly string[];
   ability: GatehouseAbility;
 }
 

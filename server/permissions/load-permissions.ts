@@ -1,7 +1,8 @@
-import { compileAbility, effectivePermissions, type PermissionSources } from '@gatehouse/engine';
+import type { PermissionSources } from '@gatehouse/engine';
 import { findUserById } from '../db/repositories/users.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import { compiledPermissions } from './compiled-permissions.js';
 
 interface Sources extends PermissionSources {
   role: string[];
@@ -29,8 +30,7 @@ async function sourcesOf(ctx: GatehouseContext, trx: TenantTransaction): Promise
 export function loadPermissions(): GatehouseMiddleware {
   return async (ctx, next) => {
     const { roleSlug, ...sources } = await sourcesOf(ctx, required(ctx, 'trx'));
-    const permissions = effectivePermissions(sources);
-    ctx.state.authorization = { role: roleSlug, permissions, ability: compileAbility(permissions) };
+    ctx.state.authorization = { role: roleSlug, ...compiledPermissions(sources) };
     await next();
   };
 }
