@@ -22,9 +22,14 @@ async function stat(pid: string): Promise<{ ppid: number; ticks: number } | null
 export async function clusterCpu(ownerUrl: string): Promise<() => Promise<Map<string, number> | null>> {
   const client = new pg.Client({ connectionString: ownerUrl });
   await client.connect();
-  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  await client.end();
-  const postmaster = (await stat(String(rows[0]!.pid)))?.ppid;
+  let postmaster: number | undefined;
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    // Read while the backend lives: once the client ends, its process (and its parent's pid) is gone.
+    postmaster = (await stat(String(rows[0]!.pid)))?.ppid;
+  } finally {
+    await client.end();
+  }
   return async () => {
     if (postmaster === undefined) return null;
     const ticks = new Map<string, number>();
