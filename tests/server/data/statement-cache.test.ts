@@ -102,6 +102,9 @@ describe('an index shape', () => {
     const after = await counted('owner', `/posts?sort=-title&per_page=2&cursor=${encodeURIComponent(cursor)}`);
     expect(after.compiled).toBeGreaterThan(0);
     expect(after.response.body.data.map((post: { title: string }) => post.title)).toEqual(['Quarterly roadmap', 'Office move']);
+    const further = await counted('owner', `/posts?sort=-title&per_page=2&cursor=${encodeURIComponent(after.response.headers['x-next-cursor'] as string)}`);
+    expect(further.compiled).toBe(0);
+    expect(further.response.body.data.map((post: { title: string }) => post.title)).toEqual(['Hiring plan']);
   });
 
   it('reads the same statement whatever the field list, and serializes only the fields asked for', async () => {
