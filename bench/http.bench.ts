@@ -2,7 +2,7 @@
 // (bench/http/minimal-server.ts), both over HTTP, each server in a process of its own and
 // autocannon in a third. A `bench` tenant with BENCH_ROWS posts (default 100,000); every target
 // is measured in each of BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 5)
-// at BENCH_CONNECTIONS connections (default 8), and the round with the median rate stands.
+// at BENCH_CONNECTIONS connections (default 8); each figure reported is its own median over the rounds.
 // Reports req/s, p50, p99 and the CPU milliseconds per request of the server's process and of
 // PostgreSQL, and the machine's load average (1, 5, 15 minutes) before and after the rounds;
 // writes bench/results/http.json.
