@@ -1,7 +1,8 @@
 import { Option } from 'commander';
 
-/** `--config`: the application config the command reads, as the server commands find it. */
-export const configOption = () => new Option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)');
+/** `--config`: the application config the command reads; `otherwise` names what it falls back to without one. */
+export const configOption = (otherwise = '') =>
+  new Option('--config <file>', `the application config (default: gatehouse.config.ts|.js|.mjs here${otherwise})`);
 
 /** `--group`: the route group of a membership the command writes or reads (see membershipGroup). */
 export const groupOption = (whose: string) => new Option('--group <name>', `${whose} route group (default: the config's default group with organizations)`);

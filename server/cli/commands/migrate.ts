@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
 import { withDatabaseTarget } from '../database-target.js';
 import { appConfig } from '../load-config.js';
 
@@ -17,7 +18,7 @@ export const migrateCommand: CliCommand = (program) => {
   program
     .command('migrate')
     .description("Apply the pending schema migrations: the core's, then the application's folder")
-    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)')
+    .addOption(configOption())
     .option('--dir <folder>', "the application's migrations folder (instead of the config's)")
     .action(migrateDatabase);
 };

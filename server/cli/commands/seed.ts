@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
 import { withDatabaseTarget } from '../database-target.js';
 import { appConfig, demoConfig } from '../load-config.js';
 
@@ -21,7 +22,7 @@ export const seedCommand: CliCommand = (program) => {
   program
     .command('seed')
     .description("Apply the core's and the application's migrations, then run its seed (once: the seed says whether it ran)")
-    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)')
+    .addOption(configOption())
     .option('--demo', 'the demo data instead')
     .action(seed);
 };

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
 import { appConfig } from '../load-config.js';
 import { runServer } from '../run-server.js';
 
@@ -12,6 +13,6 @@ export const serveCommand: CliCommand = (program) => {
   program
     .command('serve')
     .description('Serve an already migrated database (`gatehouse migrate` first)')
-    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here)')
+    .addOption(configOption())
     .action(serve);
 };

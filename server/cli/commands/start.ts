@@ -1,6 +1,7 @@
 import type { GatehouseConfig } from '../../config/gatehouse-config.js';
 import { migrate } from '../../db/migrations.js';
 import type { CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
 import { demoIntroduction, demoWebRoot } from '../demo-checkout.js';
 import { appConfig, findConfigFile } from '../load-config.js';
 import { maskedUrl } from '../masked-url.js';
@@ -44,6 +45,6 @@ export const startCommand: CliCommand = (program) => {
   program
     .command('start')
     .description('Run the application (the demo by default): database (embedded unless DATABASE_URL), migrations, seed once, then serve')
-    .option('--config <file>', 'the application config (default: gatehouse.config.ts|.js|.mjs here, else the demo)')
+    .addOption(configOption(', else the demo'))
     .action(start);
 };
