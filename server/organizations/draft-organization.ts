@@ -17,18 +17,22 @@ export interface OrganizationDraft {
   rolePermissions: Map<number, readonly string[]>;
 }
 
+/** Ids of the roles a new organization starts with, by slug, and the slugs the roles table lacks. */
+export async function findStartingRoles(db: Executor, { organizationRoles }: OrganizationSettings): Promise<{ idOf: Map<string, number>; missing: string[] }> {
+  const slugs = Object.keys(organizationRoles);
+  const idOf = new Map((await findRolesBySlug(db, slugs)).map((role) => [role.slug, role.id]));
+  return { idOf, missing: slugs.filter((slug) => !idOf.has(slug)) };
+}
+
 /** Role ids for the configured role slugs; roles are shared data, so a missing one is a setup fault. */
 async function startingRoles(db: Executor, settings: OrganizationSettings): Promise<Pick<OrganizationDraft, 'ownerRoleId' | 'rolePermissions'>> {
-  const { organizationRoles, ownerRole } = settings;
-  const roles = await findRolesBySlug(db, Object.keys(organizationRoles));
-  const idOf = new Map(roles.map((role) => [role.slug, role.id]));
-  const missing = Object.keys(organizationRoles).filter((slug) => !idOf.has(slug));
+  const { idOf, missing } = await findStartingRoles(db, settings);
   if (missing.length > 0) {
     throw new Error(`Roles ${missing.join(', ')} are configured for new organizations but missing from the roles table (gatehouse role create).`);
   }
   return {
-    ownerRoleId: idOf.get(ownerRole)!,
-    rolePermissions: new Map(Object.entries(organizationRoles).map(([slug, permissions]) => [idOf.get(slug)!, permissions])),
+    ownerRoleId: idOf.get(settings.ownerRole)!,
+    rolePermissions: new Map(Object.entries(settings.organizationRoles).map(([slug, permissions]) => [idOf.get(slug)!, permissions])),
   };
 }
 
