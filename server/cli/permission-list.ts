@@ -15,8 +15,6 @@ export const listed = (permissions: readonly string[]) => (permissions.length > 
 
 export const union = (list: readonly string[], added: readonly string[]) => [...new Set([...list, ...added])];
 
-export const without = (list: readonly string[], removed: readonly string[]) => list.filter((entry) => !removed.includes(entry));
-
 /** Fails when one permission is in two of the options' lists, which would contradict each other. */
 export function assertDisjoint(lists: Record<string, readonly string[]>): void {
   const entries = Object.entries(lists);

@@ -16,7 +16,10 @@ export function assertNotOwnRole(ctx: GatehouseContext, member: MemberDetails): 
   if (member.id === required(ctx, 'auth').user.id) throw new AccessDeniedError('You cannot change your own role.');
 }
 
+/** The entries of `list` that are not in `removed`. */
+export const without = (list: readonly string[], removed: readonly string[]): string[] => list.filter((entry) => !removed.includes(entry));
+
 /** The entries of `next` that `current` lacks; nothing when the list is not being replaced. */
 export function added(current: readonly string[], next: readonly string[] | undefined): string[] {
-  return (next ?? []).filter((entry) => !current.includes(entry));
+  return without(next ?? [], current);
 }

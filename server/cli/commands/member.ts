@@ -1,11 +1,12 @@
 import { findMemberDetails, type MemberDetails } from '../../db/repositories/members.js';
 import { listOrganizationRoles } from '../../db/repositories/roles.js';
 import { addMember, changeMembership } from '../../members/change-membership.js';
+import { without } from '../../members/membership-rules.js';
 import { adminApp, membershipGroup } from '../admin-app.js';
 import { enterOrganization, requireRole, requireUser } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
-import { assertDisjoint, listed, parsePermissionList, union, without } from '../permission-list.js';
+import { assertDisjoint, listed, parsePermissionList, union } from '../permission-list.js';
 import { runAdmin } from '../run-admin.js';
 
 interface AddOptions {

@@ -4,11 +4,12 @@ import { ValidationError } from '../../http/errors/validation-error.js';
 import { validate } from '../../http/validate.js';
 import { assertNotOwnerRole, replaceRolePermissions } from '../../roles/replace-role-permissions.js';
 import { newRoleSchema } from '../../roles/role-schemas.js';
+import { without } from '../../members/membership-rules.js';
 import { adminApp } from '../admin-app.js';
 import { enterOrganization, requireRole } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { assertDisjoint, listed, parsePermissionList, union, without } from '../permission-list.js';
+import { assertDisjoint, listed, parsePermissionList, union } from '../permission-list.js';
 import { runAdmin } from '../run-admin.js';
 
 // `content-editor` reads as `Content editor` when no --name is given.
