@@ -4,6 +4,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Api } from '../server/support/http-client.js';
 import { startCommand, type RunningCommand } from '../support/cli.js';
 import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../support/packed-packages.js';
 import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
@@ -11,8 +12,8 @@ import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 // The README's "Your first model", followed as a reader follows it: in a fresh folder outside the
 // repository, its files written as printed and its commands run as printed, by a shell, on the
 // packed packages. Only `npm install gatehouse zod` names the run's tarballs instead of the
-// registry. The HTTP requests its curl lines show are made here with fetch, and its psql line
-// with pg, since neither client is installed by CI.
+// registry. The HTTP requests its curl lines show are made with the tests' HTTP client, and its
+// psql line with pg, since CI installs neither curl nor psql.
 
 const run = promisify(execFile);
 const MINUTES = 60_000;
@@ -21,7 +22,7 @@ let tarballs: Tarballs;
 let tutorial: Tutorial;
 let folder: string;
 let server: RunningCommand | undefined;
-let api: string;
+let api: Api;
 
 // Only what a reader's shell would have: no database, key or home of the test run, and none of
 // the repository's own node_modules/.bin, so `npx gatehouse` is the installed one.
@@ -51,26 +52,10 @@ const block = (pattern: RegExp) => {
   return found;
 };
 
-interface Answer {
-  status: number;
-  // A record, a page ({data}), an error ({message}) or a session ({token}).
-  body: Record<string, unknown> & { data?: Record<string, unknown>[]; message?: string; token?: string };
-}
-
-async function request(method: string, path: string, token?: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${api}/api${path}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Answer['body']) };
-}
-
 async function login(email: string, password: string): Promise<string> {
-  const answer = await request('POST', '/auth/login', undefined, { email, password });
+  const answer = await api.post('/api/auth/login', { body: { email, password } });
   expect(answer.status).toBe(200);
-  return answer.body.token!;
+  return answer.body.token as string;
 }
 
 beforeAll(async () => {
@@ -90,7 +75,7 @@ beforeAll(async () => {
   const [start] = block(/gatehouse start/);
   expect(start).toBe('npx gatehouse start');
   server = startCommand('sh', ['-c', start!], environment(), { cwd: folder, detached: true });
-  api = /Gatehouse listening on (\S+)/.exec(await server.waitFor(/Gatehouse listening on \S+/, 2 * MINUTES))![1]!;
+  api = new Api(/Gatehouse listening on (\S+)/.exec(await server.waitFor(/Gatehouse listening on \S+/, 2 * MINUTES))![1]!);
 }, 15 * MINUTES);
 
 afterAll(async () => {
@@ -111,38 +96,39 @@ describe('Your first model (README), from the packed packages in a fresh folder'
   });
 
   it('creates a project through both gates and reads it back as another member', async () => {
-    const created = await request('POST', '/acme/projects', ada, { name: 'Rocket', budget: 5000 });
+    const created = await api.post('/api/acme/projects', { token: ada, body: { name: 'Rocket', budget: 5000 } });
     expect(created).toMatchObject({ status: 201, body: { name: 'Rocket', budget: 5000 } });
     rocket = created.body.id as number;
-    expect(await request('GET', `/acme/projects/${rocket}`, bob)).toMatchObject({ status: 200, body: { id: rocket, name: 'Rocket', budget: 5000 } });
+    expect(await api.get(`/api/acme/projects/${rocket}`, { token: bob })).toMatchObject({ status: 200, body: { id: rocket, name: 'Rocket', budget: 5000 } });
   });
 
   it('refuses a member the budget field with the 403 naming it, and writes nothing', async () => {
-    const refused = await request('POST', '/acme/projects', bob, { name: 'Kite', budget: 10 });
-    expect(refused).toEqual({ status: 403, body: { message: 'You are not allowed to set the following field(s): budget' } });
-    const listed = await request('GET', '/acme/projects', ada);
-    expect(listed.body.data?.map((project) => project.name)).toEqual(['Rocket']);
-    expect(await request('POST', '/acme/projects', bob, { name: 'Kite' })).toMatchObject({ status: 201, body: { name: 'Kite', budget: null } });
+    const refused = await api.post('/api/acme/projects', { token: bob, body: { name: 'Kite', budget: 10 } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: 'You are not allowed to set the following field(s): budget' });
+    const listed = await api.get('/api/acme/projects', { token: ada });
+    expect((listed.body.data as { name: string }[]).map((project) => project.name)).toEqual(['Rocket']);
+    expect(await api.post('/api/acme/projects', { token: bob, body: { name: 'Kite' } })).toMatchObject({ status: 201, body: { name: 'Kite', budget: null } });
   });
 
   it("answers another organization's project as if it did not exist", async () => {
-    expect(await request('GET', `/globex/projects/${rocket}`, ada)).toMatchObject({ status: 404 });
-    expect(await request('PATCH', `/globex/projects/${rocket}`, ada, { name: 'Stolen' })).toMatchObject({ status: 404 });
-    expect(await request('DELETE', `/globex/projects/${rocket}`, ada)).toMatchObject({ status: 404 });
-    expect(await request('GET', `/acme/projects/${rocket}`, ada)).toMatchObject({ status: 200, body: { name: 'Rocket' } });
+    expect(await api.get(`/api/globex/projects/${rocket}`, { token: ada })).toMatchObject({ status: 404 });
+    expect(await api.request('PATCH', `/api/globex/projects/${rocket}`, { token: ada, body: { name: 'Stolen' } })).toMatchObject({ status: 404 });
+    expect(await api.delete(`/api/globex/projects/${rocket}`, { token: ada })).toMatchObject({ status: 404 });
+    expect(await api.get(`/api/acme/projects/${rocket}`, { token: ada })).toMatchObject({ status: 200, body: { name: 'Rocket' } });
   });
 
   it('updates and deletes as the policy allows: the owner may, the member may not delete', async () => {
-    expect(await request('PATCH', `/acme/projects/${rocket}`, bob, { name: 'Rocket II' })).toMatchObject({ status: 200, body: { name: 'Rocket II' } });
-    expect(await request('DELETE', `/acme/projects/${rocket}`, bob)).toMatchObject({ status: 403 });
-    const doomed = await request('POST', '/acme/projects', ada, { name: 'Doomed' });
+    expect(await api.request('PATCH', `/api/acme/projects/${rocket}`, { token: bob, body: { name: 'Rocket II' } })).toMatchObject({ status: 200, body: { name: 'Rocket II' } });
+    expect(await api.delete(`/api/acme/projects/${rocket}`, { token: bob })).toMatchObject({ status: 403 });
+    const doomed = await api.post('/api/acme/projects', { token: ada, body: { name: 'Doomed' } });
     const id = doomed.body.id as number;
-    expect((await request('DELETE', `/acme/projects/${id}`, ada)).status).toBe(204);
-    expect((await request('GET', `/acme/projects/${id}`, ada)).status).toBe(404);
+    expect((await api.delete(`/api/acme/projects/${id}`, { token: ada })).status).toBe(204);
+    expect((await api.get(`/api/acme/projects/${id}`, { token: ada })).status).toBe(404);
   });
 
   it("lets the analyst read Acme's projects and none of Globex's", async () => {
-    expect((await request('POST', '/globex/projects', ada, { name: 'Globex secret' })).status).toBe(201);
+    expect((await api.post('/api/globex/projects', { token: ada, body: { name: 'Globex secret' } })).status).toBe(201);
     const [line] = block(/psql/);
     const [, password, urlCommand, statement] = /^PGPASSWORD='([^']+)' psql "\$\((.+)\)" -c '([^']+)'$/.exec(line!) ?? [];
     expect(urlCommand).toBe('npx gatehouse db url --role acme_reader');
@@ -160,6 +146,6 @@ describe('Your first model (README), from the packed packages in a fresh folder'
 
   it("takes a role's new permission into effect on the member's very next request", async () => {
     await shell('npx gatehouse role permissions acme member --grant projects.budget');
-    expect(await request('POST', '/acme/projects', bob, { name: 'Balloon', budget: 20 })).toMatchObject({ status: 201, body: { name: 'Balloon', budget: 20 } });
+    expect(await api.post('/api/acme/projects', { token: bob, body: { name: 'Balloon', budget: 20 } })).toMatchObject({ status: 201, body: { name: 'Balloon', budget: 20 } });
   });
 });
