@@ -1,6 +1,6 @@
 import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
-import type { ModelRegistry } from '../models/model-registry.js';
+import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../query/loose-schema.js';
 import { UnknownModelError } from './data-errors.js';
 
@@ -36,7 +36,7 @@ export interface DataContextOptions {
 export function createDataContext({ trx, registry, policy, served }: DataContextOptions): DataContext {
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
-  const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  const relationSlug = relationSlugIn(registry);
   return {
     trx,
     registry,

@@ -7,6 +7,7 @@ import { mailCommand } from './mail.js';
 import { memberCommand } from './member.js';
 import { migrateCommand } from './migrate.js';
 import { orgCommand } from './org.js';
+import { policyCommand } from './policy.js';
 import { roleCommand } from './role.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CliCommand[] = [
   roleCommand,
   keygenCommand,
   dbCommand,
+  policyCommand,
   mailCommand,
   analystCommand,
   appLoginCommand,
