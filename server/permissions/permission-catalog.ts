@@ -23,8 +23,12 @@ export interface CatalogEntry {
  */
 export function permissionCatalog(): GatehouseMiddleware {
   return async (ctx) => {
-    const models: CatalogEntry[] = required(ctx, 'routeGroup').models.map((resource) => ({ resource, kind: 'model', actions: STANDARD_ACTIONS }));
-    const administration: CatalogEntry[] = Object.entries(ADMINISTRATION_PERMISSIONS).map(([resource, actions]) => ({ resource, kind: 'administration', actions }));
+    const served = required(ctx, 'routeGroup').models;
+    const models: CatalogEntry[] = served.map((resource) => ({ resource, kind: 'model', actions: STANDARD_ACTIONS }));
+    // A served model's standard actions already name its administration permissions (`roles.update`).
+    const administration: CatalogEntry[] = Object.entries(ADMINISTRATION_PERMISSIONS)
+      .filter(([resource]) => !served.includes(resource))
+      .map(([resource, actions]) => ({ resource, kind: 'administration', actions }));
     ctx.body = { data: [...models, ...administration] };
   };
 }

@@ -17,12 +17,16 @@ function PermissionsEditor({ member, onDone }: { member: Member; onDone: () => v
         <button type="button" className="button" disabled={update.isPending} onClick={save}>
           Save permissions
         </button>
-        <button type="button" className="button button-ghost" onClick={onDone}>
+        <button type="button" className="button" onClick={onDone}>
           Cancel
         </button>
       </div>
     </div>
   );
+}
+
+function PermissionChips({ permissions }: { permissions: string[] }) {
+  return <span className="chips">{permissions.map((permission) => <code key={permission}>{permission}</code>)}</span>;
 }
 
 function MemberRow({ member }: { member: Member }) {
@@ -45,9 +49,13 @@ function MemberRow({ member }: { member: Member }) {
             ))}
           </select>
         </td>
-        <td className="chips">{member.granted_permissions.map((permission) => <code key={permission}>{permission}</code>)}</td>
-        <td className="chips">{member.denied_permissions.map((permission) => <code key={permission}>{permission}</code>)}</td>
-        <td className="actions">
+        <td>
+          <PermissionChips permissions={member.granted_permissions} />
+        </td>
+        <td>
+          <PermissionChips permissions={member.denied_permissions} />
+        </td>
+        <td className="row-actions">
           <button type="button" className="button button-small" onClick={() => setEditing(!editing)}>
             Edit permissions
           </button>

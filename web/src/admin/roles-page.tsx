@@ -33,22 +33,41 @@ function PermissionCell({ permissions, resource, action, onToggle }: CellProps) 
   );
 }
 
-function MatrixRows({ entries, columns, permissions, onToggle }: { entries: PermissionCatalogEntry[]; columns: string[]; permissions: string[]; onToggle: CellProps['onToggle'] }) {
+interface MatrixTableProps {
+  label: string;
+  heading: string;
+  entries: PermissionCatalogEntry[];
+  columns: string[];
+  permissions: string[];
+  onToggle: CellProps['onToggle'];
+}
+
+function MatrixTable({ label, heading, entries, columns, permissions, onToggle }: MatrixTableProps) {
   return (
-    <>
-      {entries.map((entry) => (
-        <tr key={entry.resource}>
-          <th scope="row">{entry.resource}</th>
-          {columns.map((action) =>
-            action === WILDCARD || entry.actions.includes(action) ? (
-              <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} onToggle={onToggle} />
-            ) : (
-              <td key={action} className="cell cell-absent" />
-            ),
-          )}
+    <table className="table matrix" aria-label={label}>
+      <thead>
+        <tr>
+          <th>{heading}</th>
+          {columns.map((action) => (
+            <th key={action}>{action}</th>
+          ))}
         </tr>
-      ))}
-    </>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.resource}>
+            <th scope="row">{entry.resource}</th>
+            {columns.map((action) =>
+              action === WILDCARD || entry.actions.includes(action) ? (
+                <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} onToggle={onToggle} />
+              ) : (
+                <td key={action} className="cell cell-absent" />
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -70,32 +89,8 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
           <PermissionCellAll permissions={draft} onToggle={onToggle} /> Everything (<code>*</code>)
         </label>
       </p>
-      <table className="table matrix" aria-label={`Permissions of ${saved.role.name}`}>
-        <thead>
-          <tr>
-            <th>Model</th>
-            {modelColumns.map((action) => (
-              <th key={action}>{action}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          <MatrixRows entries={models} columns={modelColumns} permissions={draft} onToggle={onToggle} />
-        </tbody>
-      </table>
-      <table className="table matrix" aria-label={`Administration permissions of ${saved.role.name}`}>
-        <thead>
-          <tr>
-            <th>Administration</th>
-            {administrationColumns.map((action) => (
-              <th key={action}>{action}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          <MatrixRows entries={administration} columns={administrationColumns} permissions={draft} onToggle={onToggle} />
-        </tbody>
-      </table>
+      <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} onToggle={onToggle} />
+      <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} onToggle={onToggle} />
       {update.error && <ErrorNotice error={update.error} />}
       {reviewing ? (
         <div className="card" role="dialog" aria-label="Changes to save">
@@ -105,7 +100,7 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
             <button type="button" className="button" disabled={update.isPending} onClick={save}>
               Confirm and save
             </button>
-            <button type="button" className="button button-ghost" onClick={() => setReviewing(false)}>
+            <button type="button" className="button" onClick={() => setReviewing(false)}>
               Back
             </button>
           </div>
@@ -115,7 +110,7 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
           <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setReviewing(true)}>
             Review changes
           </button>
-          <button type="button" className="button button-ghost" disabled={added.length + removed.length === 0} onClick={() => setDraft(saved.permissions)}>
+          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setDraft(saved.permissions)}>
             Discard
           </button>
         </div>
