@@ -2,6 +2,7 @@ import type { CliCommand } from '../cli-command.js';
 import { analystCommand } from './analyst.js';
 import { appLoginCommand } from './app-login.js';
 import { dbCommand } from './db.js';
+import { dbVerifyCommand } from './db-verify.js';
 import { keygenCommand } from './keygen.js';
 import { mailCommand } from './mail.js';
 import { memberCommand } from './member.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CliCommand[] = [
   roleCommand,
   keygenCommand,
   dbCommand,
+  dbVerifyCommand,
   policyCommand,
   mailCommand,
   analystCommand,
