@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
 const SOURCE = 'gatehouse-source';
 
 const DATABASE = 'tests/support/setup-database.ts';
+const UNIT = ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}'];
+const BROWSER = ['tests/browser/**/*.test.ts'];
+const PACKAGES = ['tests/packages/**/*.test.ts'];
 // Statistics over response times: run alone, after every other project, so npm pack, tsc and
 // Chromium are not competing for the same two cores while they measure.
 const TIMING = ['tests/server/timing-oracle.test.ts'];
@@ -21,14 +24,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      // Everything the other projects do not claim: a new test folder lands here by default.
       {
         extends: true,
-        test: { name: 'db', include: ['tests/{server,sql,cli,e2e}/**/*.test.{ts,tsx}'], exclude: TIMING, globalSetup: [DATABASE] },
+        test: { name: 'db', include: ['tests/**/*.test.{ts,tsx}'], exclude: [...UNIT, ...BROWSER, ...PACKAGES, ...TIMING], globalSetup: [DATABASE] },
       },
       { extends: true, test: { name: 'timing', include: TIMING, globalSetup: [DATABASE], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'browser', include: ['tests/browser/**/*.test.ts'], globalSetup: [DATABASE, 'tests/support/setup-web-build.ts'] } },
-      { extends: true, test: { name: 'packages', include: ['tests/packages/**/*.test.ts'], globalSetup: [DATABASE, 'tests/support/setup-pack-folder.ts'] } },
+      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: [DATABASE, 'tests/support/setup-web-build.ts'] } },
+      { extends: true, test: { name: 'packages', include: PACKAGES, globalSetup: [DATABASE, 'tests/support/setup-pack-folder.ts'] } },
     ],
   },
 });
