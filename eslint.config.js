@@ -19,17 +19,17 @@ export default tseslint.config(
   {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/client', '@gatehouse/client/*', ...SERVER_LIBRARIES, 'react'] }],
+      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/server', '@gatehouse/server/*', '@gatehouse/client', '@gatehouse/client/*', ...SERVER_LIBRARIES, 'react'] }],
     },
   },
   {
     files: ['client/**/*.ts', 'client/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', ...SERVER_LIBRARIES] }],
+      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/server', '@gatehouse/server/*', ...SERVER_LIBRARIES] }],
     },
   },
   {
-    files: ['bin/**/*.js'],
+    files: ['server/bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );
