@@ -5,8 +5,8 @@ import type { DataConfig, DataRoutesFactory } from '../models/data-config.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
-import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
-import { ConfigError } from './config-error.js';
+import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
+import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
 
 export type { DataConfig, DataRoutesFactory };

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { GatehouseError } from '@gatehouse/engine';
 import { isSchemaMissing } from '../db/schema-missing.js';
-import { isDatabaseUnavailable } from './database-unavailable.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { HttpError } from './errors/http-error.js';
 import { NotMigratedError } from './errors/not-migrated-error.js';
 import { ServiceUnavailableError } from './errors/service-unavailable-error.js';

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { PolicyRegistry } from '@gatehouse/engine';
 import type { GatehouseState } from '../http/state.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from './route-group.js';
 import type { ModelDefinition } from './define-model.js';
 
 /**

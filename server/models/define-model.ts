@@ -1,10 +1,10 @@
 import { ABILITY_OPTIONS } from '@gatehouse/engine/wire';
 import { z, type ZodType } from 'zod';
-import { ConfigError } from '../config/config-error.js';
-import { optionProblem } from '../config/option-problem.js';
-import { COUNT_MODES, type CountMode } from '../query/count-mode.js';
-import type { LooseRow, LooseSelect } from '../query/loose-schema.js';
-import type { TypedValue } from '../query/typed-value.js';
+import { ConfigError } from '../errors/config-error.js';
+import { optionProblem } from '../errors/option-problem.js';
+import { COUNT_MODES, type CountMode } from './count-mode.js';
+import type { LooseRow, LooseSelect } from './loose-schema.js';
+import type { TypedValue } from './typed-value.js';
 
 const ATTRIBUTE_TYPES = ['integer', 'number', 'string', 'boolean', 'timestamp', 'string[]'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];

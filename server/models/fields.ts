@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_INTEGER } from '../db/integer-range.js';
+import { MAX_INTEGER } from './integer-range.js';
 
 // Field schemas with human messages; `label` is how the field is named in them.
 const label = (field: string) => field.replace(/_/g, ' ');

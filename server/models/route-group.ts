@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** Where a group finds the organization: a path segment, the host, or nowhere. */
 export type Tenancy = 'path' | 'subdomain' | 'none';

@@ -1,6 +1,6 @@
-import { isStoredInteger } from '../db/integer-range.js';
+import { isStoredInteger } from './integer-range.js';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
-import type { AttributeType } from '../models/define-model.js';
+import type { AttributeType } from './define-model.js';
 import { isIsoTimestamp } from './iso-timestamp.js';
 
 /** A text value (query string, form field) coerced to its attribute's type, ready to be bound in SQL. */

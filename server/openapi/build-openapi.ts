@@ -1,13 +1,13 @@
 import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import { toJSONSchema, type ZodType } from 'zod';
 import { AUDIT_ACTIONS } from '../audit/record-audit.js';
-import { BASE_NESTED_ROUTE, DATA_ROUTES, modelHas, type DataAnswer, type DataRoute } from '../data/data-routes.js';
+import { BASE_NESTED_ROUTE, DATA_ROUTES, modelHas, type DataAnswer, type DataRoute } from '../routes/data-routes.js';
 import { MAX_NESTED_OPERATIONS } from '../data/nested-operations.js';
 import type { AttributeType, ModelDefinition } from '../models/define-model.js';
 import { REFERENCE } from '../data/nested-references.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { ENDPOINT_QUERIES } from '../query/endpoint-queries.js';
-import { dataBases, type RouteGroup } from '../route-groups/route-group.js';
+import { dataBases, type RouteGroup } from '../models/route-group.js';
 import { COMPONENT_SCHEMAS, listOf, ref } from '../routes/response-schemas.js';
 import type { JsonSchema, ResponseDescription, RouteDefinition } from '../routes/route-definition.js';
 import { groupRouteSets } from '../routes/route-sets.js';

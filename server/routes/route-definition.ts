@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { GatehouseMiddleware } from '../http/state.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

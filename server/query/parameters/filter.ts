@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../http/errors/bad-request-error.js';
 import { commaList, documented, type QueryParameter } from '../query-parameter.js';
-import { parseTypedValue } from '../typed-value.js';
+import { parseTypedValue } from '../../models/typed-value.js';
 
 /** `filter[column]=a,b`: rows whose column is any of the values, typed like the column. */
 export const filter: QueryParameter = {

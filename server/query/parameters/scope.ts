@@ -2,7 +2,7 @@ import { BadRequestError } from '../../http/errors/bad-request-error.js';
 import type { ModelDefinition, NamedScope } from '../../models/define-model.js';
 import type { ListQuery } from '../parsed-query.js';
 import { commaList, documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
-import { parseTypedValue } from '../typed-value.js';
+import { parseTypedValue } from '../../models/typed-value.js';
 
 function namedScope(model: ModelDefinition, name: string): NamedScope {
   if (!Object.hasOwn(model.scopes, name)) throw new BadRequestError(`Unknown scope: ${name}.`);
