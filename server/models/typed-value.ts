@@ -1,5 +1,5 @@
 import { isStoredInteger } from './integer-range.js';
-import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import type { AttributeType } from './define-model.js';
 import { isIsoTimestamp } from './iso-timestamp.js';
 
@@ -27,6 +27,6 @@ export function readTypedValue(type: AttributeType, value: string): TypedValue |
 /** Reads `value` as the attribute type, or a 400 naming the parameter (`Invalid value for filter[author_id]: abc.`). */
 export function parseTypedValue(parameter: string, type: AttributeType, value: string): TypedValue {
   const typed = readTypedValue(type, value);
-  if (typed === undefined) throw new BadRequestError(`Invalid value for ${parameter}: ${value}.`);
+  if (typed === undefined) throw new InvalidQueryError(`Invalid value for ${parameter}: ${value}.`);
   return typed;
 }

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import { commaList, documented, type QueryParameter } from '../query-parameter.js';
 import { parseTypedValue } from '../../models/typed-value.js';
 
@@ -10,7 +10,7 @@ export const filter: QueryParameter = {
     return {
       filters: entries.map(({ raw, key, value }) => {
         const column = key!;
-        if (!model.filters.includes(column)) throw new BadRequestError(`Unknown filter: ${column}.`);
+        if (!model.filters.includes(column)) throw new InvalidQueryError(`Unknown filter: ${column}.`);
         return { column, values: commaList(value).map((item) => parseTypedValue(raw, model.attributes[column]!, item)) };
       }),
     };
