@@ -1,6 +1,6 @@
 import { isStoredInteger } from './integer-range.js';
 import { InvalidQueryError } from '../errors/invalid-query-error.js';
-import type { AttributeType } from './define-model.js';
+import type { AttributeType } from './attribute-types.js';
 import { isIsoTimestamp } from './iso-timestamp.js';
 
 /** A text value (query string, form field) coerced to its attribute's type, ready to be bound in SQL. */

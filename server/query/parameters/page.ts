@@ -1,5 +1,5 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
-import { MAX_PER_PAGE } from '../../models/define-model.js';
+import { MAX_PER_PAGE } from '../../models/model-options-schema.js';
 import { documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
 
 const MAX_PAGE = 1_000_000_000;
