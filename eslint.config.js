@@ -75,6 +75,13 @@ export default tseslint.config(
     },
   },
   {
+    // The benchmarks share the harness with the tests, never the tests themselves.
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/tests/**'] }],
+    },
+  },
+  {
     files: ['server/bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

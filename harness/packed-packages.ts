@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const require = createRequire(import.meta.url);
 
-export const REPOSITORY = resolve(import.meta.dirname, '..', '..');
+export const REPOSITORY = resolve(import.meta.dirname, '..');
 const TSC = require.resolve('typescript/bin/tsc');
 const BUILD_OUTPUTS = ['engine/dist', 'client/dist', 'server/dist'];
 

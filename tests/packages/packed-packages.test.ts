@@ -3,7 +3,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../support/package-consumers.js';
+import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../../harness/package-consumers.js';
 import {
   dependencyClosure,
   installConsumer,
@@ -15,7 +15,7 @@ import {
   tarballFiles,
   typeCheck,
   type Tarballs,
-} from '../support/packed-packages.js';
+} from '../../harness/packed-packages.js';
 
 // Each package as a user installs it: packed by npm, installed from its tarball alone into a
 // folder outside the repository, then used by a small consumer project.

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Api } from '../server/support/http-client.js';
-import { startCommand, type RunningCommand } from '../support/cli.js';
-import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../support/packed-packages.js';
+import { startCommand, type RunningCommand } from '../../harness/cli.js';
+import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../../harness/packed-packages.js';
 import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 
 // The README's "Your first model", followed as a reader follows it: in a fresh folder outside the

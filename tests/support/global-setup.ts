@@ -3,8 +3,8 @@ import type { TestProject } from 'vitest/node';
 import demo from '../../policies/gatehouse.config.js';
 import { seedDemo } from '../../policies/seed.js';
 import { migrate } from '../../server/db/migrations.js';
-import { startTestCluster } from './cluster.js';
-import { scratchFolder } from './packed-packages.js';
+import { startTestCluster } from '../../harness/cluster.js';
+import { scratchFolder } from '../../harness/packed-packages.js';
 import { queryOnce } from './query.js';
 import { buildWebApp } from './web-build.js';
 
