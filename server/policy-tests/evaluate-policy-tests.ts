@@ -17,7 +17,7 @@ import { exposedAttributes } from '../data/exposed-attributes.js';
 import { settableFields } from '../data/writable-fields.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 import { explainAction, explainInclude, explainRead, explainWrite, type PermissionOrigin } from './explain-check.js';
 import type { Outcome, PolicyTest, Principal } from './policy-test-schema.js';
 import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';

@@ -1,12 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { Option } from 'commander';
-import { ConfigError } from '../../config/config-error.js';
+import { ConfigError } from '../../errors/config-error.js';
 import { resolveOrganizationRoles } from '../../config/server-config.js';
 import { registerModels } from '../../models/register-models.js';
 import type { PolicyTestApp } from '../../policy-tests/evaluate-policy-tests.js';
 import { junitReport } from '../../policy-tests/junit-report.js';
 import { failureLine, runPolicyTests, summaryLine } from '../../policy-tests/run-policy-tests.js';
-import { defineRouteGroups } from '../../route-groups/route-group.js';
+import { defineRouteGroups } from '../../models/route-group.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
 import { appRouteGroups } from '../env-config.js';
