@@ -29,10 +29,10 @@ export function updateMember(services: Services): GatehouseMiddleware {
         throw ValidationError.field('role_id', 'The selected role is invalid.');
       }
       assertHolds(ctx, (await findRolePermissions(trx, key.organizationId, input.role_id))?.permissions ?? []);
-      await assertKeepsAnOwner(services, ctx, member);
     }
     assertHolds(ctx, added(member.granted_permissions, input.granted_permissions));
     assertHolds(ctx, input.denied_permissions ? member.denied_permissions.filter((denied) => !input.denied_permissions?.includes(denied)) : []);
+    await assertKeepsAnOwner(services, ctx, member, input);
 
     ctx.body = serializeMember(await changeMembership(trx, key, member, input, required(ctx, 'auth').user.id));
   };
