@@ -3,6 +3,7 @@ import { lockRoleHolders, type MemberDetails, type MembershipChanges, type RoleH
 import { findRolePermissions } from '../db/repositories/roles.js';
 import { AccessDeniedError } from '../http/errors/access-denied-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
+import { assertHolds } from '../permissions/assert-holds.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { Services } from '../services.js';
 import { membershipKey } from './find-member.js';
@@ -45,7 +46,14 @@ export function assertNotOwnRole(ctx: GatehouseContext, member: MemberDetails): 
 /** The entries of `list` that are not in `removed`. */
 export const without = (list: readonly string[], removed: readonly string[]): string[] => list.filter((entry) => !removed.includes(entry));
 
-/** The entries of `next` that `current` lacks; nothing when the list is not being replaced. */
-export function added(current: readonly string[], next: readonly string[] | undefined): string[] {
-  return without(next ?? [], current);
+/** The entries of `next` that `current` lacks. */
+const added = (current: readonly string[], next: readonly string[]): string[] => without(next, current);
+
+/**
+ * Nobody changes a list by an entry they do not hold themself: adding a grant (or lifting a deny)
+ * hands a permission out, removing a grant (or adding a deny) takes it from someone. Roles' and
+ * members' lists alike; `after` undefined leaves the list as it is.
+ */
+export function assertHoldsChanges(ctx: GatehouseContext, before: readonly string[], after: readonly string[] | undefined): void {
+  if (after !== undefined) assertHolds(ctx, [...added(before, after), ...added(after, before)]);
 }
