@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { TenantTransaction } from '../with-tenant.js';
 import { fixedStatement } from '../fixed-statement.js';
 import type { Schema } from '../schema.js';
@@ -35,11 +35,27 @@ export async function appendAuditLog(trx: Kysely<Schema>, entry: AuditLogEntry):
   await trx.executeQuery(INSERT(trx, organizationId, model, String(recordId), action, json(oldValues), json(newValues), userId));
 }
 
+/**
+ * The rows that show a reader something: every row but an update that changed none of the
+ * fields the reader may read of its model (`readable`, by model slug); a model not in the map is
+ * shown whole. An update of hidden fields alone would tell that they changed.
+ */
+export function showsReadableChange(readable: ReadonlyMap<string, readonly string[]>): RawBuilder<boolean> {
+  const conditions = [
+    sql`audit_logs.action <> 'updated'`,
+    sql`NOT (audit_logs.model = ANY (${[...readable.keys()]}::text[]))`,
+    ...[...readable].map(([model, names]) => sql`(audit_logs.model = ${model} AND audit_logs.new_values ?| ${[...names]}::text[])`),
+  ];
+  return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
+}
+
 /** What narrows an organization's audit trail; each filter is optional. */
 export interface AuditLogFilters {
   model?: string;
   userId?: number;
   action?: string;
+  /** The fields the reader may read, by model: see showsReadableChange. */
+  readable?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface AuditLogPage {
@@ -52,6 +68,7 @@ function filteredTrail(trx: TenantTransaction, organizationId: number, filters: 
   if (filters.model !== undefined) trail = trail.where('audit_logs.model', '=', filters.model);
   if (filters.userId !== undefined) trail = trail.where('audit_logs.user_id', '=', filters.userId);
   if (filters.action !== undefined) trail = trail.where('audit_logs.action', '=', filters.action);
+  if (filters.readable !== undefined) trail = trail.where(showsReadableChange(filters.readable));
   return trail;
 }
 
