@@ -1,6 +1,6 @@
 import { assertPermittedFields, permittedAttributesFor, type WriteOperation } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import type { Caller, DataPolicy } from './data-context.js';
 
 /** Keys the server keeps itself: never taken from a body, and changing along with any update. */

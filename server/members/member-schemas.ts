@@ -1,6 +1,6 @@
 import { isValidPermission, MAX_PERMISSION_LENGTH } from '@gatehouse/engine';
 import { z } from 'zod';
-import { id } from '../http/fields.js';
+import { id } from '../models/fields.js';
 
 /** The longest list a role or a membership holds. */
 const MAX_PERMISSIONS = 200;

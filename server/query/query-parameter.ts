@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { ParsedQuery } from './parsed-query.js';
@@ -50,7 +50,7 @@ export const MAX_QUERY_LIST = 20;
 
 /** 400 naming the limit when `items` holds more than MAX_QUERY_LIST. */
 export function bounded<T>(name: string, items: readonly T[]): readonly T[] {
-  if (items.length > MAX_QUERY_LIST) throw new BadRequestError(`The query parameter ${name} may list at most ${MAX_QUERY_LIST} items.`);
+  if (items.length > MAX_QUERY_LIST) throw new InvalidQueryError(`The query parameter ${name} may list at most ${MAX_QUERY_LIST} items.`);
   return items;
 }
 
