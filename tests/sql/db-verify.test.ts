@@ -97,7 +97,7 @@ describe('gatehouse db verify', () => {
     expect(lines.filter((line) => line.startsWith('fail'))).toEqual([
       expect.stringMatching(/^fail notes +rls: row-level security enabled but not forced$/),
       expect.stringMatching(/^fail notes +isolation: organization \d+ sees 1 row\(s\) of other organizations; organization \d+ has 1$/),
-      expect.stringMatching(/^fail notes +no context: no tenant context sees 2 row\(s\)$/),
+      expect.stringMatching(/^fail notes +no context: no tenant context sees 2 organization row\(s\)$/),
       expect.stringMatching(/^fail notes +insert into another: a copy of an organization \d+ row into organization \d+ succeeds$/),
       expect.stringMatching(/^fail notes +move into another: moving an organization \d+ row into organization \d+ succeeds$/),
     ]);
