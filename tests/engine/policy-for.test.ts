@@ -24,8 +24,12 @@ describe('policyFor', () => {
   it('takes the caller, the organization and the route group it is given', () => {
     const policy = policyFor(UserPolicy, { permissions: ['users.*'], user: { id: 7 }, routeGroup: 'admin' });
     expect(policy.context).toMatchObject({ role: null, organization: null, routeGroup: 'admin' });
-    expect(policy.can('update', { id: 7 }, { id: 7 })).toBe(true);
-    expect(policy.can('update', { id: 7 }, { id: 8 })).toBe(false);
+    // Outside an organization users.* renames anyone; inside one, only oneself.
+    expect(policy.can('update', { id: 7 }, { id: 8 })).toBe(true);
+    const member = policyFor(UserPolicy, { role: 'owner', permissions: ['*'], user: { id: 7 } });
+    expect(member.context.organization).toEqual({ id: 1, slug: 'test' });
+    expect(member.can('update', { id: 7 }, { id: 7 })).toBe(true);
+    expect(member.can('update', { id: 7 }, { id: 8 })).toBe(false);
     expect(policyFor(UserPolicy, { user: null }).can('index', null)).toBe(false);
   });
 
