@@ -2,6 +2,8 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { GatehouseError } from '@gatehouse/engine';
 import { isSchemaMissing } from '../db/schema-missing.js';
+import type { GatehouseMetrics } from '../observability/metrics.js';
+import { refusalGate } from '../observability/refusal-gate.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { HttpError } from './errors/http-error.js';
 import { NotMigratedError } from './errors/not-migrated-error.js';
@@ -18,12 +20,19 @@ function toHttpError(error: unknown): HttpError | null {
   return isSchemaMissing(error) ? new NotMigratedError() : null;
 }
 
-/** Every error leaves as JSON `{message}`; nothing below ever answers with a stack trace. */
-export function errorHandler(logger: Logger): Middleware<GatehouseState> {
+/**
+ * Every error leaves as JSON `{message}`; nothing below ever answers with a stack trace. A
+ * refusal counts as a denied decision of the gate that refused, when metrics are on.
+ */
+export function errorHandler(logger: Logger, metrics: GatehouseMetrics | null = null): Middleware<GatehouseState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
+      if (metrics) {
+        const gate = refusalGate(error);
+        if (gate) metrics.decided(gate, false);
+      }
       const httpError = toHttpError(error);
       if (httpError === null) logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       else if (httpError.status >= 500) logger.warn({ err: error, requestId: ctx.state.requestId }, httpError.message);

@@ -3,6 +3,7 @@ import type { InvitationRecord } from '../db/repositories/invitations.js';
 import { required, type CurrentOrganization, type GatehouseContext } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 /** A fresh token and expiry; only the hash is stored, the token itself goes out by mail. */
 export function newInvitationToken(services: Services): { token: string; tokenHash: string; expiresAt: Date } {
@@ -15,7 +16,7 @@ export function newInvitationToken(services: Services): { token: string; tokenHa
  * only sends that are committed (and mailed) count; a refused one rolls its count back too.
  */
 export function throttleSend(services: Services, ctx: GatehouseContext, email: string): Promise<void> {
-  return services.throttle.attempt(required(ctx, 'trx'), 'invitationSend', { email, address: ctx.ip });
+  return throttledAttempt(services, required(ctx, 'trx'), 'invitationSend', { email, address: ctx.ip });
 }
 
 export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {

@@ -1,0 +1,38 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { listeningUrl } from '../http/listening-url.js';
+import type { GatehouseMetrics } from './metrics.js';
+
+export const METRICS_PATH = '/metrics';
+
+export interface MetricsEndpoint {
+  /** Where Prometheus scrapes: `http://host:port/metrics`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * `GET /metrics` on a port of its own, apart from the public API: operators expose it to their
+ * scraper only. Everything else is a 404.
+ */
+export async function serveMetrics(metrics: GatehouseMetrics, port: number, host?: string): Promise<MetricsEndpoint> {
+  const server: Server = createServer((request, response) => {
+    const path = request.url?.split('?')[0];
+    if (path !== METRICS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
+      return;
+    }
+    metrics.render().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(request.method === 'HEAD' ? undefined : text),
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('Metrics could not be collected\n'),
+    );
+  }).listen(port, host);
+  await once(server, 'listening');
+  return {
+    url: `${listeningUrl(server, host)}${METRICS_PATH}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
