@@ -7,7 +7,9 @@ const SOURCE = 'gatehouse-source';
 
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
+  // Server code resolves packages as Node does: no bundlers' `module` builds, which some packages
+  // (OpenTelemetry's) ship with imports Node cannot load, and Vite hands external packages to Node.
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions.filter((condition) => condition !== 'module')], mainFields: ['main'] } },
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     globalSetup: ['tests/support/global-setup.ts'],

@@ -7,11 +7,21 @@ import { DECISION_GATES, type DecisionGate } from './decision-gates.js';
 // Answers of this service take from about a millisecond to seconds: finer steps at the fast end.
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-type Labelled<T> = Record<string, T>;
+// prom-client's defaults name three gauges `_total`, which Prometheus keeps for counters (promtool
+// refuses them); each only sums the by-type gauge beside it (`nodejs_active_handles`, ...).
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
-/** One child per label value, made up front so counting never builds a label object. */
-const children = <K extends string, T>(keys: readonly K[], child: (key: K) => T): Record<K, T> =>
-  Object.fromEntries(keys.map((key) => [key, child(key)])) as Record<K, T>;
+/**
+ * One child per label value, made up front so counting never builds a label object, and
+ * reported from the start at zero: a rate over a series that appears only later misses its start.
+ */
+const children = <K extends string>(keys: readonly K[], child: (key: K) => Counter.Internal): Record<K, Counter.Internal> =>
+  Object.fromEntries(keys.map((key) => [key, zeroed(child(key))])) as Record<K, Counter.Internal>;
+
+const zeroed = (counter: Counter.Internal) => {
+  counter.inc(0);
+  return counter;
+};
 
 /**
  * The service's Prometheus metrics, in a registry of their own (never prom-client's global one,
@@ -34,19 +44,22 @@ export class GatehouseMetrics {
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   }).labels();
-  readonly #decisions: Labelled<{ allowed: Counter.Internal; denied: Counter.Internal }>;
+  readonly #decisions: Record<DecisionGate, Record<'allowed' | 'denied', Counter.Internal>>;
   readonly #throttled: Record<ThrottledAction, Counter.Internal>;
   readonly #sessions: Counter.Internal;
 
   constructor(connections: () => PoolConnections) {
     collectDefaultMetrics({ register: this.registry });
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
     const decisions = new Counter({
       name: 'gatehouse_decisions_total',
       help: 'Authorization decisions by gate and outcome: every policy evaluation, and every refusal by the gate that refused.',
       labelNames: ['gate', 'outcome'] as const,
       registers: [this.registry],
     });
-    this.#decisions = children(DECISION_GATES, (gate) => ({ allowed: decisions.labels(gate, 'allowed'), denied: decisions.labels(gate, 'denied') }));
+    this.#decisions = Object.fromEntries(
+      DECISION_GATES.map((gate) => [gate, children(['allowed', 'denied'] as const, (outcome) => decisions.labels(gate, outcome))]),
+    ) as Record<DecisionGate, Record<'allowed' | 'denied', Counter.Internal>>;
     const throttled = new Counter({
       name: 'gatehouse_throttle_rejections_total',
       help: 'Attempts refused with 429 by the attempt limits, by action.',
@@ -54,7 +67,7 @@ export class GatehouseMetrics {
       registers: [this.registry],
     });
     this.#throttled = children(THROTTLED_ACTIONS, (action) => throttled.labels(action));
-    this.#sessions = new Counter({ name: 'gatehouse_sessions_created_total', help: 'Sessions started by a login or a registration.', registers: [this.registry] }).labels();
+    this.#sessions = zeroed(new Counter({ name: 'gatehouse_sessions_created_total', help: 'Sessions started by a login or a registration.', registers: [this.registry] }).labels());
     new Gauge({
       name: 'gatehouse_db_pool_connections',
       help: "The database pool's connections: open (total), idle, and requests waiting for one.",
@@ -82,7 +95,7 @@ export class GatehouseMetrics {
   }
 
   decided(gate: DecisionGate, allowed: boolean): void {
-    const counters = this.#decisions[gate]!;
+    const counters = this.#decisions[gate];
     (allowed ? counters.allowed : counters.denied).inc();
   }
 
