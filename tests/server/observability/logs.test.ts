@@ -21,7 +21,7 @@ describe('the request log', () => {
     try {
       const file = join(dir, 'quiet.log');
       const logger = createLogger('info', file);
-      const stream = logger[pino.symbols.streamSym] as unknown as NodeJS.EventEmitter & { fd: number };
+      const stream = (logger as unknown as Record<symbol, NodeJS.EventEmitter & { fd: number }>)[pino.symbols.streamSym]!;
       if (stream.fd < 0) await once(stream, 'ready');
       logger.info({ requestId: 'quiet-1' }, 'request');
       expect(await readFile(file, 'utf8')).toBe('');
