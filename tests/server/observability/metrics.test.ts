@@ -1,9 +1,14 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 const PROMTOOL = '/usr/bin/promtool';
+const DASHBOARD = new URL('../../../docs/operations/grafana-dashboard.json', import.meta.url);
+const ALERTS = new URL('../../../docs/operations/prometheus-alerts.yml', import.meta.url);
+/** The metric names a PromQL text reads: every name of ours or of prom-client's defaults. */
+const metricNames = (promql: string) => [...promql.matchAll(/\b(?:gatehouse|http|nodejs|process)_[a-z0-9_]+/g)].map(([name]) => name);
 let server: TestServer;
 let metricsUrl: string;
 
@@ -90,5 +95,19 @@ describe('Prometheus metrics', () => {
     expect((await server.api.get('/metrics')).status).toBe(404);
     expect((await server.api.get('/api/metrics')).status).toBe(404);
     expect((await fetch(new URL('/', metricsUrl))).status).toBe(404);
+  });
+
+  it('are what the shipped dashboard and alerts read, and the alerts load', async () => {
+    // Every family by its own name (`# TYPE` lines) and every sample by its (`_bucket`, `_count`, ...).
+    const lines = (await scrape()).split('\n');
+    const families = lines.filter((line) => line.startsWith('# TYPE ')).map((line) => line.split(' ')[2]);
+    const samples = lines.filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.split(/[{ ]/, 1)[0]);
+    const scraped = new Set([...families, ...samples]);
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const read = [...dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNames(target.expr))), ...metricNames(readFileSync(ALERTS, 'utf8'))];
+    expect(read.length).toBeGreaterThan(10);
+    for (const name of read) expect(scraped, name).toContain(name);
+    const checked = spawnSync(PROMTOOL, ['check', 'rules', ALERTS.pathname], { encoding: 'utf8' });
+    expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
   });
 });
