@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envConfig } from '../../../server/cli/env-config.js';
+import { readEnvironment } from '../../../server/cli/environment.js';
+import { ConfigError } from '../../../server/config/config-error.js';
 import { startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -109,5 +112,14 @@ describe('Prometheus metrics', () => {
     for (const name of read) expect(scraped, name).toContain(name);
     const checked = spawnSync(PROMTOOL, ['check', 'rules', ALERTS.pathname], { encoding: 'utf8' });
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('are off unless GATEHOUSE_METRICS_PORT is set, and then beside the API on its interface', () => {
+    const metrics = (env: Record<string, string>) => envConfig(readEnvironment(env), 'postgres://unused', server.secretKey).metrics;
+    expect(metrics({})).toBeUndefined();
+    expect(metrics({ GATEHOUSE_METRICS_PORT: '' })).toBeUndefined();
+    expect(metrics({ GATEHOUSE_METRICS_PORT: '9464', HOST: '10.0.0.5' })).toEqual({ port: 9464, host: '10.0.0.5' });
+    expect(() => metrics({ GATEHOUSE_METRICS_PORT: 'metrics' })).toThrow(ConfigError);
+    expect(() => metrics({ GATEHOUSE_METRICS_PORT: '70000' })).toThrow(/GATEHOUSE_METRICS_PORT must be a port number/);
   });
 });
