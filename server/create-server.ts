@@ -42,7 +42,7 @@ export interface GatehouseServer {
   readonly app: Koa<GatehouseState>;
   /** Starts listening (and serving metrics, when they have a port); resolves to the base URL of the server. */
   listen(options?: ListenOptions): Promise<string>;
-  /** Where Prometheus scrapes, once listening with `metrics.port` configured. */
+  /** Where Prometheus scrapes, once listening with `metrics` configured. */
   readonly metricsUrl: string | undefined;
   /** Resolves when the database answers and is migrated; otherwise throws the 503 `/ready` answers. */
   ready(): Promise<void>;
@@ -114,7 +114,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       return metricsEndpoint?.url;
     },
     async listen({ port = 3000, host } = {}) {
-      if (metrics && config.metrics?.port !== undefined) metricsEndpoint = await serveMetrics(metrics, config.metrics.port, config.metrics.host ?? host);
+      if (metrics && config.metrics) metricsEndpoint = await serveMetrics(metrics, config.metrics.port, config.metrics.host ?? host);
       // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
       const http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
       http.on('clientError', answerClientError);

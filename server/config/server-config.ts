@@ -32,10 +32,10 @@ export interface ServerConfig {
   mailer?: Mailer;
   logger?: Logger;
   /**
-   * Prometheus metrics (`docs/operations/metrics-and-tracing.md`): counted when set, and served
-   * at `/metrics` on `port` (0 picks a free one), never on the API's own port. Default off.
+   * Prometheus metrics (`docs/operations/metrics-and-tracing.md`), served at `/metrics` on `port`
+   * (0 picks a free one; `host` defaults to the API's), never on the API's own port. Default off.
    */
-  metrics?: { port?: number; host?: string };
+  metrics?: { port: number; host?: string };
   /**
    * Spans of Gatehouse's own (the request, its opening and statements, the policy evaluation)
    * sent to the OpenTelemetry SDK the process registered. Default off.
