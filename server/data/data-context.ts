@@ -1,6 +1,5 @@
-import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
+import { authorizeIncludes, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
-import type { PolicyMethod } from '@gatehouse/engine';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
 import type { ModelRegistry } from '../models/model-registry.js';
@@ -44,6 +43,14 @@ export function createDataContext({ trx, registry, policy, served, observability
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
   const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  const policyFor = (model: ModelDefinition): DataPolicy => {
+    let instance = bound.get(model);
+    if (!instance) {
+      const Policy = registry.policy(model);
+      bound.set(model, (instance = new Policy(policy)));
+    }
+    return instance;
+  };
   return {
     trx,
     registry,
@@ -53,16 +60,9 @@ export function createDataContext({ trx, registry, policy, served, observability
       if (!servedSlugs.has(slug)) throw new UnknownModelError(slug);
       return registry.get(slug);
     },
-    policyFor(model) {
-      let instance = bound.get(model);
-      if (!instance) {
-        const Policy = registry.policy(model);
-        bound.set(model, (instance = new Policy(policy)));
-      }
-      return instance;
-    },
+    policyFor,
     authorize(model, method, record) {
-      evaluatePolicy(observability, { model: model.slug, method }, () => this.policyFor(model).authorize(method, policy.user, record));
+      evaluatePolicy(observability, { model: model.slug, method }, () => policyFor(model).authorize(method, policy.user, record));
     },
     authorizeIncludes(model, includes) {
       authorizeIncludes({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
