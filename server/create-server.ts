@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import { importTokenKeys } from './auth/token-keys.js';
@@ -13,15 +13,15 @@ import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { GatehouseMetrics } from './observability/metrics.js';
-import { serveMetrics, type MetricsEndpoint } from './observability/metrics-server.js';
+import { closeMetrics, METRICS_PATH, serveMetrics } from './observability/metrics-server.js';
 import type { Observability } from './observability/observability.js';
 import { observers } from './observability/observers.js';
 import { statementSpans } from './observability/statement-spans.js';
 import { gatehouseTracer } from './observability/tracing.js';
 import { transactionTimer } from './observability/transaction-timer.js';
 import { PageCursors } from './query/page-cursor.js';
-import { ConfigError } from './config/config-error.js';
-import { checkModelTables } from './models/check-model-tables.js';
+import { ConfigError } from './errors/config-error.js';
+import { checkModelTables } from './db/check-model-tables.js';
 import { checkOrganizationRoles } from './organizations/check-organization-roles.js';
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
@@ -105,16 +105,21 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     publicUrl: () => resolved.appUrl ?? servedUrl ?? 'http://localhost:3000',
   });
   let closeHttp: ReturnType<typeof gracefulClose> | undefined;
-  let metricsEndpoint: MetricsEndpoint | undefined;
+  let metricsServer: Server | undefined;
+  let metricsUrl: string | undefined;
   let closing: Promise<void> | undefined;
 
   return {
     app,
     get metricsUrl() {
-      return metricsEndpoint?.url;
+      return metricsUrl;
     },
     async listen({ port = 3000, host } = {}) {
-      if (metrics && config.metrics) metricsEndpoint = await serveMetrics(metrics, config.metrics.port, config.metrics.host ?? host);
+      if (metrics && config.metrics) {
+        const metricsHost = config.metrics.host ?? host;
+        metricsServer = await serveMetrics(metrics, config.metrics.port, metricsHost);
+        metricsUrl = `${listeningUrl(metricsServer, metricsHost)}${METRICS_PATH}`;
+      }
       // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
       const http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
       http.on('clientError', answerClientError);
@@ -128,7 +133,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       closing ??= (async () => {
         try {
           const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
-          await metricsEndpoint?.close();
+          if (metricsServer) await closeMetrics(metricsServer);
           await background.drain();
           await database.close({ force: forced });
         } finally {

@@ -3,8 +3,8 @@ import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import type { LooseTransaction } from '../query/loose-schema.js';
-import { UnknownModelError } from './data-errors.js';
+import type { LooseTransaction } from '../models/loose-schema.js';
+import { UnknownModelError } from '../errors/data-errors.js';
 
 /** The caller as the data layer records it (author columns, audit rows): a user row's key. */
 export interface Caller {

@@ -1,22 +1,15 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { listeningUrl } from '../http/listening-url.js';
 import type { GatehouseMetrics } from './metrics.js';
 
 export const METRICS_PATH = '/metrics';
 
-export interface MetricsEndpoint {
-  /** Where Prometheus scrapes: `http://host:port/metrics`. */
-  readonly url: string;
-  close(): Promise<void>;
-}
-
 /**
  * `GET /metrics` on a port of its own, apart from the public API: operators expose it to their
- * scraper only. Everything else is a 404.
+ * scraper only. Everything else is a 404. Resolves once listening.
  */
-export async function serveMetrics(metrics: GatehouseMetrics, port: number, host?: string): Promise<MetricsEndpoint> {
-  const server: Server = createServer((request, response) => {
+export async function serveMetrics(metrics: GatehouseMetrics, port: number, host?: string): Promise<Server> {
+  const server = createServer((request, response) => {
     const path = request.url?.split('?')[0];
     if (path !== METRICS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
@@ -28,11 +21,11 @@ export async function serveMetrics(metrics: GatehouseMetrics, port: number, host
     );
   }).listen(port, host);
   await once(server, 'listening');
-  return {
-    url: `${listeningUrl(server, host)}${METRICS_PATH}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return server;
+}
+
+/** Stops serving metrics, cutting a scrape in progress. */
+export async function closeMetrics(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }

@@ -1,5 +1,5 @@
 import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError } from '@gatehouse/engine';
-import { RecordNotFoundError } from '../data/data-errors.js';
+import { RecordNotFoundError } from '../errors/data-errors.js';
 import { AccessDeniedError } from '../http/errors/access-denied-error.js';
 import { NotGroupMemberError } from '../http/errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../http/errors/organization-not-found-error.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
-import { ConfigError } from '../../../server/config/config-error.js';
+import { ConfigError } from '../../../server/errors/config-error.js';
 import { startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
