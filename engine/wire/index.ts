@@ -1,7 +1,8 @@
 // `@gatehouse/engine/wire`: the names the server writes and the client reads back (the wildcard,
-// the standard actions, the options of a packed ability, the pagination headers). Plain values, no dependency, so a
-// browser bundle takes them without the engine.
+// the standard actions, the options of a packed ability, the pagination headers, the reasons of
+// refusals). Plain values, no dependency, so a browser bundle takes them without the engine.
 export { ABILITY_OPTIONS } from './ability-options.js';
 export { PAGE_HEADERS } from './page-headers.js';
+export { REFUSAL_GATES, type RefusalGate, type RefusalReason } from './refusal-reason.js';
 export { POLICY_ACTIONS, STANDARD_ACTIONS, type PolicyMethod, type StandardAction } from './standard-actions.js';
 export { WILDCARD } from './wildcard.js';
