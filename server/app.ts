@@ -28,7 +28,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
 
   app.use(requestId());
   app.use(requestLogger(services.logger));
-  app.use(errorHandler(services.logger));
+  app.use(errorHandler(services.logger, { reasons: services.config.explain.responses }));
   app.use(requireHost());
   app.use(cors(services.config.cors));
   app.use(requireJsonType());

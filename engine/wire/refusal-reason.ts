@@ -19,3 +19,12 @@ export interface RefusalReason {
   readonly fields?: readonly string[];
   readonly include?: string;
 }
+
+/**
+ * Every gate a request passes, in the documented order of checks; the first that refuses decides
+ * the answer: 401 (authentication), 403 (route group, policy, fields, include, administration),
+ * 404 (organization, membership, record: a non-member and a hidden record look like nothing).
+ */
+export const DECISION_GATES = ['authentication', 'route_group', 'organization', 'membership', 'record', 'policy', 'fields', 'include', 'administration'] as const;
+
+export type DecisionGate = (typeof DECISION_GATES)[number];

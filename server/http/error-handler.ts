@@ -8,18 +8,33 @@ import { NotMigratedError } from './errors/not-migrated-error.js';
 import { ServiceUnavailableError } from './errors/service-unavailable-error.js';
 import type { GatehouseState } from './state.js';
 
+export interface ErrorAnswers {
+  /** Whether a 403 says why in `reason` (`explain.responses`). */
+  reasons: boolean;
+}
+
 /** Turns anything thrown below into an HTTP error; null for a fault of the service itself. */
 function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   // Engine errors (403 policy denials, forbidden fields and includes, 400 bad includes) carry a
-  // status and a message meant for the caller.
-  if (error instanceof GatehouseError) return new HttpError(error.status, error.message);
+  // status, a message meant for the caller and, for a refusal, its reason.
+  if (error instanceof GatehouseError) return new HttpError(error.status, error.message, {}, error.refusal);
   if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
   return isSchemaMissing(error) ? new NotMigratedError() : null;
 }
 
-/** Every error leaves as JSON `{message}`; nothing below ever answers with a stack trace. */
-export function errorHandler(logger: Logger): Middleware<GatehouseState> {
+/** A 403's reason: its gate and what the caller lacks. 401s and 404s stay silent about theirs. */
+function reasonOf(answer: HttpError): Record<string, unknown> {
+  if (answer.status !== 403 || answer.refusal === undefined) return {};
+  const { gate, permission, policy, fields, include } = answer.refusal;
+  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include }).filter(([, value]) => value !== undefined)) };
+}
+
+/**
+ * Every error leaves as JSON `{message}`, a 403 with its `reason`; nothing below ever answers
+ * with a stack trace. A refusal is kept in `ctx.state.refusal` for the decision log.
+ */
+export function errorHandler(logger: Logger, { reasons }: ErrorAnswers): Middleware<GatehouseState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -28,9 +43,10 @@ export function errorHandler(logger: Logger): Middleware<GatehouseState> {
       if (httpError === null) logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       else if (httpError.status >= 500) logger.warn({ err: error, requestId: ctx.state.requestId }, httpError.message);
       const answer = httpError ?? new HttpError(500, 'Server Error');
+      if (answer.refusal !== undefined) ctx.state.refusal = answer.refusal;
       ctx.status = answer.status;
       ctx.set(answer.headers);
-      ctx.body = answer.body();
+      ctx.body = { ...answer.body(), ...(reasons ? reasonOf(answer) : {}) };
     }
   };
 }

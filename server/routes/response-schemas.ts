@@ -1,3 +1,4 @@
+import { REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 
 /** `#/components/schemas/{name}` of the OpenAPI document. */
@@ -10,6 +11,25 @@ const timestamp = { type: 'string', format: 'date-time' };
 /** The bodies the service's own routes answer with; model records are added per model. */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Error: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  Forbidden: {
+    type: 'object',
+    description: 'A refusal and, unless `explain.responses` is off, its reason: what the caller lacks, never anything about other records or members.',
+    properties: {
+      message: { type: 'string' },
+      reason: {
+        type: 'object',
+        properties: {
+          gate: { enum: [...REFUSAL_GATES] },
+          permission: { type: 'string', description: 'The permission the caller lacks, e.g. `posts.destroy`.' },
+          policy: { type: 'string', description: 'The policy method that refused, e.g. `PostPolicy.create`.' },
+          fields: { type: 'array', items: { type: 'string' } },
+          include: { type: 'string', description: 'The include path up to the refused hop.' },
+        },
+        required: ['gate'],
+      },
+    },
+    required: ['message'],
+  },
   ValidationError: {
     type: 'object',
     properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
