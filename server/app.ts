@@ -9,6 +9,7 @@ import { notFound } from './http/not-found.js';
 import { rejectNul } from './http/reject-nul.js';
 import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
+import { recordDecisions } from './decisions/record-decisions.js';
 import { requireHost } from './http/require-host.js';
 import type { GatehouseState } from './http/state.js';
 import { apiReferenceAssets } from './pages/api-reference.js';
@@ -28,6 +29,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
 
   app.use(requestId());
   app.use(requestLogger(services.logger));
+  app.use(recordDecisions(services.decisions));
   app.use(errorHandler(services.logger, { reasons: services.config.explain.responses }));
   app.use(requireHost());
   app.use(cors(services.config.cors));

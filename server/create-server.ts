@@ -18,6 +18,8 @@ import { checkModelTables } from './models/check-model-tables.js';
 import { checkOrganizationRoles } from './organizations/check-organization-roles.js';
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
+import { DecisionLog } from './decisions/decision-log.js';
+import { DecisionStore, type DecisionStoreStats } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
 
 export interface ListenOptions {
@@ -44,6 +46,8 @@ export interface GatehouseServer {
    * same promise.
    */
   close(options?: CloseOptions): Promise<void>;
+  /** What the decision log's database store has written, dropped and still queues; null when it keeps none. */
+  decisionLogStats(): DecisionStoreStats | null;
 }
 
 const DEFAULT_GRACE_MS = 10_000;
@@ -72,6 +76,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const background = new BackgroundTasks(logger);
+  const decisions = new DecisionLog(logger, resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null);
   let servedUrl: string | undefined;
   const app = createApp({
     config: resolved,
@@ -82,6 +87,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,
+    decisions,
     // Mail links: the configured URL, else the one this server listens on (never a request's
     // Host header, which a caller chooses).
     publicUrl: () => resolved.appUrl ?? servedUrl ?? 'http://localhost:3000',
@@ -103,11 +109,13 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       return servedUrl;
     },
     ready: readinessCheck(database.db),
+    decisionLogStats: () => decisions.store?.stats() ?? null,
     close({ graceMs = DEFAULT_GRACE_MS } = {}) {
       closing ??= (async () => {
         try {
           const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
           await background.drain();
+          await decisions.store?.drain();
           await database.close({ force: forced });
         } finally {
           // Last: the requests that just finished, and their background work, have logged their lines.

@@ -6,6 +6,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { PageCursors } from './query/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
+import type { DecisionLog } from './decisions/decision-log.js';
 
 /** The long-lived collaborators every middleware factory receives. */
 export interface Services {
@@ -19,6 +20,8 @@ export interface Services {
   /** Work done after the answer: mail that must not make known emails answer slower. */
   background: BackgroundTasks;
   logger: Logger;
+  /** Where refused requests are recorded. */
+  decisions: DecisionLog;
   /** Where links in mails point: `appUrl`, else the URL the server listens on. */
   publicUrl(): string;
 }
