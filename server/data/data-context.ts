@@ -1,4 +1,4 @@
-import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
+import { authorizeIncludes, explainIncludes, type IncludeRequest, type IncludesExplanation, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../query/loose-schema.js';
@@ -23,6 +23,8 @@ export interface DataContext {
   policyFor(model: ModelDefinition): DataPolicy;
   /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
   authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
+  /** The same check, answered: the first hop refused and the permission it needs. */
+  explainIncludes(model: ModelDefinition, includes: readonly string[]): IncludesExplanation;
 }
 
 export interface DataContextOptions {
@@ -37,6 +39,7 @@ export function createDataContext({ trx, registry, policy, served }: DataContext
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
   const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  const includeRequest = (model: ModelDefinition, includes: readonly string[]): IncludeRequest => ({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
   return {
     trx,
     registry,
@@ -55,7 +58,10 @@ export function createDataContext({ trx, registry, policy, served }: DataContext
       return instance;
     },
     authorizeIncludes(model, includes) {
-      authorizeIncludes({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
+      authorizeIncludes(includeRequest(model, includes));
+    },
+    explainIncludes(model, includes) {
+      return explainIncludes(includeRequest(model, includes));
     },
   };
 }

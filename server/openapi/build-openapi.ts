@@ -276,6 +276,7 @@ const TAGS: Record<string, string> = {
   invitations: 'Inviting members to an organization.',
   members: 'Members of an organization and its roles’ permissions, each operation behind its own permission.',
   nested: 'Several writes in one transaction.',
+  decisions: 'Why a request is allowed or refused: explanations and the log of refusals.',
 };
 
 /**

@@ -1,4 +1,4 @@
-import { REFUSAL_GATES } from '@gatehouse/engine';
+import { DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 
 /** `#/components/schemas/{name}` of the OpenAPI document. */
@@ -36,6 +36,22 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     required: ['message', 'errors'],
   },
   Message: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  Decision: {
+    type: 'object',
+    properties: {
+      allowed: { type: 'boolean' },
+      gate: { oneOf: [{ enum: [...DECISION_GATES] }, { type: 'null' }], description: 'The first gate that refused.' },
+      status: { type: 'integer', description: 'What the request itself answers with.' },
+      user: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, required: ['id', 'name', 'email', 'role'] },
+      request: { type: 'object', properties: { method: { type: 'string' }, route: { type: 'string' }, model: { type: 'string' }, action: { type: 'string' } }, required: ['method', 'route', 'model', 'action'] },
+      checks: {
+        type: 'array',
+        description: 'The gates in the documented order, up to the first that refused; `policy` and `permission` explain the policy gate, `fields` and `include` theirs, `record` the record gate.',
+        items: { type: 'object', properties: { gate: { enum: [...DECISION_GATES] }, passed: { type: 'boolean' }, detail: { type: 'string' } }, required: ['gate', 'passed', 'detail'] },
+      },
+    },
+    required: ['allowed', 'gate', 'status', 'user', 'request', 'checks'],
+  },
   User: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string', format: 'email' } }, required: ['id', 'name', 'email'] },
   Organization: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, slug: { type: 'string' } }, required: ['id', 'name', 'slug'] },
   OrganizationWithIncludes: {

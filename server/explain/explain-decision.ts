@@ -1,0 +1,118 @@
+import { explainPermission, parseIncludeParam, policyMethodFor, type PolicyExplanation, type StandardAction } from '@gatehouse/engine';
+import { sql } from 'kysely';
+import { createDataContext, type DataContext, type DataPolicy } from '../data/data-context.js';
+import { DATA_ROUTES, modelHas, type DataRoute } from '../data/data-routes.js';
+import { decideWrite } from '../data/writable-fields.js';
+import { ValidationError } from '../http/errors/validation-error.js';
+import { required, type GatehouseContext } from '../http/state.js';
+import type { ModelDefinition } from '../models/define-model.js';
+import { compiledPermissions } from '../permissions/compiled-permissions.js';
+import type { TrashedMode } from '../query/build-index-query.js';
+import { loose } from '../query/loose-schema.js';
+import type { Services } from '../services.js';
+import { GATE_STATUS, type Check, type Decision } from './decision.js';
+import type { ExplainInput } from './explain-schema.js';
+import type { ExplainedMember } from './explained-member.js';
+import { RECORD_STATE_WORDS, recordGate } from './record-gate.js';
+
+// The record gate of each record action, as its handler reads it.
+const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
+const WRITES: Partial<Record<StandardAction, 'create' | 'update'>> = { store: 'create', update: 'update' };
+const INCLUDING: readonly StandardAction[] = ['index', 'show', 'trashed'];
+
+function served(ctx: GatehouseContext, services: Services, input: ExplainInput): { model: ModelDefinition; route: DataRoute } {
+  const registry = services.config.models;
+  if (!registry || !required(ctx, 'routeGroup').models.includes(input.model)) throw ValidationError.field('model', `The model ${input.model} is not served here.`);
+  const model = registry.get(input.model);
+  const route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
+  if (!modelHas(model, route)) throw ValidationError.field('action', `The model ${model.slug} has no ${input.action} action.`);
+  if (TRASHED[input.action] !== undefined && input.id === undefined) throw ValidationError.field('id', `The id field is required for ${input.action}.`);
+  return { model, route };
+}
+
+function policyWords({ allowed, permission, permission_held, refused_by }: PolicyExplanation): string {
+  if (allowed) return `holds ${permission}`;
+  return permission_held && refused_by !== null ? `refused by ${refused_by}` : `lacks ${permission}`;
+}
+
+/**
+ * The member's request, decided the way the data routes decide it, gate by gate in the
+ * documented order, stopping at the first that refuses: authentication, route group,
+ * organization and membership (the explained member passed all four to be one), the record gate
+ * for a record action, the action policy with its permission, the write fields, the includes.
+ */
+export async function explainDecision(ctx: GatehouseContext, services: Services, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
+  const { model, route } = served(ctx, services, input);
+  const group = required(ctx, 'routeGroup');
+  const organization = required(ctx, 'organization');
+  const trx = required(ctx, 'trx');
+  const context = createDataContext({
+    trx: loose(trx),
+    registry: services.config.models!,
+    policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization: { id: organization.id, slug: organization.slug }, routeGroup: group.name },
+    served: group.models,
+  });
+  const detailed = required(ctx, 'authorization').ability.can('explain', 'decisions');
+  const checks: Check[] = [
+    { gate: 'authentication', passed: true, detail: member.self ? 'signed in' : 'explained as signed in' },
+    { gate: 'route_group', passed: true, detail: services.config.membershipEnforcement ? `a member of the ${group.name} route group` : 'membership enforcement is off' },
+    { gate: 'organization', passed: true, detail: organization.slug },
+    { gate: 'membership', passed: true, detail: `${member.role} of ${organization.slug}` },
+  ];
+  const base = ctx.path.slice(0, ctx.path.lastIndexOf('/'));
+  const path = `${base}${route.path.replace(':model', model.slug).replace(':id', String(input.id ?? ''))}`;
+  // The member's own context, so row-level security and scopes that read the user see them.
+  await setUserContext(context, member.user.id);
+  try {
+    await decide(context, model, input, member, detailed, checks);
+  } finally {
+    await setUserContext(context, required(ctx, 'auth').user.id);
+  }
+  const refused = checks.find((check) => !check.passed);
+  return {
+    allowed: refused === undefined,
+    gate: refused?.gate ?? null,
+    status: refused === undefined ? route.status : GATE_STATUS[refused.gate],
+    user: { ...member.user, role: member.role },
+    request: {
+      method: route.method.toUpperCase(),
+      route: path,
+      model: model.slug,
+      action: input.action,
+      ...(input.id === undefined ? {} : { id: input.id }),
+      ...(input.fields === undefined ? {} : { fields: input.fields }),
+      ...(input.include === undefined ? {} : { include: input.include }),
+    },
+    checks,
+  };
+}
+
+async function decide(context: DataContext, model: ModelDefinition, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
+  const trashed = TRASHED[input.action];
+  let row: Record<string, unknown> | undefined;
+  if (trashed !== undefined) {
+    const gate = await recordGate(context, model, input.id!, trashed, detailed);
+    checks.push({ gate: 'record', passed: gate.state === 'visible', detail: RECORD_STATE_WORDS[gate.state], record: gate.state });
+    if (gate.row === undefined) return;
+    row = gate.row;
+  }
+  const policy: DataPolicy = context.policyFor(model);
+  const explained = policy.explain(policyMethodFor(input.action)!, member.user, row);
+  checks.push({ gate: 'policy', passed: explained.allowed, detail: policyWords(explained), policy: explained, permission: explainPermission(member.sources, explained.permission) });
+  if (!explained.allowed) return;
+  const operation = WRITES[input.action];
+  if (operation !== undefined) {
+    const { explanation } = decideWrite(model, policy, member.user, input.fields ?? [], operation);
+    const detail = explanation.allowed ? 'every field writable' : `may not set ${explanation.fields.join(', ')}${explanation.policy === null ? '' : ` (${explanation.policy})`}`;
+    checks.push({ gate: 'fields', passed: explanation.allowed, detail, fields: explanation });
+    if (!explanation.allowed) return;
+  }
+  if (INCLUDING.includes(input.action) && input.include !== undefined) {
+    const include = context.explainIncludes(model, parseIncludeParam(input.include.join(',')));
+    checks.push({ gate: 'include', passed: include.allowed, detail: include.allowed ? 'every hop indexable' : `may not include ${include.include}: lacks ${include.permission}`, include });
+  }
+}
+
+async function setUserContext(context: DataContext, userId: number): Promise<void> {
+  await sql`SELECT set_config('gatehouse.user_id', ${String(userId)}, true)`.execute(context.trx);
+}
