@@ -3,13 +3,14 @@ import { sql } from 'kysely';
 import { createDataContext, type DataContext, type DataPolicy } from '../data/data-context.js';
 import { DATA_ROUTES, modelHas, type DataRoute } from '../data/data-routes.js';
 import { decideWrite } from '../data/writable-fields.js';
+import type { TenantTransaction } from '../db/with-tenant.js';
 import { ValidationError } from '../http/errors/validation-error.js';
-import { required, type GatehouseContext } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { TrashedMode } from '../query/build-index-query.js';
 import { loose } from '../query/loose-schema.js';
-import type { Services } from '../services.js';
+import type { RouteGroup } from '../route-groups/route-group.js';
 import { GATE_STATUS, type Check, type Decision } from './decision.js';
 import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
@@ -20,9 +21,24 @@ const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without',
 const WRITES: Partial<Record<StandardAction, 'create' | 'update'>> = { store: 'create', update: 'update' };
 const INCLUDING: readonly StandardAction[] = ['index', 'show', 'trashed'];
 
-function served(ctx: GatehouseContext, services: Services, input: ExplainInput): { model: ModelDefinition; route: DataRoute } {
-  const registry = services.config.models;
-  if (!registry || !required(ctx, 'routeGroup').models.includes(input.model)) throw ValidationError.field('model', `The model ${input.model} is not served here.`);
+/** Where the explained request is made: the tenant transaction, the models, the group and organization. */
+export interface DecisionScene {
+  readonly trx: TenantTransaction;
+  readonly registry: ModelRegistry | undefined;
+  readonly group: RouteGroup;
+  readonly organization: { readonly id: number; readonly slug: string };
+  readonly membershipEnforcement: boolean;
+  /** The data base of the request, `/api/acme`. */
+  readonly base: string;
+  /** Whose context the transaction returns to afterwards (the caller; none for the CLI). */
+  readonly callerId: number | null;
+  /** Whether the record gate may say why it hid a record (`decisions.explain`, an operator). */
+  readonly detailed: boolean;
+}
+
+function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefinition; route: DataRoute } {
+  const { registry } = scene;
+  if (!registry || !scene.group.models.includes(input.model)) throw ValidationError.field('model', `The model ${input.model} is not served here.`);
   const model = registry.get(input.model);
   const route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
   if (!modelHas(model, route)) throw ValidationError.field('action', `The model ${model.slug} has no ${input.action} action.`);
@@ -41,32 +57,28 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
  * organization and membership (the explained member passed all four to be one), the record gate
  * for a record action, the action policy with its permission, the write fields, the includes.
  */
-export async function explainDecision(ctx: GatehouseContext, services: Services, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
-  const { model, route } = served(ctx, services, input);
-  const group = required(ctx, 'routeGroup');
-  const organization = required(ctx, 'organization');
-  const trx = required(ctx, 'trx');
+export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
+  const { model, route } = served(scene, input);
+  const { group, organization } = scene;
   const context = createDataContext({
-    trx: loose(trx),
-    registry: services.config.models!,
-    policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization: { id: organization.id, slug: organization.slug }, routeGroup: group.name },
+    trx: loose(scene.trx),
+    registry: scene.registry!,
+    policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization, routeGroup: group.name },
     served: group.models,
   });
-  const detailed = required(ctx, 'authorization').ability.can('explain', 'decisions');
   const checks: Check[] = [
     { gate: 'authentication', passed: true, detail: member.self ? 'signed in' : 'explained as signed in' },
-    { gate: 'route_group', passed: true, detail: services.config.membershipEnforcement ? `a member of the ${group.name} route group` : 'membership enforcement is off' },
+    { gate: 'route_group', passed: true, detail: scene.membershipEnforcement ? `a member of the ${group.name} route group` : 'membership enforcement is off' },
     { gate: 'organization', passed: true, detail: organization.slug },
     { gate: 'membership', passed: true, detail: `${member.role} of ${organization.slug}` },
   ];
-  const base = ctx.path.slice(0, ctx.path.lastIndexOf('/'));
-  const path = `${base}${route.path.replace(':model', model.slug).replace(':id', String(input.id ?? ''))}`;
+  const path = `${scene.base}${route.path.replace(':model', model.slug).replace(':id', String(input.id ?? ''))}`;
   // The member's own context, so row-level security and scopes that read the user see them.
   await setUserContext(context, member.user.id);
   try {
-    await decide(context, model, input, member, detailed, checks);
+    await decide(context, model, input, member, scene.detailed, checks);
   } finally {
-    await setUserContext(context, required(ctx, 'auth').user.id);
+    await setUserContext(context, scene.callerId);
   }
   const refused = checks.find((check) => !check.passed);
   return {
@@ -113,6 +125,6 @@ async function decide(context: DataContext, model: ModelDefinition, input: Expla
   }
 }
 
-async function setUserContext(context: DataContext, userId: number): Promise<void> {
-  await sql`SELECT set_config('gatehouse.user_id', ${String(userId)}, true)`.execute(context.trx);
+async function setUserContext(context: DataContext, userId: number | null): Promise<void> {
+  await sql`SELECT set_config('gatehouse.user_id', ${userId === null ? '' : String(userId)}, true)`.execute(context.trx);
 }

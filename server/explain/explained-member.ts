@@ -1,4 +1,5 @@
-import { findMemberDetails } from '../db/repositories/members.js';
+import { findMemberDetails, type MembershipKey } from '../db/repositories/members.js';
+import type { TenantTransaction } from '../db/with-tenant.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import { required, type AuthUser, type GatehouseContext } from '../http/state.js';
@@ -30,10 +31,15 @@ export async function explainedMember(ctx: GatehouseContext, userId: number | un
     };
   }
   assertCan(ctx, 'explain', 'decisions');
-  const trx = required(ctx, 'trx');
-  const key = membershipKey(ctx);
-  const member = await findMemberDetails(trx, key, userId);
+  const member = await memberOf(required(ctx, 'trx'), membershipKey(ctx), userId);
   if (!member) throw new NotFoundError('Member not found.');
+  return member;
+}
+
+/** Another member of the organization and route group, as an operator or an explainer sees them; undefined for a non-member. */
+export async function memberOf(trx: TenantTransaction, key: MembershipKey, userId: number): Promise<ExplainedMember | undefined> {
+  const member = await findMemberDetails(trx, key, userId);
+  if (!member) return undefined;
   const role = (await findRolePermissions(trx, key.organizationId, member.role_id))?.permissions ?? [];
   return {
     user: { id: member.id, name: member.name, email: member.email },

@@ -36,6 +36,23 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     required: ['message', 'errors'],
   },
   Message: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  DecisionLogEntry: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      request_id: { type: 'string' },
+      user_id: { type: ['integer', 'null'] },
+      route_group: { type: ['string', 'null'] },
+      method: { type: 'string' },
+      route: { type: 'string', description: 'The path template, never the path.' },
+      status: { type: 'integer' },
+      gate: { enum: [...DECISION_GATES] },
+      permission: { type: ['string', 'null'] },
+      policy: { type: ['string', 'null'] },
+      created_at: timestamp,
+    },
+    required: ['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'created_at'],
+  },
   Decision: {
     type: 'object',
     properties: {

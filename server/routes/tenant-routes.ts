@@ -15,8 +15,7 @@ import { userRole } from '../roles/user-role.js';
 import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
-import { explainRequest } from '../explain/explain-route.js';
-import { explainSchema } from '../explain/explain-schema.js';
+import { DECISION_ROUTES } from './decision-routes.js';
 
 const userRoleRoute: RouteDefinition = {
   operationId: 'userRole',
@@ -138,20 +137,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     handle: (services) => [...memberContext(services), cancelInvitation()],
   },
   ...MEMBER_ROUTES,
-  {
-    operationId: 'explainDecision',
-    method: 'post',
-    path: '/explain',
-    summary: 'How a member’s data request would be decided, gate by gate, and why',
-    description:
-      'Without `user_id` any member explains their own request; another member’s needs `decisions.explain`. The checks follow the documented order and stop at the first refusal; a record’s detail (another organization, a scope, row-level security) only for holders of `decisions.explain`.',
-    tag: 'decisions',
-    access: 'bearer',
-    body: explainSchema,
-    responses: { 200: { description: 'The decision', schema: ref('Decision') } },
-    errors: [400, 401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), explainRequest(services)],
-  },
+  ...DECISION_ROUTES,
 ];
 
 /** A group without tenancy has no tenant operations, but its members still need their rules. */

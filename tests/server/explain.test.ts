@@ -1,5 +1,7 @@
 import { STANDARD_ACTIONS, type StandardAction } from '@gatehouse/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommanderError } from 'commander';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createProgram } from '../../server/cli/program.js';
 import { DATA_ROUTES } from '../../server/data/data-routes.js';
 import { idOf, postId, startDataServer } from './support/data-server.js';
 import type { TestServer } from './support/test-server.js';
@@ -176,5 +178,59 @@ describe('what an explanation names', () => {
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show' })).body.errors).toEqual({ id: ['The id field is required for show.'] });
     expect((await explain(owner, 'acme', { model: 'comments', action: 'trashed' })).status).toBe(422);
     expect((await explain(owner, 'acme', { model: 'posts', action: 'index', include: 'comments.secrets' })).status).toBe(400);
+  });
+});
+
+describe('gatehouse explain', () => {
+  /** The command in this process, against the test database; what it printed, or the error it ended with. */
+  async function gatehouse(...args: string[]): Promise<{ printed: string; error?: unknown }> {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
+    vi.stubEnv('DATABASE_URL', server.database.ownerUrl);
+    try {
+      await createProgram().configureOutput({ writeErr: () => {}, writeOut: () => {} }).parseAsync(args, { from: 'user' });
+      return { printed: printed.join('\n') };
+    } catch (error) {
+      return { printed: printed.join('\n'), error };
+    } finally {
+      log.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  }
+
+  it('prints the decision as an indented tree, naming the deny', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const { printed, error } = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts.forceDelete', '--id', String(id));
+    expect(error).toBeUndefined();
+    expect(printed).toBe(
+      [
+        `DELETE /api/acme/posts/${id}/force-delete as editor@acme.test (editor)`,
+        '  authentication: passed (explained as signed in)',
+        '  route_group: passed (membership enforcement is off)',
+        '  organization: passed (acme)',
+        '  membership: passed (editor of acme)',
+        '  record: passed (visible)',
+        '  policy: REFUSED (lacks posts.forceDelete)',
+        '    policy method: refused',
+        '    permission posts.forceDelete: not held',
+        '      granted by role: posts.*',
+        '      denied by denied: posts.forceDelete',
+        'refused at policy (403)',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the same decision as the API answers, as JSON', async () => {
+    const { printed } = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts.store', '--fields', 'title,internal_notes', '--json');
+    const api = await explain(tokens['owner@acme.test'], 'acme', { user_id: userIds['editor@acme.test'], model: 'posts', action: 'store', fields: ['title', 'internal_notes'] });
+    expect(JSON.parse(printed)).toEqual(api.body);
+  });
+
+  it('refuses a malformed request with a usage error, and an unknown member with one line', async () => {
+    const usage = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts');
+    expect(usage.error).toBeInstanceOf(CommanderError);
+    expect(usage.error).toMatchObject({ code: 'commander.invalidArgument', exitCode: 1 });
+    const stranger = await gatehouse('explain', '--org', 'acme', '--user', 'owner@globex.test', 'posts.index');
+    expect(String((stranger.error as Error).message)).toBe('owner@globex.test is not a member of acme (route group tenant).');
   });
 });

@@ -2,6 +2,8 @@ import type { CliCommand } from '../cli-command.js';
 import { analystCommand } from './analyst.js';
 import { appLoginCommand } from './app-login.js';
 import { dbCommand } from './db.js';
+import { decisionsCommand } from './decisions.js';
+import { explainCommand } from './explain.js';
 import { keygenCommand } from './keygen.js';
 import { mailCommand } from './mail.js';
 import { memberCommand } from './member.js';
@@ -23,6 +25,8 @@ export const COMMANDS: readonly CliCommand[] = [
   orgCommand,
   memberCommand,
   roleCommand,
+  explainCommand,
+  decisionsCommand,
   keygenCommand,
   dbCommand,
   mailCommand,
