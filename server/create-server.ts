@@ -19,7 +19,7 @@ import { checkOrganizationRoles } from './organizations/check-organization-roles
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { DecisionLog } from './decisions/decision-log.js';
-import { DecisionStore, type DecisionStoreStats } from './decisions/decision-store.js';
+import { DecisionStore } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
 
 export interface ListenOptions {
@@ -46,8 +46,8 @@ export interface GatehouseServer {
    * same promise.
    */
   close(options?: CloseOptions): Promise<void>;
-  /** What the decision log's database store has written, dropped and still queues; null when it keeps none. */
-  decisionLogStats(): DecisionStoreStats | null;
+  /** The decision log's database store (what it wrote, dropped and still queues), null when it keeps none. */
+  readonly decisionStore: Pick<DecisionStore, 'stats' | 'drain'> | null;
 }
 
 const DEFAULT_GRACE_MS = 10_000;
@@ -109,7 +109,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       return servedUrl;
     },
     ready: readinessCheck(database.db),
-    decisionLogStats: () => decisions.store?.stats() ?? null,
+    decisionStore: decisions.store,
     close({ graceMs = DEFAULT_GRACE_MS } = {}) {
       closing ??= (async () => {
         try {
