@@ -1,4 +1,4 @@
-import type { Check, Decision } from '../explain/decision.js';
+import type { Decision, DecisionCheck as Check } from '@gatehouse/engine';
 
 const INDENT = '  ';
 

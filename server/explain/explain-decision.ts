@@ -1,4 +1,13 @@
-import { explainPermission, parseIncludeParam, policyMethodFor, type PolicyExplanation, type StandardAction } from '@gatehouse/engine';
+import {
+  explainPermission,
+  GATE_STATUS,
+  parseIncludeParam,
+  policyMethodFor,
+  type Decision,
+  type DecisionCheck as Check,
+  type PolicyExplanation,
+  type StandardAction,
+} from '@gatehouse/engine';
 import { sql } from 'kysely';
 import { createDataContext, type DataContext, type DataPolicy } from '../data/data-context.js';
 import { DATA_ROUTES, modelHas, type DataRoute } from '../data/data-routes.js';
@@ -11,7 +20,7 @@ import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { TrashedMode } from '../query/build-index-query.js';
 import { loose } from '../query/loose-schema.js';
 import type { RouteGroup } from '../route-groups/route-group.js';
-import { GATE_STATUS, type Check, type Decision } from './decision.js';
+
 import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate } from './record-gate.js';

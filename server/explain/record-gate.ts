@@ -1,3 +1,4 @@
+import type { RecordState } from '@gatehouse/engine';
 import { sql } from 'kysely';
 import type { DataContext } from '../data/data-context.js';
 import { RecordNotFoundError } from '../data/data-errors.js';
@@ -6,12 +7,6 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { TrashedMode } from '../query/build-index-query.js';
 import type { LooseRow } from '../query/loose-schema.js';
 
-/**
- * Where a record stands for the explained request. `not_found` is all a caller may learn of a
- * record outside their gate (their 404 says no more); the rest is for holders of
- * `decisions.explain`.
- */
-export type RecordState = 'visible' | 'not_found' | 'missing' | 'not_in_organization' | 'hidden_by_scope' | 'hidden_by_row_security' | 'trashed' | 'not_trashed';
 
 export const RECORD_STATE_WORDS: Readonly<Record<RecordState, string>> = {
   visible: 'visible',
