@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** `log`: refusals go to the request log only; `database`: also to the tenant's `decision_logs` table. */
 export const DECISION_STORES = ['log', 'database'] as const;

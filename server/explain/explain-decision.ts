@@ -10,7 +10,7 @@ import {
 } from '@gatehouse/engine';
 import { sql } from 'kysely';
 import { createDataContext, type DataContext, type DataPolicy } from '../data/data-context.js';
-import { DATA_ROUTES, modelHas, type DataRoute } from '../data/data-routes.js';
+import { DATA_ROUTES, modelHas, type DataRoute } from '../routes/data-routes.js';
 import { decideWrite } from '../data/writable-fields.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { ValidationError } from '../http/errors/validation-error.js';
@@ -18,8 +18,8 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { TrashedMode } from '../query/build-index-query.js';
-import { loose } from '../query/loose-schema.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import { loose } from '../db/loose-transaction.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';

@@ -1,6 +1,6 @@
 import { STANDARD_ACTIONS } from '@gatehouse/engine';
 import { z } from 'zod';
-import { id } from '../http/fields.js';
+import { id } from '../models/fields.js';
 
 const MAX_NAMES = 100;
 

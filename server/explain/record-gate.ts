@@ -1,11 +1,11 @@
 import type { RecordState } from '@gatehouse/engine';
 import { sql } from 'kysely';
 import type { DataContext } from '../data/data-context.js';
-import { RecordNotFoundError } from '../data/data-errors.js';
+import { RecordNotFoundError } from '../errors/data-errors.js';
 import { findRecord } from '../data/find-record.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { TrashedMode } from '../query/build-index-query.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 
 
 export const RECORD_STATE_WORDS: Readonly<Record<RecordState, string>> = {

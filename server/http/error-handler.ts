@@ -1,26 +1,12 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { GatehouseError } from '@gatehouse/engine';
-import { isSchemaMissing } from '../db/schema-missing.js';
-import { isDatabaseUnavailable } from './database-unavailable.js';
 import { HttpError } from './errors/http-error.js';
-import { NotMigratedError } from './errors/not-migrated-error.js';
-import { ServiceUnavailableError } from './errors/service-unavailable-error.js';
+import { httpErrorFor } from './http-error-for.js';
 import type { GatehouseState } from './state.js';
 
 export interface ErrorAnswers {
   /** Whether a 403 says why in `reason` (`explain.responses`). */
   reasons: boolean;
-}
-
-/** Turns anything thrown below into an HTTP error; null for a fault of the service itself. */
-function toHttpError(error: unknown): HttpError | null {
-  if (error instanceof HttpError) return error;
-  // Engine errors (403 policy denials, forbidden fields and includes, 400 bad includes) carry a
-  // status, a message meant for the caller and, for a refusal, its reason.
-  if (error instanceof GatehouseError) return new HttpError(error.status, error.message, {}, error.refusal);
-  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
-  return isSchemaMissing(error) ? new NotMigratedError() : null;
 }
 
 /** A 403's reason: its gate and what the caller lacks. 401s and 404s stay silent about theirs. */
@@ -39,7 +25,7 @@ export function errorHandler(logger: Logger, { reasons }: ErrorAnswers): Middlew
     try {
       await next();
     } catch (error) {
-      const httpError = toHttpError(error);
+      const httpError = httpErrorFor(error);
       if (httpError === null) logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       else if (httpError.status >= 500) logger.warn({ err: error, requestId: ctx.state.requestId }, httpError.message);
       const answer = httpError ?? new HttpError(500, 'Server Error');

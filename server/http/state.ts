@@ -1,8 +1,8 @@
 import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
 import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/with-tenant.js';
-import type { Refusal } from './refusal.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
+import type { Refusal } from './errors/refusal.js';
 
 export interface AuthUser {
   id: number;

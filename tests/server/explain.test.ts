@@ -2,7 +2,7 @@ import { STANDARD_ACTIONS, type StandardAction } from '@gatehouse/engine';
 import { CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgram } from '../../server/cli/program.js';
-import { DATA_ROUTES } from '../../server/data/data-routes.js';
+import { DATA_ROUTES } from '../../server/routes/data-routes.js';
 import { idOf, postId, startDataServer } from './support/data-server.js';
 import type { TestServer } from './support/test-server.js';
 

@@ -5,7 +5,7 @@ import { explainSchema } from '../../explain/explain-schema.js';
 import { memberOf } from '../../explain/explained-member.js';
 import { validate } from '../../http/validate.js';
 import { registerModels } from '../../models/register-models.js';
-import { tenantBases } from '../../route-groups/route-group.js';
+import { tenantBases } from '../../models/route-group.js';
 import { adminApp, membershipGroup } from '../admin-app.js';
 import { enterOrganization, requireUser } from '../admin-lookups.js';
 import type { CliCommand } from '../cli-command.js';

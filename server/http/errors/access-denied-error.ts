@@ -1,4 +1,4 @@
-import type { Refusal } from '../refusal.js';
+import type { Refusal } from './refusal.js';
 import { HttpError } from './http-error.js';
 
 /** A 403 for the server's own administration rules; policy denials come from the engine's ForbiddenError. */

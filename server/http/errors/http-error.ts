@@ -1,4 +1,4 @@
-import type { Refusal } from '../refusal.js';
+import type { Refusal } from './refusal.js';
 
 /**
  * An error the client caused or must be told about. The error handler answers `{message}` with

@@ -1,4 +1,4 @@
-import type { Refusal } from '../refusal.js';
+import type { Refusal } from './refusal.js';
 import { HttpError } from './http-error.js';
 
 export class NotFoundError extends HttpError {
