@@ -21,7 +21,7 @@ export { explainPolicy, type PolicyExplanation } from './explain/explain-policy.
 export { policyMethodName } from './explain/policy-method-name.js';
 export { parseIncludeParam } from './includes/parse-include-param.js';
 export { effectivePermissions, type PermissionSources } from './permissions/effective-permissions.js';
-export { formatPermission, isValidPermission, parsePermission, type Permission } from './permissions/parse-permission.js';
+export { formatPermission, isValidPermission, MAX_PERMISSION_LENGTH, parsePermission, type Permission } from './permissions/parse-permission.js';
 export { EXCLUSION_PREFIX } from './permissions/permission-entries.js';
 export { policyMethodFor } from './policy/policy-actions.js';
 export type { OrganizationKey, OrganizationRef, PolicyContext, PolicyUser } from './policy/policy-context.js';
