@@ -1,5 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import type { GatehouseMetrics } from '../observability/metrics.js';
+import { refusalGate } from '../observability/refusal-gate.js';
 import { HttpError } from './errors/http-error.js';
 import { httpErrorFor } from './http-error-for.js';
 import type { GatehouseState } from './state.js';
@@ -7,6 +9,8 @@ import type { GatehouseState } from './state.js';
 export interface ErrorAnswers {
   /** Whether a 403 says why in `reason` (`explain.responses`). */
   reasons: boolean;
+  /** Counts each refusal as a denied decision of the gate that refused, when metrics are on. */
+  metrics?: GatehouseMetrics | null;
 }
 
 /** A 403's reason: its gate and what the caller lacks. 401s and 404s stay silent about theirs. */
@@ -20,11 +24,15 @@ function reasonOf(answer: HttpError): Record<string, unknown> {
  * Every error leaves as JSON `{message}`, a 403 with its `reason`; nothing below ever answers
  * with a stack trace. A refusal is kept in `ctx.state.refusal` for the decision log.
  */
-export function errorHandler(logger: Logger, { reasons }: ErrorAnswers): Middleware<GatehouseState> {
+export function errorHandler(logger: Logger, { reasons, metrics = null }: ErrorAnswers): Middleware<GatehouseState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
+      if (metrics) {
+        const gate = refusalGate(error);
+        if (gate) metrics.decided(gate, false);
+      }
       const httpError = httpErrorFor(error);
       if (httpError === null) logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       else if (httpError.status >= 500) logger.warn({ err: error, requestId: ctx.state.requestId }, httpError.message);
