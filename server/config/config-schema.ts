@@ -72,6 +72,7 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   migrations: z.string().optional(),
+  policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),
 });
 

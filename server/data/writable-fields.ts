@@ -31,3 +31,8 @@ export function writableBody(model: ModelDefinition, policy: DataPolicy, user: C
   assertFieldsExplained(explanation);
   return Object.fromEntries(written.map((field) => [field, body[field]]));
 }
+
+/** The fields a body may set: fillable on the model and in the policy's write list (`null`: every fillable one). */
+export function settableFields(model: ModelDefinition, permitted: readonly string[] | null): string[] {
+  return model.fillable.filter((field) => permitted === null || permitted.includes(field));
+}
