@@ -70,8 +70,42 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       role: { type: ['string', 'null'] },
       permissions: { type: 'array', items: { type: 'string' }, description: 'Effective permissions; a leading `!` marks a denial.' },
       rules: { type: 'array', items: { type: 'array' }, description: 'The caller’s CASL rules, packed with `packRules`.' },
+      abilities: {
+        type: 'object',
+        additionalProperties: { type: 'object', additionalProperties: { type: 'boolean' } },
+        description: 'Per served model, the model-level actions (`index`, `store`, `trashed`) as the policies decide them.',
+      },
     },
-    required: ['role', 'permissions', 'rules'],
+    required: ['role', 'permissions', 'rules', 'abilities'],
+  },
+  AuthorizeResults: {
+    type: 'object',
+    properties: {
+      results: {
+        type: 'array',
+        description: 'One answer per check, in order.',
+        items: {
+          type: 'object',
+          properties: {
+            allowed: { type: 'boolean' },
+            message: { type: 'string', description: 'What the same request would answer, when refused.' },
+            reason: {
+              type: 'object',
+              properties: {
+                gate: { type: 'string', enum: ['model', 'action', 'request', 'record', 'policy', 'fields', 'include'] },
+                permission: { type: 'string' },
+                policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
+                fields: { type: 'array', items: { type: 'string' } },
+                include: { type: 'string' },
+              },
+              required: ['gate'],
+            },
+          },
+          required: ['allowed'],
+        },
+      },
+    },
+    required: ['results'],
   },
   OrganizationExistence: {
     type: 'object',
