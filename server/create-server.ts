@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
-import { importTokenKeys } from './auth/token-keys.js';
+import { importPreviousKey, importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase } from './db/database.js';
@@ -57,7 +57,11 @@ const DEFAULT_GRACE_MS = 10_000;
 export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
-  const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
+  const tokens = new TokenService(
+    await importTokenKeys(resolved.tokens.secretKey),
+    resolved.tokens.ttlSeconds,
+    await Promise.all(resolved.tokens.previousPublicKeys.map(importPreviousKey)),
+  );
   const database = openDatabase(resolved.database);
   const checks = async () => {
     // A database that is down or not migrated yet is /api/ready's to report, not a reason to

@@ -5,12 +5,20 @@ import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 
 /**
- * The caller's role, effective permissions, packed CASL rules for record conditions, and the
- * model-level abilities the policies give; revalidated by ETag, so a client keeps it cheaply.
+ * The caller's role, effective permissions, packed CASL rules for record conditions, the
+ * model-level abilities the policies give, and the organization they hold them in (what another
+ * service's policies need); revalidated by ETag, so a client keeps it cheaply.
  */
 export function userRole(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const { role, permissions, ability } = required(ctx, 'authorization');
-    answerRevalidated(ctx, { role, permissions, rules: packAbilityRules(ability), abilities: await callerAbilities(services, ctx) });
+    const { organization } = ctx.state;
+    answerRevalidated(ctx, {
+      role,
+      permissions,
+      rules: packAbilityRules(ability),
+      abilities: await callerAbilities(services, ctx),
+      organization: organization ? { id: organization.id, slug: organization.slug } : null,
+    });
   };
 }

@@ -75,8 +75,9 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
         additionalProperties: { type: 'object', additionalProperties: { type: 'boolean' } },
         description: 'Per served model, the model-level actions (`index`, `store`, `trashed`) as the policies decide them.',
       },
+      organization: nullable({ type: 'object', properties: { id: { type: 'integer' }, slug: { type: 'string' } }, required: ['id', 'slug'] }),
     },
-    required: ['role', 'permissions', 'rules', 'abilities'],
+    required: ['role', 'permissions', 'rules', 'abilities', 'organization'],
   },
   AuthorizeResults: {
     type: 'object',
@@ -138,7 +139,21 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Ready: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
   PublicKey: {
     type: 'object',
-    properties: { key: { type: 'string', description: 'PASERK `k4.public`.' }, version: { const: 'v4' }, purpose: { const: 'public' } },
-    required: ['key', 'version', 'purpose'],
+    properties: {
+      key: { type: 'string', description: 'PASERK `k4.public` of the current signing key.' },
+      id: { type: 'string', description: 'Its id, which tokens name in their footer (`{"kid": id}`).' },
+      version: { const: 'v4' },
+      purpose: { const: 'public' },
+      keys: {
+        type: 'array',
+        description: 'Every active verification key, the current one first: after a rotation the previous keys still verify the tokens they signed.',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, key: { type: 'string', description: 'PASERK `k4.public`.' }, current: { type: 'boolean' } },
+          required: ['id', 'key', 'current'],
+        },
+      },
+    },
+    required: ['key', 'id', 'version', 'purpose', 'keys'],
   },
 };
