@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createGatehouse, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
+import { createGatehouse, UnauthenticatedError, type Gatehouse, type RequestCaller } from '@gatehouse/node';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,12 +43,12 @@ async function fastifyApp(): Promise<FastifyInstance> {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    gatehouse?: import('@gatehouse/node').RequestCaller;
+    gatehouse?: RequestCaller;
   }
 }
 declare module 'express-serve-static-core' {
   interface Request {
-    gatehouse?: import('@gatehouse/node').RequestCaller;
+    gatehouse?: RequestCaller;
   }
 }
 
