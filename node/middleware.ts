@@ -79,3 +79,10 @@ export function fastifyHook(verify: Verify) {
     request.gatehouse = answer;
   };
 }
+
+/** The caller a middleware put on `request`; throws when none ran before (a wiring mistake). */
+export function requestCaller(request: object): RequestCaller {
+  const caller = (request as { gatehouse?: RequestCaller }).gatehouse;
+  if (caller === undefined) throw new Error('No Gatehouse caller on the request: mount gatehouse.express() or gatehouse.fastify() first.');
+  return caller;
+}
