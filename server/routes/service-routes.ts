@@ -33,9 +33,15 @@ export const SERVICE_ROUTES: readonly RouteDefinition[] = [
     errors: [503],
     handle: (services) => [ready(readinessCheck(services.db))],
   },
-  ...['/public-key', '/.well-known/paseto-public-key'].map(
-    (path, index): RouteDefinition => ({
-      operationId: index === 0 ? 'publicKey' : 'wellKnownPublicKey',
+  // The list at /public-key; the well-known path answers the same since before rotation existed.
+  ...(
+    [
+      ['/public-key', 'listPublicKeys'],
+      ['/.well-known/paseto-public-key', 'publicKey'],
+    ] as const
+  ).map(
+    ([path, operationId]): RouteDefinition => ({
+      operationId,
       method: 'get',
       path,
       summary: 'The public keys that verify this service’s tokens',
