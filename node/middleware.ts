@@ -70,13 +70,12 @@ export function connectMiddleware(verify: Verify) {
 
 /** Fastify `onRequest` hook: the same, with `request.gatehouse`. */
 export function fastifyHook(verify: Verify) {
-  return async (request: FastifyLikeRequest, reply: FastifyLikeReply): Promise<void> => {
+  // An async hook that answers returns the reply, so Fastify stops there.
+  return async (request: FastifyLikeRequest, reply: FastifyLikeReply): Promise<FastifyLikeReply | undefined> => {
     const answer = await callerOf(verify, request.headers);
-    if (refused(answer)) {
-      reply.code(answer.status).send(answer.body);
-      return;
-    }
+    if (refused(answer)) return reply.code(answer.status).send(answer.body);
     request.gatehouse = answer;
+    return undefined;
   };
 }
 

@@ -15,11 +15,12 @@ const require = createRequire(import.meta.url);
 
 export const REPOSITORY = resolve(import.meta.dirname, '..', '..');
 const TSC = require.resolve('typescript/bin/tsc');
-const BUILD_OUTPUTS = ['dist', 'engine/dist', 'client/dist'];
+const BUILD_OUTPUTS = ['dist', 'engine/dist', 'client/dist', 'node/dist'];
 
 export interface Tarballs {
   engine: string;
   client: string;
+  node: string;
   server: string;
 }
 
@@ -43,6 +44,7 @@ export async function packPackages(destination: string): Promise<Tarballs> {
   return {
     engine: join(destination, `gatehouse-engine-${await packageVersion(join(REPOSITORY, 'engine'))}.tgz`),
     client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
+    node: join(destination, `gatehouse-node-${await packageVersion(join(REPOSITORY, 'node'))}.tgz`),
     server: join(destination, `gatehouse-${version}.tgz`),
   };
 }
