@@ -1,7 +1,7 @@
 import type { PolicyMethod } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { TrashedMode } from '../query/build-index-query.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import { parseIndexQuery } from '../query/parse-index-query.js';
 import type { ParsedQuery } from '../query/parsed-query.js';
 import type { RawQuery } from '../query/query-parameter.js';

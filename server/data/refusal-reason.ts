@@ -1,7 +1,7 @@
 import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
 import { HttpError } from '../http/errors/http-error.js';
 import type { DataPolicy } from './data-context.js';
-import { RecordNotFoundError, UnknownModelError } from './data-errors.js';
+import { RecordNotFoundError, UnknownModelError } from '../errors/data-errors.js';
 
 /**
  * Which gate refused, with only what the caller may know about themself: the permission an

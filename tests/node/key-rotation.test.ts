@@ -5,7 +5,7 @@ import { demoData } from '../../policies/demo-data.js';
 import { DEMO_ROLES } from '../../policies/seed.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../../harness/cli.js';
 import { DATA_ROUTE_GROUPS, startDataServer } from '../server/support/data-server.js';
 import { Api } from '../server/support/http-client.js';
 import type { TestServer } from '../server/support/test-server.js';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateTokenKeyPair, importTokenKeys } from '../../server/auth/token-keys.js';
 import { TokenService } from '../../server/auth/token-service.js';
-import { installConsumer, installedPackages, scratchFolder, sharedTarballs, tarballFiles, type Tarballs } from '../support/packed-packages.js';
+import { installConsumer, installedPackages, scratchFolder, sharedTarballs, tarballFiles, type Tarballs } from '../../harness/packed-packages.js';
 
 // Issue 22, item 3: @gatehouse/node as another service installs it, without the server's stack.
 
