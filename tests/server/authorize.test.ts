@@ -96,7 +96,8 @@ describe('POST {t}/authorize', () => {
       { allowed: false, message: 'You do not have permission to include author.', reason: { gate: 'include', include: 'author' } },
       { allowed: true },
     ]);
-    const editor = await authorize('editor@acme.test', 'acme', [{ model: 'comments', action: 'update', id: 1, fields: { write: ['body', 'post_id'] } }]);
+    const [comment] = await server.sql<{ id: number }>("SELECT id FROM comments WHERE body = 'Glad to be here.'");
+    const editor = await authorize('editor@acme.test', 'acme', [{ model: 'comments', action: 'update', id: comment!.id, fields: { write: ['body', 'post_id'] } }]);
     expect(editor.body.results[0].reason).toEqual({ gate: 'fields', fields: ['post_id'] });
   });
 
