@@ -21,7 +21,7 @@ import { writableBody } from './writable-fields.js';
 export function gateListing(context: DataContext, model: ModelDefinition, raw: RawQuery, trashed: 'without' | 'only'): ParsedQuery {
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseIndexQuery(context.registry, model, raw);
-  context.policyFor(model).authorize(trashed === 'only' ? 'viewTrashed' : 'viewAny', context.user);
+  context.authorize(model, trashed === 'only' ? 'viewTrashed' : 'viewAny');
   context.authorizeIncludes(model, query.includes);
   return query;
 }
@@ -30,7 +30,7 @@ export function gateListing(context: DataContext, model: ModelDefinition, raw: R
 export async function gateShow(context: DataContext, model: ModelDefinition, id: unknown, raw: RawQuery): Promise<{ row: LooseRow; query: ParsedQuery }> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');
   const row = await findRecord(context, model, id, 'without', query);
-  context.policyFor(model).authorize('view', context.user, row);
+  context.authorize(model, 'view', row);
   context.authorizeIncludes(model, query.includes);
   return { row, query };
 }
@@ -43,15 +43,14 @@ const RECORD_TRASH: Readonly<Record<RecordMethod, TrashedMode>> = { update: 'wit
 /** A record action's record behind the record gate, once the policy method allows the action on it. */
 export async function gateRecord(context: DataContext, model: ModelDefinition, id: unknown, method: RecordMethod): Promise<LooseRow> {
   const row = await findRecord(context, model, id, RECORD_TRASH[method]);
-  context.policyFor(model).authorize(method, context.user, row);
+  context.authorize(model, method, row);
   return row;
 }
 
 /** Store: the policy allows creating, and the body sets only fields the write list holds; returns the body to write. */
 export function gateStore(context: DataContext, model: ModelDefinition, rawBody: unknown): LooseRow {
-  const policy = context.policyFor(model);
-  policy.authorize('create', context.user);
-  return writableBody(model, policy, context.user, requireObjectBody(rawBody), 'create');
+  context.authorize(model, 'create');
+  return writableBody(model, context.policyFor(model), context.user, requireObjectBody(rawBody), 'create');
 }
 
 /** Update: the record passes `gateRecord`, and the body sets only fields the update list holds. */

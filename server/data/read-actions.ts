@@ -118,7 +118,7 @@ const AGGREGATES: SelectionStatement<NamedAggregate[]> = {
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseIndexQuery(context.registry, model, raw, 'computed');
-  context.policyFor(model).authorize('viewAny', context.user);
+  context.authorize(model, 'viewAny');
   const entries = Object.entries(model.computed).filter(([name]) => query.aggregates?.includes(name) ?? true);
   if (entries.length === 0) return {};
   const [row] = await selectRows<NamedAggregate[], Record<string, string | null>>(
@@ -142,7 +142,7 @@ export async function auditTrail(context: DataContext, model: ModelDefinition, i
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
   const policy = context.policyFor(model);
   if (model.softDeletes && row.deleted_at !== null && !policy.viewTrashed(context.user)) throw new RecordNotFoundError();
-  policy.authorize('view', context.user, row);
+  context.authorize(model, 'view', row);
   const serializer = recordSerializer(context);
   const trail = context.trx
     .selectFrom('audit_logs')
