@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
-import { importTokenKeys } from './auth/token-keys.js';
+import { importPreviousKey, importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -70,7 +70,11 @@ const DEFAULT_GRACE_MS = 10_000;
 export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
-  const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
+  const tokens = new TokenService(
+    await importTokenKeys(resolved.tokens.secretKey),
+    resolved.tokens.ttlSeconds,
+    await Promise.all(resolved.tokens.previousPublicKeys.map(importPreviousKey)),
+  );
   const tracer = config.tracing ? gatehouseTracer() : null;
   const stageLogs = logger.isLevelEnabled('debug');
   // The metrics read the pool they describe, which is opened with their observer: hence the late binding.

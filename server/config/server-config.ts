@@ -26,6 +26,11 @@ export interface ServerConfig {
   tokens: {
     /** PASERK `k4.secret`: signs bearer tokens; its public half is published. */
     secretKey: string;
+    /**
+     * PASERK `k4.public` halves of keys rotated out: they still verify the tokens they signed until
+     * those expire; removing one retires it. Default none.
+     */
+    previousPublicKeys?: readonly string[];
     /** Session and token lifetime; default 7 days. */
     ttlSeconds?: number;
   };
@@ -93,7 +98,7 @@ export interface ServerConfig {
 
 export interface ResolvedConfig {
   database: DatabaseOptions;
-  tokens: { secretKey: string; ttlSeconds: number };
+  tokens: { secretKey: string; previousPublicKeys: readonly string[]; ttlSeconds: number };
   routeGroups: RouteGroup[];
   membershipEnforcement: boolean;
   basePath: string;
@@ -146,7 +151,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   return {
     database: config.database,
-    tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
+    tokens: { secretKey: config.tokens.secretKey, previousPublicKeys: config.tokens.previousPublicKeys ?? [], ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
     routeGroups,
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
