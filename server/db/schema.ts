@@ -104,8 +104,11 @@ export interface AuditLogsTable {
 
 export interface RateLimitsTable {
   key: string;
-  hits: number;
-  resets_at: Timestamp;
+  attempts: Date[];
+  window_seconds: number;
+  max_attempts: number;
+  refused: Generated<boolean>;
+  expires_at: Timestamp;
 }
 
 export interface Schema {
