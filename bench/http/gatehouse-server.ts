@@ -10,6 +10,7 @@ import { serveBenchmarkParent } from '../support/server-process.js';
 const env = process.env;
 const server = await createServer({
   database: { connectionString: env.BENCH_OWNER_URL!, maxConnections: Number(env.BENCH_POOL) },
+  allowOwnerConnection: true,
   tokens: { secretKey: env.BENCH_SECRET_KEY! },
   routeGroups: DEMO_ROUTE_GROUPS,
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),

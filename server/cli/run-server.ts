@@ -51,7 +51,6 @@ export async function runServer(options: RunOptions, env: Environment = readEnvi
     await assertMigrated(target.ownerUrl, { dir: options.app.migrations });
     const database = await serviceDatabase(env, target, {
       provisionLogin: options.provisionLogin === true || target.embedded,
-      allowOwner: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
       home: gatehouseHome(env),
     });
     const server = await createServer({ ...envConfig(env, database, secretKey, options.app), webRoot: options.webRoot });

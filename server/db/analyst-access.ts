@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { ANALYST_ROLE } from './database.js';
 import { ExistingRoleError } from './existing-role-error.js';
-import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantGroupRole, inspectLoginRole } from './login-role.js';
+import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantDatabaseConnect, grantGroupRole, inspectLoginRole, revokeDatabaseConnect } from './login-role.js';
 import { MissingRoleError } from './missing-role-error.js';
 import { inOwnerTransaction } from './owner-transaction.js';
 import { UnknownOrganizationError } from './unknown-organization-error.js';
@@ -31,7 +31,8 @@ async function organizationId(client: pg.ClientBase, slug: string): Promise<numb
 
 /**
  * Lets an analyst read one more organization. The role is made a member of gatehouse_analyst
- * (created first when asked); roles that could reach past the analysts' policies are refused.
+ * (created first when asked) and may connect to this database; roles that could reach past the
+ * analysts' policies are refused.
  */
 export async function grantAnalystAccess(ownerConnectionString: string, request: AnalystGrantRequest): Promise<AnalystGrant> {
   assertRoleName(request.role);
@@ -53,6 +54,7 @@ export async function grantAnalystAccess(ownerConnectionString: string, request:
       request.role,
       id,
     ]);
+    await grantDatabaseConnect(client, request.role);
     return { organizationId: id, created: Boolean(request.create), generatedPassword };
   });
 }
@@ -62,6 +64,12 @@ export async function revokeAnalystAccess(ownerConnectionString: string, role: s
   return inOwnerTransaction(ownerConnectionString, async (client) => {
     const id = await organizationId(client, organizationSlug);
     const { rowCount } = await client.query('DELETE FROM analyst_grants WHERE role_name = $1 AND organization_id = $2', [role, id]);
+    // With its last organization here goes its way into this database.
+    const { rows } = await client.query<{ last: boolean }>(
+      'SELECT NOT EXISTS (SELECT 1 FROM analyst_grants WHERE role_name = $1) AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AS last',
+      [role],
+    );
+    if (rows[0]?.last) await revokeDatabaseConnect(client, role);
     return (rowCount ?? 0) > 0;
   });
 }

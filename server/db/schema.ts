@@ -102,6 +102,19 @@ export interface AuditLogsTable {
   created_at: Timestamp;
 }
 
+export interface MailQueueTable {
+  id: Generated<string>;
+  kind: 'message' | 'password_reset';
+  recipient: string;
+  subject: string | null;
+  body: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  failed_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   attempts: Date[];
@@ -123,4 +136,5 @@ export interface Schema {
   mail_outbox: MailOutboxTable;
   audit_logs: AuditLogsTable;
   rate_limits: RateLimitsTable;
+  mail_queue: MailQueueTable;
 }

@@ -35,6 +35,7 @@ beforeAll(async () => {
   // A second instance on the same database, as behind a load balancer.
   second = await createServer({
     database: { connectionString: server.database.ownerUrl, maxConnections: 2 },
+    allowOwnerConnection: true,
     tokens: { secretKey: server.secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),
