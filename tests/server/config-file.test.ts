@@ -49,7 +49,7 @@ describe('loading the config file', () => {
     ['a wrong type', "export default { membershipEnforcement: 'yes' };", 'membershipEnforcement: Invalid input: expected boolean, received string.'],
     ['a seed that is no function', 'export default { seed: true };', 'seed: must be a function (ownerConnectionString) => Promise<boolean>.'],
     ['no default export', 'export const config = {};', 'must export its config as default: export default defineConfig({ ... }).'],
-    ['a file that does not parse', 'export default {', 'has a syntax error at line 1, column 17: Expected "}" but found end of file'],
+    ['a file that does not parse', 'export default {', 'has a syntax error at line 1, column 17: Expected identifier but found end of file'],
   ])('refuses %s with one line naming the file and the key', async (_case, text, message) => {
     const path = await configFile(text);
     const loading = loadConfigFile(path);
