@@ -73,3 +73,33 @@ export async function revokeAnalystAccess(ownerConnectionString: string, role: s
     return (rowCount ?? 0) > 0;
   });
 }
+
+export interface AnalystAccess {
+  role: string;
+  organizations: string[];
+}
+
+/** Every analyst of this database with the organizations it may read. */
+export function listAnalysts(ownerConnectionString: string): Promise<AnalystAccess[]> {
+  return inOwnerTransaction(ownerConnectionString, async (client) => {
+    const { rows } = await client.query<AnalystAccess>(
+      `SELECT a.role_name AS role, array_agg(o.slug ORDER BY o.slug) AS organizations
+       FROM analyst_grants a JOIN organizations o ON o.id = a.organization_id GROUP BY a.role_name ORDER BY a.role_name`,
+    );
+    return rows;
+  });
+}
+
+/**
+ * Takes every organization of this database from an analyst, and its CONNECT with them; the
+ * login role itself is the cluster's, and stays. False when it had no access here.
+ */
+export function removeAnalyst(ownerConnectionString: string, role: string): Promise<boolean> {
+  assertRoleName(role);
+  return inOwnerTransaction(ownerConnectionString, async (client) => {
+    const { rowCount } = await client.query('DELETE FROM analyst_grants WHERE role_name = $1', [role]);
+    const { rows } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (rows.length > 0) await revokeDatabaseConnect(client, role);
+    return (rowCount ?? 0) > 0;
+  });
+}
