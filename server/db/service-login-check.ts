@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { ConfigError } from '../config/config-error.js';
-import { isDatabaseUnavailable } from '../http/database-unavailable.js';
+import { ConfigError } from '../errors/config-error.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 import type { DatabaseOptions } from './database.js';
 import { inspectServiceConnection } from './service-connection.js';
 

@@ -9,7 +9,7 @@ import { readEnvironment } from '../../server/cli/environment.js';
 import { serviceLoginUrl } from '../../server/cli/service-login.js';
 import { assertMigrated } from '../../server/db/migration-status.js';
 import { migrate } from '../../server/db/migrations.js';
-import { databaseUrl } from '../support/cluster.js';
+import { databaseUrl } from '../../harness/cluster.js';
 import { queryOnce } from '../support/query.js';
 
 // One project folder (.gatehouse/) used with its embedded cluster, then with DATABASE_URL (a

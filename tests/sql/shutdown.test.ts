@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/db/embedded-cluster.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { BIN, runCli, startCommand } from '../support/cli.js';
+import { BIN, runCli, startCommand } from '../../harness/cli.js';
 import { createTestDatabase } from '../support/database.js';
 import { descendants, isListening, isRunning } from '../support/processes.js';
 

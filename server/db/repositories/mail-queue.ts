@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
-import type { MailMessage } from '../../mail/mailer.js';
 import type { Executor } from './executor.js';
+
+/** A message as the mailer takes it (the mail layer's MailMessage, which sits above this one). */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
 
 export interface QueuedMail {
   id: string;

@@ -60,8 +60,8 @@ export function writeServerConsumer(folder: string): Promise<void> {
   return writeFiles(folder, {
     'tsconfig.json': strictTsconfig(),
     'src/server.ts': `
-import { ResourcePolicy, type PolicyUser } from 'gatehouse/engine';
-import { createServer, defineModel, fields, type GatehouseServer } from 'gatehouse/server';
+import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
+import { createServer, defineModel, fields, type GatehouseServer } from '@gatehouse/server';
 import { z } from 'zod';
 
 const notes = defineModel({
