@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { countRoleMembers, findMemberDetails, listMemberDetails, removeMembership, type MemberDetails } from '../../db/repositories/members.js';
+import { findMemberDetails, listMemberDetails, lockRoleHolders, removeMembership, type MemberDetails } from '../../db/repositories/members.js';
 import { listOrganizationRoles } from '../../db/repositories/roles.js';
 import { addMember, changeMembership } from '../../members/change-membership.js';
 import { without } from '../../members/membership-rules.js';
@@ -110,7 +110,7 @@ async function remove(options: MemberOptions & { email: string }): Promise<void>
     const key = { organizationId: organization.id, routeGroup };
     const member = await findMemberDetails(trx, key, user.id);
     if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${routeGroup}).`);
-    if (member.role_slug === app.settings.ownerRole && (await countRoleMembers(trx, organization.id, app.settings.ownerRole)) <= 1) {
+    if (member.role_slug === app.settings.ownerRole && (await lockRoleHolders(trx, organization.id, app.settings.ownerRole)).length <= 1) {
       throw new Error(`${user.email} is the last ${app.settings.ownerRole} of ${organization.slug}: make another member ${app.settings.ownerRole} first.`);
     }
     await removeMembership(trx, key, user.id);
