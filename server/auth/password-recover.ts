@@ -8,6 +8,7 @@ import { passwordResetMail } from '../mail/password-reset-mail.js';
 import type { Services } from '../services.js';
 import { passwordRecoverSchema } from './auth-schemas.js';
 import { createSecretToken } from './secret-token.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 const ANSWER = { message: 'If the email address is registered, a password reset link has been sent to it.' };
 
@@ -33,7 +34,7 @@ export function passwordResetPreparer(ttlSeconds: number, publicUrl: () => strin
 export function passwordRecover(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const { email } = validate(passwordRecoverSchema, ctx.request.body);
-    await services.throttle.attempt(services.db, 'passwordRecover', { email, address: ctx.ip });
+    await throttledAttempt(services, services.db, 'passwordRecover', { email, address: ctx.ip });
     await queuePasswordReset(services.db, email);
     services.mail.kick();
     ctx.body = ANSWER;
