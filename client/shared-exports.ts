@@ -36,6 +36,10 @@ export {
   type Invitation,
   type InviteUser,
 } from './hooks/use-invitations.js';
+export { useMembers, useUpdateMember, useRemoveMember, type Member, type MemberChange, type MemberRole } from './hooks/use-members.js';
+export { useRoles, useRolePermissions, useUpdateRolePermissions, type RolePermissions } from './hooks/use-roles.js';
+export { useAuditTrail, type AuditTrailEntry, type AuditTrailQuery } from './hooks/use-audit-trail.js';
+export { usePermissionCatalog, type PermissionCatalogEntry } from './hooks/use-permission-catalog.js';
 export {
   useModelIndex,
   useModelInfinite,

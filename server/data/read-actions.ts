@@ -50,7 +50,7 @@ export interface RecordList {
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
 /** An exactly counted page by number. */
-function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'>, total: number): Pagination {
+export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'>, total: number): Pagination {
   return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 

@@ -1,8 +1,11 @@
+import { auditTrailQuerySchema } from '../audit/audit-trail-query.js';
+import { organizationAuditTrail } from '../audit/organization-audit-trail.js';
 import { listMembers } from '../members/list-members.js';
 import { rolePermissionsSchema, updateMemberSchema } from '../members/member-schemas.js';
 import { removeMember } from '../members/remove-member.js';
 import { updateMember } from '../members/update-member.js';
 import { authorize } from '../permissions/authorize.js';
+import { permissionCatalog } from '../permissions/permission-catalog.js';
 import { memberContext } from '../route-groups/request-context.js';
 import { showRolePermissions, updateRolePermissions } from '../roles/role-permissions.js';
 import type { RouteDefinition } from './route-definition.js';
@@ -77,5 +80,30 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
     errors: [401, 403, 404, 422],
     handle: (services) => [...memberContext(services), updateRolePermissions(services)],
+  },
+  {
+    operationId: 'organizationAuditTrail',
+    method: 'get',
+    path: '/audit',
+    summary: 'The organization’s audit trail, newest first: record changes and permission changes',
+    description: `${needs('audit.index')} Filters: \`filter[model]\`, \`filter[user_id]\`, \`filter[action]\`; a record’s values pass through the caller’s read gate for its model.`,
+    tag: 'members',
+    access: 'bearer',
+    query: auditTrailQuerySchema,
+    responses: { 200: { description: 'One page of the trail', paged: true, schema: listOf(ref('OrganizationAuditEntry')) } },
+    errors: [400, 401, 403, 404],
+    handle: (services) => [...memberContext(services), authorize('index', 'audit'), organizationAuditTrail(services.config.models)],
+  },
+  {
+    operationId: 'permissionCatalog',
+    method: 'get',
+    path: '/permission-catalog',
+    summary: 'Every permission a role or member can be given here: the served models’ actions and the administration operations',
+    description: 'Any member; the permission picker of an admin screen is built from it.',
+    tag: 'members',
+    access: 'bearer',
+    responses: { 200: { description: 'Resources and their actions', schema: listOf(ref('PermissionCatalogEntry')) } },
+    errors: [401, 403, 404],
+    handle: (services) => [...memberContext(services), permissionCatalog()],
   },
 ];

@@ -64,6 +64,26 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     properties: { role: ref('Role'), permissions: { type: 'array', items: { type: 'string' } } },
     required: ['role', 'permissions'],
   },
+  OrganizationAuditEntry: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      model: { type: 'string', description: 'A model slug, or `memberships` / `role_permissions`.' },
+      record_id: { type: 'string' },
+      action: { type: 'string' },
+      old_values: { type: ['object', 'null'] },
+      new_values: { type: ['object', 'null'] },
+      user_id: { type: ['integer', 'null'] },
+      user: nullable({ type: 'object', properties: { id: { type: 'integer' }, name: { type: ['string', 'null'] } } }),
+      created_at: timestamp,
+    },
+    required: ['id', 'model', 'record_id', 'action', 'created_at'],
+  },
+  PermissionCatalogEntry: {
+    type: 'object',
+    properties: { resource: { type: 'string' }, kind: { enum: ['model', 'administration'] }, actions: { type: 'array', items: { type: 'string' } } },
+    required: ['resource', 'kind', 'actions'],
+  },
   UserRole: {
     type: 'object',
     properties: {

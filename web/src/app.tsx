@@ -1,4 +1,5 @@
 import { AuthProvider, useAuth, useOrganization, useRouteGroup } from '@gatehouse/client';
+import { AdminPage } from './admin/admin-page.js';
 import { Layout } from './components/layout.js';
 import { ADMIN_GROUP } from './groups.js';
 import { Empty } from './components/status.js';
@@ -25,6 +26,8 @@ function OrganizationPages() {
       return <TrashPage />;
     case 'permissions':
       return <PermissionsPage />;
+    case 'admin':
+      return <AdminPage section={route.section} />;
     default:
       return <PostsPage />;
   }

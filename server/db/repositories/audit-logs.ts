@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { TenantTransaction } from '../with-tenant.js';
 import { fixedStatement } from '../fixed-statement.js';
 import type { Schema } from '../schema.js';
 
@@ -32,4 +33,40 @@ const json = (values: object | null) => values && JSON.stringify(values);
 export async function appendAuditLog(trx: Kysely<Schema>, entry: AuditLogEntry): Promise<void> {
   const { organizationId, model, recordId, action, oldValues, newValues, userId } = entry;
   await trx.executeQuery(INSERT(trx, organizationId, model, String(recordId), action, json(oldValues), json(newValues), userId));
+}
+
+/** What narrows an organization's audit trail; each filter is optional. */
+export interface AuditLogFilters {
+  model?: string;
+  userId?: number;
+  action?: string;
+}
+
+export interface AuditLogPage {
+  page: number;
+  perPage: number;
+}
+
+function filteredTrail(trx: TenantTransaction, organizationId: number, filters: AuditLogFilters) {
+  let trail = trx.selectFrom('audit_logs').where('audit_logs.organization_id', '=', organizationId);
+  if (filters.model !== undefined) trail = trail.where('audit_logs.model', '=', filters.model);
+  if (filters.userId !== undefined) trail = trail.where('audit_logs.user_id', '=', filters.userId);
+  if (filters.action !== undefined) trail = trail.where('audit_logs.action', '=', filters.action);
+  return trail;
+}
+
+/** One page of the organization's trail, newest first, with who acted and the filtered total. */
+export async function listAuditLogs(trx: TenantTransaction, organizationId: number, filters: AuditLogFilters, { page, perPage }: AuditLogPage) {
+  const trail = filteredTrail(trx, organizationId, filters);
+  const [rows, count] = await Promise.all([
+    trail
+      .leftJoin('users', 'users.id', 'audit_logs.user_id')
+      .select(['audit_logs.id', 'audit_logs.model', 'audit_logs.record_id', 'audit_logs.action', 'audit_logs.old_values', 'audit_logs.new_values', 'audit_logs.user_id', 'users.name as user_name', 'audit_logs.created_at'])
+      .orderBy('audit_logs.id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    trail.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }

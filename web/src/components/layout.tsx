@@ -1,7 +1,7 @@
 import { Can, useAuth, useRouteGroup } from '@gatehouse/client';
 import type { ReactNode } from 'react';
 import { ADMIN_GROUP } from '../groups.js';
-import { navigate, useRoute, type Route } from '../routes.js';
+import { ADMIN_SECTIONS, navigate, useRoute, type AdminSection, type Route } from '../routes.js';
 import { OrganizationSwitcher } from './organization-switcher.js';
 
 interface User {
@@ -53,6 +53,13 @@ export function Layout({ children }: { children: ReactNode }) {
               <NavLink to="/permissions" active={route.page === 'permissions'}>
                 My permissions
               </NavLink>
+              {(Object.keys(ADMIN_SECTIONS) as AdminSection[]).map((section) => (
+                <Can key={section} I={ADMIN_SECTIONS[section].action} a={ADMIN_SECTIONS[section].subject}>
+                  <NavLink to={`/admin/${section}`} active={route.page === 'admin' && route.section === section}>
+                    {ADMIN_SECTIONS[section].title}
+                  </NavLink>
+                </Can>
+              ))}
             </>
           )}
         </nav>

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { readQuery } from '../http/query.js';
+import type { GatehouseContext } from '../http/state.js';
+import { MAX_PER_PAGE } from '../models/define-model.js';
+import type { AuditLogFilters, AuditLogPage } from '../db/repositories/audit-logs.js';
+
+const DEFAULT_PER_PAGE = 25;
+const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
+
+const AUDIT_TRAIL_QUERY = z.object({
+  page: positive(1_000_000_000).default(1),
+  per_page: positive(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  'filter[model]': z.string().regex(/^[a-z][a-z0-9_]{0,62}$/).optional(),
+  'filter[user_id]': positive(2_147_483_647).optional(),
+  'filter[action]': z.string().regex(/^[a-z_]{1,40}$/).optional(),
+});
+
+const PARAMETERS = Object.keys(AUDIT_TRAIL_QUERY.shape) as (keyof typeof AUDIT_TRAIL_QUERY.shape)[];
+
+/** `GET {t}/audit`'s query string; a malformed value is a 400 naming its parameter. */
+export function readAuditTrailQuery(ctx: GatehouseContext): { filters: AuditLogFilters; page: AuditLogPage } {
+  const result = AUDIT_TRAIL_QUERY.safeParse(readQuery(ctx, PARAMETERS));
+  if (!result.success) throw new BadRequestError(`Invalid query parameter: ${String(result.error.issues[0]!.path[0])}.`);
+  const query = result.data;
+  return {
+    filters: { model: query['filter[model]'], userId: query['filter[user_id]'], action: query['filter[action]'] },
+    page: { page: query.page, perPage: query.per_page },
+  };
+}
+
+/** The query parameters, for the API reference. */
+export const auditTrailQuerySchema = z.object(Object.fromEntries(PARAMETERS.map((name) => [name, z.string().optional()])));

@@ -1,0 +1,34 @@
+import { listAuditLogs } from '../db/repositories/audit-logs.js';
+import { dataContextFor } from '../data/data-context-for.js';
+import { paginated } from '../data/paginated.js';
+import { pagination } from '../data/read-actions.js';
+import { recordSerializer } from '../data/serialize-record.js';
+import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import type { LooseRow } from '../query/loose-schema.js';
+import { readAuditTrailQuery } from './audit-trail-query.js';
+
+/**
+ * `GET {t}/audit`: the organization's whole trail, newest first. A registered model's values pass
+ * through the caller's read gate for that model, as its record audit does; administration rows
+ * (memberships, role permissions) hold only permission lists and roles.
+ */
+export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware {
+  return async (ctx) => {
+    const { filters, page } = readAuditTrailQuery(ctx);
+    const { rows, total } = await listAuditLogs(required(ctx, 'trx'), required(ctx, 'organization').id, filters, page);
+    const reader = registry && recordSerializer(dataContextFor(ctx, registry)).reader;
+    const gate = (model: string, values: unknown) => {
+      if (values === null || !reader || !registry!.has(model)) return values;
+      return reader(registry!.get(model))(values as LooseRow);
+    };
+    const data = rows.map(({ user_name, ...row }) => ({
+      ...row,
+      id: Number(row.id),
+      user: row.user_id === null ? null : { id: row.user_id, name: user_name },
+      old_values: gate(row.model, row.old_values),
+      new_values: gate(row.model, row.new_values),
+    }));
+    ctx.body = paginated(ctx, { data, pagination: pagination(page, total) });
+  };
+}

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { idOf, startDataServer } from '../server/support/data-server.js';
+import type { TestServer } from '../server/support/test-server.js';
+import { launchChromium, screenshot, type Browser } from './support/chromium.js';
+import { DemoPage } from './support/demo-page.js';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot') }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function signedIn(email: string, hash = ''): Promise<DemoPage> {
+  const demo = new DemoPage(await browser.context.newPage(), server.api.baseUrl);
+  await demo.open();
+  await demo.signInAs(email);
+  if (hash) await demo.page.goto(`${server.api.baseUrl}/#${hash}`);
+  return demo;
+}
+
+const rolePermissions = async (role: string) =>
+  (
+    await server.sql<{ permissions: string[] }>(
+      "SELECT permissions FROM org_role_permissions JOIN roles ON roles.id = role_id JOIN organizations o ON o.id = organization_id WHERE roles.slug = $1 AND o.slug = 'acme'",
+      [role],
+    )
+  )[0]!.permissions;
+
+describe('the administration console in Chromium', () => {
+  it('lets the owner take posts.update from the editor role in the matrix, after showing the change', async () => {
+    const owner = await signedIn('owner@acme.test');
+    await owner.page.getByRole('link', { name: 'Roles' }).click();
+    await owner.page.getByRole('tab', { name: 'Editor' }).click();
+    const matrix = owner.page.getByRole('table', { name: 'Permissions of Editor' });
+    const postsRow = matrix.getByRole('row').filter({ has: owner.page.getByRole('rowheader', { name: 'posts' }) });
+    // posts.* implies every action of the row, which shows as checked and locked.
+    expect(await postsRow.getByRole('checkbox', { name: 'posts.update' }).isChecked()).toBe(true);
+    expect(await postsRow.getByRole('checkbox', { name: 'posts.update' }).isDisabled()).toBe(true);
+    await screenshot(owner.page, 'console-roles');
+
+    await postsRow.getByRole('checkbox', { name: 'posts.*' }).uncheck();
+    for (const action of ['index', 'show', 'store', 'destroy', 'trashed', 'restore', 'forceDelete']) {
+      await postsRow.getByRole('checkbox', { name: `posts.${action}` }).check();
+    }
+    await owner.page.getByRole('button', { name: 'Review changes' }).click();
+    const review = owner.page.getByRole('dialog', { name: 'Changes to save' });
+    expect(await review.textContent()).toContain('−posts.*');
+    expect(await review.textContent()).not.toContain('posts.update');
+    expect(await rolePermissions('editor')).toContain('posts.*');
+    await review.getByRole('button', { name: 'Confirm and save' }).click();
+    await review.waitFor({ state: 'detached' });
+    const saved = await rolePermissions('editor');
+    expect(saved).not.toContain('posts.*');
+    expect(saved).not.toContain('posts.update');
+    expect(saved).toContain('posts.destroy');
+    await owner.page.close();
+
+    const editor = await signedIn('editor@acme.test');
+    await editor.openPost('Quarterly roadmap');
+    await editor.page.getByRole('button', { name: 'Delete' }).waitFor();
+    expect(await editor.page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    await editor.page.close();
+  });
+
+  it('shows the refusal when an editor with memberships.update grants a permission they do not hold', async () => {
+    const editorId = await idOf(server, 'users', 'email', 'editor@acme.test');
+    await server.sql("UPDATE user_roles SET granted_permissions = ARRAY['memberships.index', 'memberships.update'] WHERE user_id = $1", [editorId]);
+    const viewerId = await idOf(server, 'users', 'email', 'viewer@acme.test');
+    const before = await server.sql('SELECT granted_permissions FROM user_roles WHERE user_id = $1', [viewerId]);
+
+    const editor = await signedIn('editor@acme.test');
+    await editor.page.getByRole('link', { name: 'Members' }).click();
+    const members = editor.page.getByRole('table', { name: 'Members' });
+    await members.getByRole('row').filter({ hasText: 'viewer@acme.test' }).getByRole('button', { name: 'Edit permissions' }).click();
+    const editorGroup = editor.page.getByRole('group', { name: 'Permissions of viewer@acme.test' });
+    await editorGroup.getByLabel('Granted: resource').selectOption('posts');
+    await editorGroup.getByLabel('Granted: action').selectOption('forceDelete');
+    await editorGroup.getByRole('button', { name: 'Add posts.forceDelete' }).click();
+    await screenshot(editor.page, 'console-members');
+    await editorGroup.getByRole('button', { name: 'Save permissions' }).click();
+    const alert = editor.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('You do not hold the permission posts.forceDelete, so you cannot grant or change it.');
+    expect(await server.sql('SELECT granted_permissions FROM user_roles WHERE user_id = $1', [viewerId])).toEqual(before);
+    await editor.page.close();
+  });
+
+  it('shows the viewer no administration and, at a console URL, the refusal', async () => {
+    const viewer = await signedIn('viewer@acme.test');
+    await viewer.postsTable();
+    for (const name of ['Members', 'Roles', 'Invitations', 'Audit']) {
+      expect(await viewer.page.getByRole('link', { name, exact: true }).count()).toBe(0);
+    }
+    await viewer.page.goto(`${server.api.baseUrl}/#/admin/members`);
+    const alert = viewer.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('This action is unauthorized.');
+    expect(await viewer.page.getByRole('table', { name: 'Members' }).count()).toBe(0);
+    await viewer.page.close();
+  });
+
+  it('sends an invitation that the outbox then holds', async () => {
+    const owner = await signedIn('owner@acme.test', '/admin/invitations');
+    const form = owner.page.getByRole('form', { name: 'Invite someone' });
+    await form.getByLabel('Email').fill('new.hire@acme.test');
+    await form.getByLabel('Role').selectOption({ label: 'Viewer' });
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.page.getByRole('table', { name: 'Invitations' }).getByRole('cell', { name: 'new.hire@acme.test' }).waitFor();
+    await owner.page.close();
+
+    const mail = await runCli(['mail', '--last', '1'], server.database.ownerUrl);
+    expect(mail.code).toBe(0);
+    expect(mail.stdout).toContain('To: new.hire@acme.test');
+  });
+});

@@ -1,0 +1,167 @@
+import { usePermissionCatalog, useRolePermissions, useRoles, useUpdateRolePermissions, type PermissionCatalogEntry, type RolePermissions } from '@gatehouse/client';
+import { WILDCARD } from '@gatehouse/engine/wire';
+import { useState } from 'react';
+import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { coverage, difference, permissionOf, toggled } from './permission-lists.js';
+import { useHolds } from './use-holds.js';
+
+interface CellProps {
+  permissions: string[];
+  resource: string;
+  action: string;
+  onToggle: (permission: string, on: boolean) => void;
+}
+
+/** One checkbox: checked when the list names or implies it; disabled when implied or not held. */
+function PermissionCell({ permissions, resource, action, onToggle }: CellProps) {
+  const holds = useHolds();
+  const permission = permissionOf(resource, action);
+  const covered = coverage(permissions, resource, action);
+  const held = holds(permission);
+  const reason = covered.state === 'implied' ? `Implied by ${covered.by}` : held ? permission : `You do not hold ${permission}`;
+  return (
+    <td className={`cell cell-${covered.state}`} title={reason}>
+      <input
+        type="checkbox"
+        aria-label={permission}
+        aria-description={reason}
+        checked={covered.state !== 'none'}
+        disabled={covered.state === 'implied' || !held}
+        onChange={(event) => onToggle(permission, event.target.checked)}
+      />
+    </td>
+  );
+}
+
+interface MatrixTableProps {
+  label: string;
+  heading: string;
+  entries: PermissionCatalogEntry[];
+  columns: string[];
+  permissions: string[];
+  onToggle: CellProps['onToggle'];
+}
+
+function MatrixTable({ label, heading, entries, columns, permissions, onToggle }: MatrixTableProps) {
+  return (
+    <table className="table matrix" aria-label={label}>
+      <thead>
+        <tr>
+          <th>{heading}</th>
+          {columns.map((action) => (
+            <th key={action}>{action}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.resource}>
+            <th scope="row">{entry.resource}</th>
+            {columns.map((action) =>
+              action === WILDCARD || entry.actions.includes(action) ? (
+                <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} onToggle={onToggle} />
+              ) : (
+                <td key={action} className="cell cell-absent" />
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: PermissionCatalogEntry[] }) {
+  const update = useUpdateRolePermissions();
+  const [draft, setDraft] = useState(saved.permissions);
+  const [reviewing, setReviewing] = useState(false);
+  const { added, removed } = difference(saved.permissions, draft);
+  const onToggle = (permission: string, on: boolean) => setDraft(toggled(draft, permission, on));
+  const models = catalog.filter((entry) => entry.kind === 'model');
+  const administration = catalog.filter((entry) => entry.kind === 'administration');
+  const modelColumns = [...(models[0]?.actions ?? []), WILDCARD];
+  const administrationColumns = [...new Set(administration.flatMap((entry) => entry.actions)), WILDCARD];
+  const save = () => update.mutate({ roleId: saved.role.id, permissions: draft }, { onSuccess: () => setReviewing(false) });
+  return (
+    <div>
+      <p>
+        <label>
+          <PermissionCellAll permissions={draft} onToggle={onToggle} /> Everything (<code>*</code>)
+        </label>
+      </p>
+      <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} onToggle={onToggle} />
+      <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} onToggle={onToggle} />
+      {update.error && <ErrorNotice error={update.error} />}
+      {reviewing ? (
+        <div className="card" role="dialog" aria-label="Changes to save">
+          <p>Added: {added.length === 0 ? <span className="muted">nothing</span> : added.map((permission) => <code key={permission} className="added">+{permission}</code>)}</p>
+          <p>Removed: {removed.length === 0 ? <span className="muted">nothing</span> : removed.map((permission) => <code key={permission} className="removed">−{permission}</code>)}</p>
+          <div className="actions">
+            <button type="button" className="button" disabled={update.isPending} onClick={save}>
+              Confirm and save
+            </button>
+            <button type="button" className="button" onClick={() => setReviewing(false)}>
+              Back
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="actions">
+          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setReviewing(true)}>
+            Review changes
+          </button>
+          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setDraft(saved.permissions)}>
+            Discard
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function PermissionCellAll({ permissions, onToggle }: Pick<CellProps, 'permissions' | 'onToggle'>) {
+  const held = useHolds()(WILDCARD);
+  return (
+    <input
+      type="checkbox"
+      aria-label={WILDCARD}
+      title={held ? WILDCARD : `You do not hold ${WILDCARD}`}
+      checked={permissions.includes(WILDCARD)}
+      disabled={!held}
+      onChange={(event) => onToggle(WILDCARD, event.target.checked)}
+    />
+  );
+}
+
+/** A role x permission matrix per role; saving shows the difference first, then sends one PUT. */
+export function RolesPage() {
+  const roles = useRoles();
+  const catalog = usePermissionCatalog();
+  const [picked, setPicked] = useState<number | null>(null);
+  const roleId = picked ?? roles.data?.[0]?.id ?? null;
+  const permissions = useRolePermissions(roleId);
+  if (roles.isPending || catalog.isPending) return <Loading what="roles" />;
+  if (roles.error || catalog.error) return <ErrorNotice error={roles.error ?? catalog.error} />;
+  if (roles.data!.length === 0) return <Empty>No roles are configured in this organization.</Empty>;
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Roles</h1>
+      </div>
+      <div className="tabs" role="tablist" aria-label="Roles">
+        {roles.data!.map((role) => (
+          <button key={role.id} type="button" role="tab" aria-selected={role.id === roleId} className={role.id === roleId ? 'tab active' : 'tab'} onClick={() => setPicked(role.id)}>
+            {role.name}
+          </button>
+        ))}
+      </div>
+      {permissions.isPending ? (
+        <Loading what="the role's permissions" />
+      ) : permissions.error ? (
+        <ErrorNotice error={permissions.error} retry={() => void permissions.refetch()} />
+      ) : (
+        <Matrix key={`${roleId}:${permissions.data!.permissions.join(',')}`} saved={permissions.data!} catalog={catalog.data!} />
+      )}
+    </section>
+  );
+}
