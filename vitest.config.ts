@@ -5,15 +5,34 @@ import { defineConfig } from 'vitest/config';
 // condition), so tests never need a build; published packages point at dist/.
 const SOURCE = 'gatehouse-source';
 
+const DATABASE = 'tests/support/setup-database.ts';
+const UNIT = ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}', 'tests/docs/**/*.test.ts'];
+const BROWSER = ['tests/browser/**/*.test.ts'];
+const PACKAGES = ['tests/packages/**/*.test.ts'];
+// Statistics over response times: run alone, after every other project, so npm pack, tsc and
+// Chromium are not competing for the same two cores while they measure.
+const TIMING = ['tests/server/timing-oracle.test.ts'];
+
+// Each project sets up only what its tests need: unit tests start no database and build nothing.
+// `npm test` runs them all; `npm run test:fast` runs unit and db.
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
-    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-    globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/node-binary-types.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      // Everything the other projects do not claim: a new test folder lands here by default.
+      {
+        extends: true,
+        test: { name: 'db', include: ['tests/**/*.test.{ts,tsx}'], exclude: [...UNIT, ...BROWSER, ...PACKAGES, ...TIMING], globalSetup: [DATABASE] },
+      },
+      { extends: true, test: { name: 'timing', include: TIMING, globalSetup: [DATABASE], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: [DATABASE, 'tests/support/setup-web-build.ts'] } },
+      { extends: true, test: { name: 'packages', include: PACKAGES, globalSetup: [DATABASE, 'tests/support/setup-pack-folder.ts'] } },
+    ],
   },
 });

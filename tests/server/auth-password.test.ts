@@ -36,7 +36,8 @@ describe('password recovery', () => {
 
   it('resets through the mailed token, revokes every session and keeps the token single-use', async () => {
     const email = 'editor@acme.test';
-    const session = await server.login(email);
+    const sessions = [await server.login(email), await server.login(email)];
+    for (const session of sessions) expect((await server.api.get('/api/acme/roles', { token: session })).status).toBe(200);
     await recover(email);
     const { token, subject } = await lastMail(server, email);
     expect(subject).toBe('Reset your password');
@@ -45,7 +46,12 @@ describe('password recovery', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ message: 'Your password has been reset.' });
 
-    expect((await server.api.get('/api/acme/roles', { token: session })).status).toBe(401);
+    for (const session of sessions) expect((await server.api.get('/api/acme/roles', { token: session })).status).toBe(401);
+    const [row] = await server.sql<{ open: number }>(
+      "SELECT count(*)::int AS open FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = $1) AND revoked_at IS NULL",
+      [email],
+    );
+    expect(row!.open).toBe(0);
     expect((await server.api.post('/api/auth/login', { body: { email, password: DEMO_PASSWORD } })).status).toBe(401);
     expect((await server.api.post('/api/auth/login', { body: { email, password: NEW_PASSWORD } })).status).toBe(200);
 

@@ -70,6 +70,12 @@ describe('the start-up check of the roles new organizations start with', () => {
 
   it('serves once the role exists', async () => {
     const server = await start(`${APP_MIGRATION}\nINSERT INTO roles (name, slug) VALUES ('Member', 'member');`, { owner: ['*'], member: ['projects.index'] });
-    await server.close();
+    try {
+      const url = await server.listen({ port: 0, host: '127.0.0.1' });
+      expect((await fetch(`${url}/api/ready`)).status).toBe(200);
+      expect((await fetch(`${url}/api/acme/projects`)).status).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 });

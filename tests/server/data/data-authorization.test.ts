@@ -138,7 +138,6 @@ describe('fields: what each role may set and see', () => {
     ['an editor is told every refused field, in request order', 'editor', 'PUT', (f) => `/posts/${f.post}`, { internal_notes: 'n', title: 'ok', author_id: 1 }, 403, refused('internal_notes', 'author_id')],
     ['a * role sets internal notes', 'owner', 'POST', '/posts', { title: 'T', internal_notes: 'n' }, 201, { internal_notes: 'n' }],
     ['a * role naming an author is still the author', 'owner', 'POST', '/posts', { title: 'T', author_id: 1 }, 201, { author_id: 'owner' }],
-    ['a * role naming an organization stays in the URL\'s', 'owner', 'POST', '/posts', { title: 'T', organization_id: 2 }, 201, { title: 'T' }],
     ['an editor may not name the organization', 'editor', 'POST', '/posts', { title: 'T', organization_id: 2 }, 403, refused('organization_id')],
     ['the author of a post is the caller', 'editor', 'POST', '/posts', { title: 'Mine' }, 201, { author_id: 'editor' }],
     ['the author of a comment is the caller', 'viewer', 'POST', '/comments', (f: Fixture) => ({ post_id: f.post, body: 'Hi' }), 201, { author_id: 'viewer' }],
@@ -160,6 +159,14 @@ describe('fields: what each role may set and see', () => {
     const { author_id: author, ...rest } = expected as { author_id?: Who };
     expect(response.body).toMatchObject(rest);
     if (author) expect(response.body.author_id).toBe(userIds[author]);
+  });
+
+  it('keeps the record of a * role that names another organization in the URL’s organization', async () => {
+    const globexId = await idOf(server, 'organizations', 'slug', 'globex');
+    const response = await call('owner', 'POST', '/posts', await fixture(), { title: 'Named elsewhere', organization_id: globexId });
+    expect(response.status).toBe(201);
+    expect(response.body.organization_id).toBe(acmeId);
+    expect(await server.sql("SELECT organization_id FROM posts WHERE title = 'Named elsewhere'")).toEqual([{ organization_id: acmeId }]);
   });
 
   it.each([

@@ -72,10 +72,17 @@ describe('another tenant’s ids: 404 on every endpoint, nothing changed', () =>
   });
 
   it('lists none of them', async () => {
-    for (const model of ['posts', 'comments', 'users', 'organizations/1']) {
-      const response = await server.api.get(`/api/acme/${model}?${model === 'organizations/1' ? '' : 'per_page=100'}`, { token: acmeOwner });
+    const acme = await idOf(server, 'organizations', 'slug', 'acme');
+    for (const model of ['posts', 'comments', 'users']) {
+      const response = await server.api.get(`/api/acme/${model}?per_page=100`, { token: acmeOwner });
+      expect(response.status).toBe(200);
+      const rows = response.body.data as { organization_id?: number }[];
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) if ('organization_id' in row) expect(row.organization_id).toBe(acme);
       expect(JSON.stringify(response.body)).not.toMatch(/Globex|globex/);
     }
+    const organization = await server.api.get(`/api/acme/organizations/${acme}`, { token: acmeOwner });
+    expect(organization).toMatchObject({ status: 200, body: { id: acme, slug: 'acme' } });
   });
 });
 
