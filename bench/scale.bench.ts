@@ -13,8 +13,8 @@ import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/app-login.js';
 import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { roleUrl } from '../server/db/role-url.js';
-import { startCli, type RunningCommand } from '../tests/support/cli.js';
-import { startPgBouncer } from '../tests/support/pgbouncer.js';
+import { startCli, type RunningCommand } from '../harness/cli.js';
+import { startPgBouncer } from '../harness/pgbouncer.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
 

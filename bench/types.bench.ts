@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeEngineConsumer, writeServerConsumer } from '../tests/support/package-consumers.js';
+import { writeEngineConsumer, writeServerConsumer } from '../harness/package-consumers.js';
 import {
   diskUsage,
   installConsumer,
@@ -15,7 +15,7 @@ import {
   scratchFolder,
   strictTsconfig,
   typeCheck,
-} from '../tests/support/packed-packages.js';
+} from '../harness/packed-packages.js';
 
 async function writeBaseline(folder: string, source: string): Promise<void> {
   await mkdir(join(folder, 'src'), { recursive: true });

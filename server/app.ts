@@ -14,17 +14,17 @@ import type { GatehouseState } from './http/state.js';
 import { apiReferenceAssets } from './pages/api-reference.js';
 import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
+import { UNGROUPED_ROUTES } from './openapi/document-routes.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
 import { mountRoutes } from './routes/route-sets.js';
-import { SERVICE_ROUTES } from './routes/service-routes.js';
 import type { Services } from './services.js';
 
 /** The whole request pipeline, outermost first. */
 export function createApp(services: Services): Koa<GatehouseState> {
   const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy > 0, maxIpsCount: services.config.trustProxy });
 
-  const service = mountRoutes(new Router<GatehouseState>({ prefix: services.config.basePath }), { routes: SERVICE_ROUTES, base: '', prefix: '' }, services, null);
+  const service = mountRoutes(new Router<GatehouseState>({ prefix: services.config.basePath }), { routes: UNGROUPED_ROUTES, base: '', prefix: '' }, services, null);
 
   app.use(requestId());
   app.use(requestLogger(services.logger));

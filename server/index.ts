@@ -15,9 +15,9 @@ export {
   type ScopeContext,
 } from './models/define-model.js';
 // zod field schemas whose messages read like the rest of the API's ("The title field is required.").
-export * as fields from './http/fields.js';
-export { ConfigError } from './config/config-error.js';
-export type { RouteGroup, RouteGroupConfig, Tenancy } from './route-groups/route-group.js';
+export * as fields from './models/fields.js';
+export { ConfigError } from './errors/config-error.js';
+export type { RouteGroup, RouteGroupConfig, Tenancy } from './models/route-group.js';
 export type { Mailer, MailMessage } from './mail/mailer.js';
 export type { Authentication, Authorization, AuthUser, CurrentOrganization, GatehouseContext, GatehouseMiddleware, GatehouseState } from './http/state.js';
 export { policyContext } from './permissions/policy-context.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import demo from '../../policies/gatehouse.config.js';
 import { migrate } from '../../server/db/migrations.js';
-import { startTestCluster } from '../../tests/support/cluster.js';
+import { startTestCluster } from '../../harness/cluster.js';
 
 /**
  * Runs fn against a database migrated for the demo application of its own (owner connection string), on the cluster the

@@ -64,8 +64,6 @@ export default defineConfig({
   // A link to a page that does not exist fails the build; only links to a locally running service
   // (http://localhost:3000/api/docs) are not checked, since the build runs none.
   ignoreDeadLinks: 'localhostLinks',
-  // Staged package READMEs, published with their packages rather than on the site.
-  srcExclude: ['packages/**'],
   cleanUrls: true,
   themeConfig: {
     nav: [

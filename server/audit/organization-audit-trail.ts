@@ -5,7 +5,7 @@ import { pagination } from '../data/read-actions.js';
 import { recordSerializer } from '../data/serialize-record.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import { readAuditTrailQuery } from './audit-trail-query.js';
 
 /**

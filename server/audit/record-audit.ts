@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { appendAuditLog } from '../db/repositories/audit-logs.js';
 import type { Schema } from '../db/schema.js';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { LooseRow, LooseTransaction } from '../query/loose-schema.js';
+import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 
 export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'restored', 'force_deleted'] as const;
 

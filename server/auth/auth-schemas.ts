@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confirmedPassword, email, newPassword, password, text } from '../http/fields.js';
+import { confirmedPassword, email, newPassword, password, text } from '../models/fields.js';
 
 export const loginSchema = z.object({ email: email(), password: password() });
 

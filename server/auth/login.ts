@@ -2,7 +2,7 @@ import { findUserByEmail } from '../db/repositories/users.js';
 import { InvalidCredentialsError } from '../http/errors/invalid-credentials-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
-import { assertGroupMember } from '../route-groups/require-group-membership.js';
+import { assertGroupMember } from '../tenancy/require-group-membership.js';
 import type { Services } from '../services.js';
 import { loginSchema } from './auth-schemas.js';
 import { defaultOrganization } from './default-organization.js';

@@ -10,7 +10,7 @@ import {
   type PublicKey,
   type SecretKey,
 } from 'paseto/v4/public';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 // Private: its inferred type is paseto's whole generic protocol, hundreds of KB as a declaration.
 const v4 = new PublicProtocol(

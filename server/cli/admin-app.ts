@@ -1,7 +1,7 @@
 import { resolveOrganizationRoles } from '../config/server-config.js';
 import type { OrganizationSettings } from '../organizations/draft-organization.js';
 import { reservedSlugs } from '../organizations/reserved-slugs.js';
-import { defineRouteGroups, type RouteGroup } from '../route-groups/route-group.js';
+import { defineRouteGroups, type RouteGroup } from '../models/route-group.js';
 import { appRouteGroups } from './env-config.js';
 import { appConfig } from './load-config.js';
 

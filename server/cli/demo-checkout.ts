@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // The demo application comes with a checkout of the repository only: the published package
-// carries none of it, so the CLI finds its files by path instead of importing them.
-const CHECKOUT = dirname(createRequire(import.meta.url).resolve('gatehouse/package.json'));
+// carries none of it, so the CLI finds its files by path instead of importing them. In a checkout
+// the server package's folder sits in the repository's root.
+const CHECKOUT = join(dirname(createRequire(import.meta.url).resolve('@gatehouse/server/package.json')), '..');
 
 export const DEMO_CONFIG = join(CHECKOUT, 'policies', 'gatehouse.config.ts');
 const DEMO_BANNER = join(CHECKOUT, 'policies', 'demo-banner.ts');

@@ -2,7 +2,7 @@ import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { DatabaseOptions } from '../db/database.js';
 import { createLogger } from '../http/logger.js';
-import type { RouteGroupConfig } from '../route-groups/route-group.js';
+import type { RouteGroupConfig } from '../models/route-group.js';
 import type { Environment } from './environment.js';
 
 /** The config's route groups; without any, one tenant group serving every registered model. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { parseConfig } from '../config/config-schema.js';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { DEMO_CONFIG } from './demo-checkout.js';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** The listen error of `port` as the one line an operator needs, or the error itself. */
 export function portError(error: unknown, port: number): unknown {

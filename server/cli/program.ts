@@ -4,7 +4,7 @@ import type { CliCommand } from './cli-command.js';
 import { COMMANDS } from './commands/index.js';
 
 // By package name, so the sources and the build (dist/) find the same file.
-const { version } = createRequire(import.meta.url)('gatehouse/package.json') as { version: string };
+const { version } = createRequire(import.meta.url)('@gatehouse/server/package.json') as { version: string };
 
 /**
  * The `gatehouse` command line. Commander reports its own mistakes (unknown command or option,

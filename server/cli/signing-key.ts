@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { generateTokenKeyPair } from '../auth/token-keys.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 

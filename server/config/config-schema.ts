@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
-import { optionProblem } from './option-problem.js';
+import { optionProblem } from '../errors/option-problem.js';
 
 const positiveInteger = z.number().int().positive();
 const strings = z.array(z.string());

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 export interface CorsOptions {
   /** `*`, or origins such as `https://app.example.com`; `[]` none. */

@@ -1,15 +1,24 @@
+import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/database.js';
+import type { GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { DataConfig, DataRoutesFactory } from '../models/data-config.js';
+import type { DataConfig } from '../models/data-config.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
-import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../route-groups/route-group.js';
-import { ConfigError } from './config-error.js';
+import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
+import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
 
-export type { DataConfig, DataRoutesFactory };
+/**
+ * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
+ * server mounts them under each of the group's data bases behind the group's request context
+ * (authentication, membership, organization, tenant transaction, permissions).
+ */
+export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
+
+export type { DataConfig };
 
 export interface ServerConfig {
   database: DatabaseOptions;

@@ -1,7 +1,7 @@
 import { required, type GatehouseContext } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { policyContext } from '../permissions/policy-context.js';
-import { loose } from '../query/loose-schema.js';
+import { loose } from '../db/loose-transaction.js';
 import { createDataContext, type DataContext } from './data-context.js';
 
 /** A data request's context, from what the server's middleware chain has settled. */

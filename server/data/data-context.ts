@@ -1,8 +1,8 @@
 import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import type { LooseTransaction } from '../query/loose-schema.js';
-import { UnknownModelError } from './data-errors.js';
+import type { LooseTransaction } from '../models/loose-schema.js';
+import { UnknownModelError } from '../errors/data-errors.js';
 
 /** The caller as the data layer records it (author columns, audit rows): a user row's key. */
 export interface Caller {

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
-import { isStoredInteger } from '../db/integer-range.js';
+import { isStoredInteger } from '../models/integer-range.js';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { NO_NARROWING, type TrashedMode } from '../query/build-index-query.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import { selectRows, type SelectionStatement } from '../query/selection-statement.js';
 import type { DataContext } from './data-context.js';
-import { RecordNotFoundError } from './data-errors.js';
+import { RecordNotFoundError } from '../errors/data-errors.js';
 
 /** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
 export function parseRecordId(raw: unknown): number {

@@ -1,5 +1,5 @@
 import type { ModelDefinition } from '../models/define-model.js';
-import { readTypedValue } from '../query/typed-value.js';
+import { readTypedValue } from '../models/typed-value.js';
 
 /**
  * Form fields arrive as strings. Each attribute's field becomes its type where it reads as one,

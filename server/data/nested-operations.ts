@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { id, text } from '../http/fields.js';
+import { id, text } from '../models/fields.js';
 import { ValidationError } from '../http/errors/validation-error.js';
 import { validate } from '../http/validate.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import type { DataContext } from './data-context.js';
 import { resolveReferences, resultReference } from './nested-references.js';
 import { requireObjectBody } from './validate-body.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../http/errors/validation-error.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 
 // `"$2.id"`: the field `id` of the result of operation 2 of the same request.
 export const REFERENCE = /^\$(\d{1,3})\.([A-Za-z_][A-Za-z0-9_]*)$/;

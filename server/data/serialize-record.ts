@@ -1,7 +1,7 @@
 import { readableAttribute } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { IncludedRelations } from '../query/load-includes.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import type { DataContext } from './data-context.js';
 
 export type AttributeReader = (values: LooseRow) => LooseRow;

@@ -2,7 +2,7 @@ import type { ZodType } from 'zod';
 import { BadRequestError } from '../http/errors/bad-request-error.js';
 import { ValidationError } from '../http/errors/validation-error.js';
 import { validate } from '../http/validate.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 
 /** A body must be a JSON object before any field rule can apply to it. */
 export function requireObjectBody(body: unknown): LooseRow {

@@ -1,6 +1,6 @@
 import { assertPermittedFields, permittedAttributesFor, type WriteOperation } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { LooseRow } from '../query/loose-schema.js';
+import type { LooseRow } from '../models/loose-schema.js';
 import type { Caller, DataPolicy } from './data-context.js';
 
 const SERVER_OWNED = ['id', 'organization_id', 'created_at', 'updated_at', 'deleted_at'];

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { NotMigratedError } from '../http/errors/not-migrated-error.js';
+import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { openDatabase } from './database.js';
 import { allMigrations, type MigrateOptions } from './migrations.js';
 import type { Executor } from './repositories/executor.js';
@@ -29,7 +29,7 @@ export async function pendingMigrations(db: Executor, options: MigrateOptions = 
 export async function assertMigrated(connectionString: string, options: MigrateOptions = {}): Promise<void> {
   const database = openDatabase({ connectionString, maxConnections: 1 });
   try {
-    if ((await pendingMigrations(database.db, options)).length > 0) throw new NotMigratedError();
+    if ((await pendingMigrations(database.db, options)).length > 0) throw new DatabaseNotMigratedError();
   } finally {
     await database.close();
   }

@@ -13,7 +13,7 @@ import { MigrationsFolderError } from './migrations-folder-error.js';
  * sql/ sits at the package root; found through the package itself because this module runs from
  * server/db/ in a checkout and from dist/server/db/ once built.
  */
-export const CORE_MIGRATIONS_DIR = join(dirname(createRequire(import.meta.url).resolve('gatehouse/package.json')), 'sql');
+export const CORE_MIGRATIONS_DIR = join(dirname(createRequire(import.meta.url).resolve('@gatehouse/server/package.json')), 'sql');
 
 /** Recorded names of an application's migrations start with this, so they never meet the core's. */
 export const APP_MIGRATION_PREFIX = 'app/';

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MembershipRecord } from './repositories/memberships.js';
 import type { Schema } from './schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './with-tenant.js';
+import { SLUG } from '../models/slug.js';
 
 export interface RequestOpening {
   /** From the token's verified claims. */
@@ -38,7 +39,6 @@ interface OpeningRow {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /**
  * A value as an SQL literal. The opening has to travel as one simple query (BEGIN cannot share an

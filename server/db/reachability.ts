@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { isDatabaseUnavailable } from '../http/database-unavailable.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 import { DatabaseUnreachableError } from './database-unreachable-error.js';
 
 const REASONS: Record<string, string> = {

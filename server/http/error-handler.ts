@@ -1,22 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { GatehouseError } from '@gatehouse/engine';
-import { isSchemaMissing } from '../db/schema-missing.js';
-import { isDatabaseUnavailable } from './database-unavailable.js';
 import { HttpError } from './errors/http-error.js';
-import { NotMigratedError } from './errors/not-migrated-error.js';
-import { ServiceUnavailableError } from './errors/service-unavailable-error.js';
+import { httpErrorFor } from './http-error-for.js';
 import type { GatehouseState } from './state.js';
-
-/** Turns anything thrown below into an HTTP error; null for a fault of the service itself. */
-function toHttpError(error: unknown): HttpError | null {
-  if (error instanceof HttpError) return error;
-  // Engine errors (403 policy denials, forbidden fields and includes, 400 bad includes) carry a
-  // status and a message meant for the caller.
-  if (error instanceof GatehouseError) return new HttpError(error.status, error.message);
-  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
-  return isSchemaMissing(error) ? new NotMigratedError() : null;
-}
 
 /** Every error leaves as JSON `{message}`; nothing below ever answers with a stack trace. */
 export function errorHandler(logger: Logger): Middleware<GatehouseState> {
@@ -24,7 +10,7 @@ export function errorHandler(logger: Logger): Middleware<GatehouseState> {
     try {
       await next();
     } catch (error) {
-      const httpError = toHttpError(error);
+      const httpError = httpErrorFor(error);
       if (httpError === null) logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       else if (httpError.status >= 500) logger.warn({ err: error, requestId: ctx.state.requestId }, httpError.message);
       const answer = httpError ?? new HttpError(500, 'Server Error');

@@ -1,7 +1,7 @@
 import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
 import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/with-tenant.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 export interface AuthUser {
   id: number;

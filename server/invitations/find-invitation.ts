@@ -1,4 +1,4 @@
-import { isStoredInteger } from '../db/integer-range.js';
+import { isStoredInteger } from '../models/integer-range.js';
 import { findInvitation as findInOrganization, type InvitationRecord } from '../db/repositories/invitations.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import { ValidationError } from '../http/errors/validation-error.js';

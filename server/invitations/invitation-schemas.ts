@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, id, text } from '../http/fields.js';
+import { email, id, text } from '../models/fields.js';
 
 export const invitationStatusSchema = z.object({
   status: z.enum(['pending', 'expired', 'accepted', 'cancelled'], { error: 'The status must be one of pending, expired, accepted, cancelled.' }).optional(),

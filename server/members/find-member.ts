@@ -1,4 +1,4 @@
-import { isStoredInteger } from '../db/integer-range.js';
+import { isStoredInteger } from '../models/integer-range.js';
 import { findMemberDetails, type MemberDetails, type MembershipKey } from '../db/repositories/members.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import { required, type GatehouseContext } from '../http/state.js';

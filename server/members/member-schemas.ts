@@ -1,6 +1,6 @@
 import { isValidPermission } from '@gatehouse/engine';
 import { z } from 'zod';
-import { id } from '../http/fields.js';
+import { id } from '../models/fields.js';
 
 const MAX_PERMISSIONS = 200;
 

@@ -1,15 +1,5 @@
-import type Router from '@koa/router';
 import type { PolicyRegistry } from '@gatehouse/engine';
-import type { GatehouseState } from '../http/state.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
 import type { ModelDefinition } from './define-model.js';
-
-/**
- * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
- * server mounts them under each of the group's data bases behind the group's request context
- * (authentication, membership, organization, tenant transaction, permissions).
- */
-export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
 
 /** The application's models, served as data routes in every route group that lists them. */
 export interface DataConfig {

@@ -1,6 +1,6 @@
 import { resolvePolicy, type PolicyClass, type PolicyRegistry } from '@gatehouse/engine';
-import { ConfigError } from '../config/config-error.js';
-import { UnknownModelError } from '../data/data-errors.js';
+import { ConfigError } from '../errors/config-error.js';
+import { UnknownModelError } from '../errors/data-errors.js';
 import { ModelDefinitionError, type ModelDefinition, type Relation } from './define-model.js';
 
 export interface ModelRegistry {

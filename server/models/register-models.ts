@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/config-error.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import { ConfigError } from '../errors/config-error.js';
+import type { RouteGroup } from './route-group.js';
 import type { DataConfig } from './data-config.js';
 import { createModelRegistry, type ModelRegistry } from './model-registry.js';
 

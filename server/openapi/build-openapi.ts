@@ -1,17 +1,18 @@
 import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import { toJSONSchema, type ZodType } from 'zod';
 import { AUDIT_ACTIONS } from '../audit/record-audit.js';
-import { BASE_NESTED_ROUTE, DATA_ROUTES, modelHas, type DataAnswer, type DataRoute } from '../data/data-routes.js';
+import { BASE_NESTED_ROUTE, DATA_ROUTES, modelHas, type DataAnswer, type DataRoute } from '../routes/data-routes.js';
 import { MAX_NESTED_OPERATIONS } from '../data/nested-operations.js';
 import type { AttributeType, ModelDefinition } from '../models/define-model.js';
 import { REFERENCE } from '../data/nested-references.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { ENDPOINT_QUERIES } from '../query/endpoint-queries.js';
-import { dataBases, type RouteGroup } from '../route-groups/route-group.js';
+import { dataBases, type RouteGroup } from '../models/route-group.js';
 import { COMPONENT_SCHEMAS, listOf, ref } from '../routes/response-schemas.js';
-import type { JsonSchema, ResponseDescription, RouteDefinition } from '../routes/route-definition.js';
+import type { JsonSchema, ResponseDescription, RouteDescription } from '../routes/route-definition.js';
 import { groupRouteSets } from '../routes/route-sets.js';
 import { SERVICE_ROUTES } from '../routes/service-routes.js';
+import { DOCUMENT_DESCRIPTIONS } from './document-descriptions.js';
 
 export interface OpenApiSource {
   title: string;
@@ -101,7 +102,7 @@ const SECURITY = { bearer: undefined, optional: [{}, { bearer: [] }], none: [] }
 /** A group's name in operationIds; the service's own routes have none. */
 const operationId = (group: RouteGroup | null, id: string) => (group ? `${group.name}.${id}` : id);
 
-function routeOperation(route: RouteDefinition, path: string, group: RouteGroup | null, label = ''): Operation {
+function routeOperation(route: RouteDescription, path: string, group: RouteGroup | null, label = ''): Operation {
   const security = SECURITY[route.access];
   return {
     operationId: operationId(group, `${label}${route.operationId}`),
@@ -288,7 +289,7 @@ const TAGS: Record<string, string> = {
  */
 export function buildOpenApi(source: OpenApiSource): JsonSchema {
   const collector = new PathCollector();
-  for (const route of SERVICE_ROUTES) {
+  for (const route of [...SERVICE_ROUTES, ...DOCUMENT_DESCRIPTIONS]) {
     const path = template(`${source.basePath}${route.path}`);
     collector.add(path, route.method, routeOperation(route, path, null), null);
   }

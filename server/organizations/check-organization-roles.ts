@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { findStartingRoles, type OrganizationSettings } from './draft-organization.js';
 

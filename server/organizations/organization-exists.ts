@@ -1,6 +1,6 @@
 import { isMember } from '../db/repositories/memberships.js';
 import { findOrganizationBySlug } from '../db/repositories/organizations.js';
-import { slugPattern } from '../http/fields.js';
+import { slugPattern } from '../models/fields.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 import { reservedSlugs } from './reserved-slugs.js';

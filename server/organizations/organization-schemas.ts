@@ -1,4 +1,4 @@
 import { z } from 'zod';
-import { slug, text } from '../http/fields.js';
+import { slug, text } from '../models/fields.js';
 
 export const createOrganizationSchema = z.object({ name: text('name'), slug: slug() });

@@ -1,4 +1,4 @@
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 // Path segments the service itself answers under the base path; an organization named like one
 // would be shadowed by it.

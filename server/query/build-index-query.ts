@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { BoundValues } from '../db/bound-values.js';
-import type { LooseSchema, LooseSelect, LooseTransaction } from './loose-schema.js';
+import type { LooseSchema, LooseSelect, LooseTransaction } from '../models/loose-schema.js';
 import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
 

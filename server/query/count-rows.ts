@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { ESTIMATE_THRESHOLD, type CountMode } from './count-mode.js';
-import type { LooseTransaction } from './loose-schema.js';
+import { ESTIMATE_THRESHOLD, type CountMode } from '../models/count-mode.js';
+import type { LooseTransaction } from '../models/loose-schema.js';
 import { selectRows, type Selection, type SelectionStatement } from './selection-statement.js';
 
 export interface RowCount {

@@ -1,5 +1,5 @@
 import { keyAlias, pageStatement, sortKey, type PageShape } from './build-index-query.js';
-import type { LooseRow, LooseTransaction } from './loose-schema.js';
+import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
 import { selectRows, type Selection, type SelectionStatement } from './selection-statement.js';

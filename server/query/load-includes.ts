@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { NO_NARROWING } from './build-index-query.js';
-import type { LooseRow, LooseTransaction } from './loose-schema.js';
+import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { selectRows, type SelectionStatement } from './selection-statement.js';
 
 export interface IncludedRelation {

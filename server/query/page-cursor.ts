@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../errors/invalid-query-error.js';
 
 /** The values of a row's sort key, as text: exactly as PostgreSQL compares them. */
 export type KeyValues = (string | null)[];
@@ -7,7 +7,7 @@ export type KeyValues = (string | null)[];
 const MAC_BYTES = 16;
 const MAX_CURSOR_LENGTH = 4_096;
 
-export class InvalidCursorError extends BadRequestError {
+export class InvalidCursorError extends InvalidQueryError {
   constructor() {
     super('Invalid cursor: it was altered, or it belongs to another model or sort.');
   }

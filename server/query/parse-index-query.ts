@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { ENDPOINT_QUERIES, type QueryKind } from './endpoint-queries.js';
@@ -17,8 +17,8 @@ function entriesByParameter(raw: RawQuery, parameters: readonly QueryParameter[]
     if (value === undefined) continue;
     const [, base, key = null] = NAME.exec(name) ?? [];
     const parameter = parameters.find((candidate) => candidate.name === base);
-    if (!parameter || (parameter.keyed !== 'either' && (parameter.keyed === 'always') !== (key !== null))) throw new BadRequestError(`Unknown query parameter: ${name}.`);
-    if (Array.isArray(value)) throw new BadRequestError(`The query parameter ${name} may appear only once.`);
+    if (!parameter || (parameter.keyed !== 'either' && (parameter.keyed === 'always') !== (key !== null))) throw new InvalidQueryError(`Unknown query parameter: ${name}.`);
+    if (Array.isArray(value)) throw new InvalidQueryError(`The query parameter ${name} may appear only once.`);
     entries.set(parameter, [...(entries.get(parameter) ?? []), { raw: name, key, value }]);
   }
   return entries;

@@ -1,5 +1,5 @@
 import type { ModelDefinition } from '../models/define-model.js';
-import type { TypedValue } from './typed-value.js';
+import type { TypedValue } from '../models/typed-value.js';
 
 export interface ListQuery {
   filters: { column: string; values: TypedValue[] }[];

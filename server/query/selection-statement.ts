@@ -3,7 +3,7 @@ import { BoundValues } from '../db/bound-values.js';
 import { identityOf, statementCache } from '../db/statement-cache.js';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { gatedQuery, narrowingShape, narrowQuery, type Narrowing, type TrashedMode } from './build-index-query.js';
-import type { LooseSelect, LooseTransaction } from './loose-schema.js';
+import type { LooseSelect, LooseTransaction } from '../models/loose-schema.js';
 
 /** The rows a statement reads: a model's table behind its record gate, narrowed by a request. */
 export interface Selection {

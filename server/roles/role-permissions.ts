@@ -1,4 +1,4 @@
-import { isStoredInteger } from '../db/integer-range.js';
+import { isStoredInteger } from '../models/integer-range.js';
 import { findRole, findRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';

@@ -1,5 +1,5 @@
 import type { GatehouseMiddleware } from '../http/state.js';
-import { hostMatcher, type RouteGroup } from './route-group.js';
+import { hostMatcher, type RouteGroup } from '../models/route-group.js';
 
 /** Marks the request as the group's, and for domain groups keeps the organization the host names. */
 export function bindRouteGroup(group: RouteGroup): GatehouseMiddleware {

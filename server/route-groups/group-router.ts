@@ -1,12 +1,12 @@
 import Router from '@koa/router';
-import { dataRouter } from '../data/data-routes.js';
+import { dataRouter } from '../routes/data-routes.js';
 import { chain } from '../http/chain.js';
 import type { GatehouseRoutes, GatehouseState } from '../http/state.js';
 import { groupRouteSets, mountRoutes } from '../routes/route-sets.js';
 import type { Services } from '../services.js';
 import { bindRouteGroup } from './bind-route-group.js';
 import { dataContext } from './request-context.js';
-import { dataBases, type RouteGroup } from './route-group.js';
+import { dataBases, type RouteGroup } from '../models/route-group.js';
 
 /** The registered models' generic routes where the group lists any, else the application's own. */
 function groupDataRoutes(group: RouteGroup, services: Services): Router<GatehouseState> | undefined {

@@ -1,6 +1,6 @@
 import { chain } from '../http/chain.js';
 import type { GatehouseRoutes } from '../http/state.js';
-import { hostMatcher, type RouteGroup } from './route-group.js';
+import { hostMatcher, type RouteGroup } from '../models/route-group.js';
 
 // Groups whose prefix opens with the organization segment catch any first segment, so they go
 // after the groups with a fixed first segment, the default group last of all.

@@ -5,8 +5,8 @@ import type { Services } from '../services.js';
 import { openMemberRequest } from '../tenancy/open-member-request.js';
 import { resolveOrganization } from '../tenancy/resolve-organization.js';
 import { tenantTransaction } from '../tenancy/tenant-transaction.js';
-import { requireGroupMembership } from './require-group-membership.js';
-import type { RouteGroup } from './route-group.js';
+import { requireGroupMembership } from '../tenancy/require-group-membership.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 // The chains below fix the order of checks: authentication (401), route group membership (403),
 // organization (404); permissions are loaded last, for the handler's own checks. A member's

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { GatehouseMiddleware } from '../http/state.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -23,10 +23,10 @@ export interface ResponseDescription {
 }
 
 /**
- * One operation of the HTTP surface: how it is mounted (method, path, middleware) and how it is
- * described (summary, body, answers). Routers and the OpenAPI document are both built from these.
+ * How one operation of the HTTP surface is described (method, path, summary, body, answers): what
+ * the OpenAPI document needs of it.
  */
-export interface RouteDefinition {
+export interface RouteDescription {
   /** Unique within its set; the document prefixes it with the group where one set is mounted several times. */
   operationId: string;
   method: HttpMethod;
@@ -43,5 +43,12 @@ export interface RouteDefinition {
   responses: Readonly<Record<number, ResponseDescription>>;
   /** Statuses answered with the `{message}` error body. */
   errors: readonly number[];
+}
+
+/**
+ * One operation of the HTTP surface: how it is described and how it is mounted (its middleware).
+ * Routers and the OpenAPI document are both built from these.
+ */
+export interface RouteDefinition extends RouteDescription {
   handle(services: Services, mount: Mount): GatehouseMiddleware[];
 }

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { GatehouseState } from '../http/state.js';
-import { dataBases, groupBases, tenantBases, type RouteGroup } from '../route-groups/route-group.js';
+import { dataBases, groupBases, tenantBases, type RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
 import { AUTH_ROUTES } from './auth-routes.js';
 import type { Mount, RouteDefinition } from './route-definition.js';

@@ -1,15 +1,16 @@
 import { authenticateIfPresent } from '../auth/authenticate.js';
 import { acceptInvitation } from '../invitations/accept-invitation.js';
 import { acceptInvitationSchema } from '../invitations/invitation-schemas.js';
-import { openApi } from '../openapi/openapi-route.js';
-import { apiReferencePage } from '../pages/api-reference.js';
 import { health, ready } from '../service/health.js';
 import { publicKey } from '../service/public-key.js';
 import { readinessCheck } from '../service/readiness.js';
 import type { RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 
-/** Routes outside every route group: the same on every host, any session may call them. */
+/**
+ * Routes outside every route group: the same on every host, any session may call them. The
+ * OpenAPI document and its reference page join them from the layer above (`DOCUMENT_ROUTES`).
+ */
 export const SERVICE_ROUTES: readonly RouteDefinition[] = [
   {
     operationId: 'health',
@@ -56,27 +57,5 @@ export const SERVICE_ROUTES: readonly RouteDefinition[] = [
     responses: { 200: { description: 'Accepted, or what a guest must do first', schema: ref('AcceptedInvitation') } },
     errors: [401, 403, 404, 422],
     handle: (services) => [authenticateIfPresent(services), acceptInvitation(services)],
-  },
-  {
-    operationId: 'openApiDocument',
-    method: 'get',
-    path: '/openapi.json',
-    summary: 'This document',
-    tag: 'service',
-    access: 'none',
-    responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object' } } },
-    errors: [],
-    handle: (services) => [openApi(services)],
-  },
-  {
-    operationId: 'apiReference',
-    method: 'get',
-    path: '/docs',
-    summary: 'The API reference page (Swagger UI) for this document',
-    tag: 'service',
-    access: 'none',
-    responses: { 200: { description: 'HTML', contentType: 'text/html' } },
-    errors: [],
-    handle: (services) => [apiReferencePage(services.config.basePath)],
   },
 ];

@@ -1,5 +1,5 @@
 import type { GatehouseContext } from '../http/state.js';
-import type { RouteGroup } from '../route-groups/route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 /**
  * The slug the request addresses: the path segment for path tenancy, the host for subdomain

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 export interface ThrottleRule {
   /** Attempts allowed in one window; the next one is refused with 429 until the window ends. */

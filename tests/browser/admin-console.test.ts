@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../../harness/cli.js';
 import { idOf, startDataServer } from '../server/support/data-server.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { launchChromium, screenshot, type Browser } from './support/chromium.js';

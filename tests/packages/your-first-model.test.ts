@@ -5,15 +5,15 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Api } from '../server/support/http-client.js';
-import { startCommand, type RunningCommand } from '../support/cli.js';
-import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../support/packed-packages.js';
+import { startCommand, type RunningCommand } from '../../harness/cli.js';
+import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../../harness/packed-packages.js';
 import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 
 // "Your first model" (docs/getting-started/your-first-model.md), followed as a reader follows it:
 // in a fresh folder outside the repository, its files written as printed and its commands run as
-// printed, by a shell, on the packed packages. Only `npm install gatehouse zod` names the run's
-// tarballs instead of the registry. The HTTP requests its curl lines show are made with the tests'
-// HTTP client, and its psql line with pg, since CI installs neither curl nor psql.
+// printed, by a shell, on the packed packages. Only `npm install @gatehouse/server zod` names the
+// run's tarballs instead of the registry. The HTTP requests its curl lines show are made with the
+// tests' HTTP client, and its psql line with pg, since CI installs neither curl nor psql.
 
 const run = promisify(execFile);
 const MINUTES = 60_000;
@@ -42,7 +42,7 @@ async function shell(command: string): Promise<string> {
 }
 
 async function install(command: string): Promise<string> {
-  expect(command).toBe('npm install gatehouse zod');
+  expect(command).toBe('npm install @gatehouse/server zod');
   return shell(`npm install --no-audit --no-fund --prefer-offline --loglevel=error ${tarballs.engine} ${tarballs.server} zod@${await repositoryVersion('zod')}`);
 }
 

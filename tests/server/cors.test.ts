@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../server/config/config-error.js';
+import { ConfigError } from '../../server/errors/config-error.js';
 import { envConfig } from '../../server/cli/env-config.js';
 import { readEnvironment } from '../../server/cli/environment.js';
 import { createServer } from '../../server/create-server.js';

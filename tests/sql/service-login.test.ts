@@ -9,7 +9,7 @@ import { roleUrl } from '../../server/db/role-url.js';
 import { inspectServiceConnection } from '../../server/db/service-connection.js';
 import { serviceLoginName } from '../../server/cli/service-login.js';
 import { Api } from '../server/support/http-client.js';
-import { runCli, startCli, type RunningCommand } from '../support/cli.js';
+import { runCli, startCli, type RunningCommand } from '../../harness/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/db/embedded-cluster.js';
-import { runCli, startCommand } from '../support/cli.js';
+import { runCli, startCommand } from '../../harness/cli.js';
 import { descendants, isListening, isRunning } from '../support/processes.js';
 
 // `npm start` exactly as a user runs it, on a fresh embedded cluster of its own (no

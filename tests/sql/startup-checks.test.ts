@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { runCli, type CliRun } from '../support/cli.js';
+import { runCli, type CliRun } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { databaseUrl } from './cluster.js';
+import { databaseUrl } from '../../harness/cluster.js';
 import { queryOnce } from './query.js';
 
 export interface TestDatabase {

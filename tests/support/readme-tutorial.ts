@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPOSITORY } from './packed-packages.js';
+import { REPOSITORY } from '../../harness/packed-packages.js';
 
 export interface Tutorial {
   /** The files it has the reader write, by path, as printed. */

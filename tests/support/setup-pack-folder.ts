@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { scratchFolder } from './packed-packages.js';
+import { scratchFolder } from '../../harness/packed-packages.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

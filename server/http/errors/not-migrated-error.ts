@@ -1,6 +1,5 @@
+import { NOT_MIGRATED } from '../../errors/database-not-migrated-error.js';
 import { HttpError } from './http-error.js';
-
-export const NOT_MIGRATED = 'database not migrated: run `gatehouse migrate`';
 
 /** The database answers but lacks the schema this version of the service needs. */
 export class NotMigratedError extends HttpError {

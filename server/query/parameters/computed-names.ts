@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../../models/define-model.js';
 import type { ParsedQuery } from '../parsed-query.js';
 import { commaList, documented, type QueryParameter } from '../query-parameter.js';
@@ -19,7 +19,7 @@ export function computedNames(
     read([entry], { model }): Partial<ParsedQuery> {
       const names = [...new Set(commaList(entry!.value))];
       const unknown = names.filter((candidate) => !Object.hasOwn(declared(model), candidate));
-      if (unknown.length > 0) throw new BadRequestError(`Unknown computed attribute${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
+      if (unknown.length > 0) throw new InvalidQueryError(`Unknown computed attribute${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
       return { [field]: names };
     },
     document(model) {

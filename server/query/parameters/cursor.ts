@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import { documented, type QueryParameter } from '../query-parameter.js';
 
 /**
@@ -9,8 +9,8 @@ export const cursor: QueryParameter = {
   name: 'cursor',
   keyed: 'never',
   read: ([entry], _target, request) => {
-    if (request.page !== 1) throw new BadRequestError('page and cursor cannot be combined: a cursor is a position of its own.');
-    if (entry!.value === '') throw new BadRequestError('cursor must not be empty.');
+    if (request.page !== 1) throw new InvalidQueryError('page and cursor cannot be combined: a cursor is a position of its own.');
+    if (entry!.value === '') throw new InvalidQueryError('cursor must not be empty.');
     return { cursor: entry!.value };
   },
   document: () => [

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../../models/define-model.js';
 import type { ModelRegistry } from '../../models/model-registry.js';
 import { commaList, documented, type QueryParameter } from '../query-parameter.js';
@@ -30,10 +30,10 @@ export const fields: QueryParameter = {
     for (const { key, value } of entries) {
       const slug = key ?? model.slug;
       const target = reachable.get(slug);
-      if (!target) throw new BadRequestError(`Unknown model in fields: ${slug}.`);
-      if (Object.hasOwn(requested, slug)) throw new BadRequestError(`Use either fields or fields[${slug}], not both.`);
+      if (!target) throw new InvalidQueryError(`Unknown model in fields: ${slug}.`);
+      if (Object.hasOwn(requested, slug)) throw new InvalidQueryError(`Use either fields or fields[${slug}], not both.`);
       requested[slug] = commaList(value).map((field) => {
-        if (!Object.hasOwn(target.attributes, field) || target.hidden.includes(field)) throw new BadRequestError(`Unknown field: ${slug}.${field}.`);
+        if (!Object.hasOwn(target.attributes, field) || target.hidden.includes(field)) throw new InvalidQueryError(`Unknown field: ${slug}.${field}.`);
         return field;
       });
     }

@@ -1,6 +1,6 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import { commaList, documented, type QueryParameter } from '../query-parameter.js';
-import { parseTypedValue } from '../typed-value.js';
+import { parseTypedValue } from '../../models/typed-value.js';
 
 /** `filter[column]=a,b`: rows whose column is any of the values, typed like the column. */
 export const filter: QueryParameter = {
@@ -10,7 +10,7 @@ export const filter: QueryParameter = {
     return {
       filters: entries.map(({ raw, key, value }) => {
         const column = key!;
-        if (!model.filters.includes(column)) throw new BadRequestError(`Unknown filter: ${column}.`);
+        if (!model.filters.includes(column)) throw new InvalidQueryError(`Unknown filter: ${column}.`);
         return { column, values: commaList(value).map((item) => parseTypedValue(raw, model.attributes[column]!, item)) };
       }),
     };

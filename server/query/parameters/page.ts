@@ -1,12 +1,12 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
-import { MAX_PER_PAGE } from '../../models/define-model.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
+import { MAX_PER_PAGE } from '../../models/model-options-schema.js';
 import { documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
 
 const MAX_PAGE = 1_000_000_000;
 
 function positiveInteger({ raw, value }: QueryEntry, max: number): number {
   const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!(number >= 1 && number <= max)) throw new BadRequestError(`${raw} must be an integer between 1 and ${max}.`);
+  if (!(number >= 1 && number <= max)) throw new InvalidQueryError(`${raw} must be an integer between 1 and ${max}.`);
   return number;
 }
 

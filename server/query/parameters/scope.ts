@@ -1,11 +1,11 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition, NamedScope } from '../../models/define-model.js';
 import type { ListQuery } from '../parsed-query.js';
 import { commaList, documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
-import { parseTypedValue } from '../typed-value.js';
+import { parseTypedValue } from '../../models/typed-value.js';
 
 function namedScope(model: ModelDefinition, name: string): NamedScope {
-  if (!Object.hasOwn(model.scopes, name)) throw new BadRequestError(`Unknown scope: ${name}.`);
+  if (!Object.hasOwn(model.scopes, name)) throw new InvalidQueryError(`Unknown scope: ${name}.`);
   return model.scopes[name]!;
 }
 
@@ -13,13 +13,13 @@ function namedScope(model: ModelDefinition, name: string): NamedScope {
 function scopesOf(model: ModelDefinition, { raw, key, value }: QueryEntry): ListQuery['scopes'] {
   if (key === null) {
     return commaList(value).map((name) => {
-      if (namedScope(model, name).argument !== null) throw new BadRequestError(`Scope ${name} needs an argument: scope[${name}]=value.`);
+      if (namedScope(model, name).argument !== null) throw new InvalidQueryError(`Scope ${name} needs an argument: scope[${name}]=value.`);
       return { name, argument: null };
     });
   }
   const { argument } = namedScope(model, key);
   if (argument === null) {
-    if (value !== '') throw new BadRequestError(`Scope ${key} takes no argument.`);
+    if (value !== '') throw new InvalidQueryError(`Scope ${key} takes no argument.`);
     return [{ name: key, argument: null }];
   }
   return [{ name: key, argument: parseTypedValue(raw, argument, value) }];

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import { documented, type QueryParameter } from '../query-parameter.js';
 
 /** `search=text`: case-insensitive text in any of the model's search columns; blank searches nothing. */
@@ -7,7 +7,7 @@ export const search: QueryParameter = {
   keyed: 'never',
   read([entry], { model }) {
     const text = entry!.value.trim() === '' ? null : entry!.value;
-    if (text !== null && model.search.length === 0) throw new BadRequestError(`Model ${model.slug} is not searchable.`);
+    if (text !== null && model.search.length === 0) throw new InvalidQueryError(`Model ${model.slug} is not searchable.`);
     return { search: text };
   },
   document: (model) => (model.search.length > 0 ? [documented('search', `Case-insensitive text in ${model.search.join(', ')}.`)] : []),

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../http/errors/bad-request-error.js';
+import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import { commaList, documented, type QueryParameter } from '../query-parameter.js';
 
 /** `sort=-a,b`: the order of the rows; an empty value keeps the model's default order. */
@@ -8,7 +8,7 @@ export const sort: QueryParameter = {
   read([entry], { model }) {
     const order = commaList(entry!.value).map((item) => {
       const column = item.replace(/^-/, '');
-      if (!model.sorts.includes(column)) throw new BadRequestError(`Unknown sort: ${column}.`);
+      if (!model.sorts.includes(column)) throw new InvalidQueryError(`Unknown sort: ${column}.`);
       return { column, direction: item.startsWith('-') ? ('desc' as const) : ('asc' as const) };
     });
     return order.length > 0 ? { sort: order } : {};

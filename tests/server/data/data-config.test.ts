@@ -6,10 +6,10 @@ import { demoModels } from '../../../policies/demo-models.js';
 import { PostPolicy } from '../../../policies/post-policy.js';
 import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
-import { ConfigError } from '../../../server/config/config-error.js';
+import { ConfigError } from '../../../server/errors/config-error.js';
 import { resolveConfig, type ServerConfig } from '../../../server/config/server-config.js';
 import { defineModel, type ModelOptions } from '../../../server/models/define-model.js';
-import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';
+import type { RouteGroupConfig } from '../../../server/models/route-group.js';
 
 const base = (routeGroups: RouteGroupConfig[], data: ServerConfig['data'] = demoData): ServerConfig => ({
   database: { connectionString: 'postgres://localhost/unused' },

@@ -4,7 +4,7 @@ import { DEMO_ROUTE_GROUPS } from '../../../policies/route-groups.js';
 import { MAX_NESTED_OPERATIONS } from '../../../server/data/nested-operations.js';
 import { registerModels } from '../../../server/models/register-models.js';
 import { buildOpenApi } from '../../../server/openapi/build-openapi.js';
-import { defineRouteGroups } from '../../../server/route-groups/route-group.js';
+import { defineRouteGroups } from '../../../server/models/route-group.js';
 
 interface Operation {
   operationId: string;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isIsoTimestamp } from '../../../server/query/iso-timestamp.js';
+import { isIsoTimestamp } from '../../../server/models/iso-timestamp.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 let testDb: TestDatabase;

@@ -5,7 +5,7 @@ import { DEMO_ROLES, DEMO_USERS } from '../../../policies/seed.js';
 import type { Schema } from '../../../server/db/schema.js';
 import { withTenant } from '../../../server/db/with-tenant.js';
 import type { ModelRegistry } from '../../../server/models/model-registry.js';
-import { loose } from '../../../server/query/loose-schema.js';
+import { loose } from '../../../server/db/loose-transaction.js';
 import { queryOnce } from '../../support/query.js';
 
 /** A demo member acting in their organization, with the permissions the seed gives them. */

@@ -1,6 +1,6 @@
 import { demoData } from '../../../policies/demo-data.js';
 import { DEMO_ROUTE_GROUPS } from '../../../policies/route-groups.js';
-import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';
+import type { RouteGroupConfig } from '../../../server/models/route-group.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 export const ACME_HOST = 'acme.example.test';

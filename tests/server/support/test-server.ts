@@ -7,7 +7,7 @@ import { createServer, type GatehouseServer } from '../../../server/create-serve
 import { DEMO_PASSWORD, DEMO_ROLES } from '../../../policies/seed.js';
 import type { GatehouseState } from '../../../server/http/state.js';
 import { policyContext } from '../../../server/permissions/policy-context.js';
-import type { RouteGroupConfig } from '../../../server/route-groups/route-group.js';
+import type { RouteGroupConfig } from '../../../server/models/route-group.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { Api, type RequestOptions } from './http-client.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_INTEGER } from '../db/integer-range.js';
+import { SLUG } from './slug.js';
+import { MAX_INTEGER } from './integer-range.js';
 
 // Field schemas with human messages; `label` is how the field is named in them.
 const label = (field: string) => field.replace(/_/g, ' ');
@@ -50,7 +51,7 @@ export function confirmedPassword<Shape extends { password: string; password_con
   }
 }
 
-export const slugPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const slugPattern = SLUG;
 
 /** A URL name: lower-case letters and digits, single hyphens between them. */
 export function slug(field = 'slug') {

@@ -13,9 +13,9 @@ const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const require = createRequire(import.meta.url);
 
-export const REPOSITORY = resolve(import.meta.dirname, '..', '..');
+export const REPOSITORY = resolve(import.meta.dirname, '..');
 const TSC = require.resolve('typescript/bin/tsc');
-const BUILD_OUTPUTS = ['dist', 'engine/dist', 'client/dist'];
+const BUILD_OUTPUTS = ['engine/dist', 'client/dist', 'server/dist'];
 
 export interface Tarballs {
   engine: string;
@@ -35,15 +35,14 @@ export async function scratchFolder(prefix: string): Promise<string> {
 export async function packPackages(destination: string): Promise<Tarballs> {
   await Promise.all(BUILD_OUTPUTS.map((output) => rm(join(REPOSITORY, output), { recursive: true, force: true })));
   await mkdir(destination, { recursive: true });
-  await run(NPM, ['pack', '--workspaces', '--include-workspace-root', '--pack-destination', destination], {
+  await run(NPM, ['pack', '--workspaces', '--pack-destination', destination], {
     cwd: REPOSITORY,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const version = await packageVersion(REPOSITORY);
   return {
     engine: join(destination, `gatehouse-engine-${await packageVersion(join(REPOSITORY, 'engine'))}.tgz`),
     client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
-    server: join(destination, `gatehouse-${version}.tgz`),
+    server: join(destination, `gatehouse-server-${await packageVersion(join(REPOSITORY, 'server'))}.tgz`),
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { Schema } from '../db/schema.js';
 
 /**
  * Registered models name their tables and columns at runtime, so their queries go through a
@@ -10,7 +9,3 @@ export type LooseRow = Record<string, unknown>;
 export type LooseTransaction = Kysely<LooseSchema>;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type LooseSelect = SelectQueryBuilder<LooseSchema, string, {}>;
-
-export function loose(trx: Kysely<Schema>): LooseTransaction {
-  return trx as unknown as LooseTransaction;
-}

@@ -4,16 +4,16 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { QueryKind } from '../query/endpoint-queries.js';
 import type { RawQuery } from '../query/query-parameter.js';
-import type { HttpMethod } from '../routes/route-definition.js';
-import type { DataContext } from './data-context.js';
-import { dataContextFor } from './data-context-for.js';
-import { coerceFormFields } from './form-fields.js';
-import { runNestedOperations } from './nested-operations.js';
-import { paginated } from './paginated.js';
-import { preferredCount } from '../query/count-mode.js';
+import type { HttpMethod } from './route-definition.js';
+import type { DataContext } from '../data/data-context.js';
+import { dataContextFor } from '../data/data-context-for.js';
+import { coerceFormFields } from '../data/form-fields.js';
+import { runNestedOperations } from '../data/nested-operations.js';
+import { paginated } from '../data/paginated.js';
+import { preferredCount } from '../models/count-mode.js';
 import type { PageCursors } from '../query/page-cursor.js';
-import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from './read-actions.js';
-import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from './write-actions.js';
+import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from '../data/read-actions.js';
+import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
 type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
 

@@ -1,7 +1,7 @@
-import type { Executor } from '../db/repositories/executor.js';
-import { readTableSafeguards, type TableSafeguards } from '../db/repositories/table-safeguards.js';
-import { ModelDefinitionError } from './define-model.js';
-import type { ModelRegistry } from './model-registry.js';
+import type { Executor } from './repositories/executor.js';
+import { readTableSafeguards, type TableSafeguards } from './repositories/table-safeguards.js';
+import { ModelDefinitionError } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
 
 // What a tenant table needs (docs/architecture/row-level-security.md, "Adding a tenant table?"), as the start-up check names it.
 const TENANT_SAFEGUARDS: ReadonlyArray<[keyof TableSafeguards, string]> = [

@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strictTsconfig } from './packed-packages.js';
 
-// Small projects that use each package the way its README (engine/README.md, client/README.md)
-// says; the packing tests check that they install, build and type-check, and
+// Small projects that use each package the way its README (engine/README.md, server/README.md,
+// client/README.md) says; the packing tests check that they install, build and type-check, and
 // `npm run bench -- types` times their type-checks.
 
 async function writeFiles(folder: string, files: Record<string, string>): Promise<void> {
@@ -61,8 +61,8 @@ export function writeServerConsumer(folder: string): Promise<void> {
   return writeFiles(folder, {
     'tsconfig.json': strictTsconfig(),
     'src/server.ts': `
-import { ResourcePolicy, type PolicyUser } from 'gatehouse/engine';
-import { createServer, defineModel, fields, type GatehouseServer } from 'gatehouse/server';
+import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
+import { createServer, defineModel, fields, type GatehouseServer } from '@gatehouse/server';
 import { z } from 'zod';
 
 const notes = defineModel({

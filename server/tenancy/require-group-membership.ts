@@ -2,7 +2,7 @@ import { hasGroupMembership } from '../db/repositories/memberships.js';
 import { NotGroupMemberError } from '../http/errors/not-group-member-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
-import type { RouteGroup } from './route-group.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 /** With enforcement on, a user needs a membership row for the group (403 otherwise). */
 export async function assertGroupMember(services: Services, userId: number, group: RouteGroup): Promise<void> {

@@ -1,6 +1,6 @@
-import { isStoredInteger } from '../db/integer-range.js';
-import { BadRequestError } from '../http/errors/bad-request-error.js';
-import type { AttributeType } from '../models/define-model.js';
+import { isStoredInteger } from './integer-range.js';
+import { InvalidQueryError } from '../errors/invalid-query-error.js';
+import type { AttributeType } from './attribute-types.js';
 import { isIsoTimestamp } from './iso-timestamp.js';
 
 /** A text value (query string, form field) coerced to its attribute's type, ready to be bound in SQL. */
@@ -27,6 +27,6 @@ export function readTypedValue(type: AttributeType, value: string): TypedValue |
 /** Reads `value` as the attribute type, or a 400 naming the parameter (`Invalid value for filter[author_id]: abc.`). */
 export function parseTypedValue(parameter: string, type: AttributeType, value: string): TypedValue {
   const typed = readTypedValue(type, value);
-  if (typed === undefined) throw new BadRequestError(`Invalid value for ${parameter}: ${value}.`);
+  if (typed === undefined) throw new InvalidQueryError(`Invalid value for ${parameter}: ${value}.`);
   return typed;
 }

@@ -8,11 +8,11 @@ import { register } from 'node:module';
 import { register as registerTsx } from 'tsx/esm/api';
 
 registerTsx();
-const sources = new URL('../server/cli/main.ts', import.meta.url);
+const sources = new URL('../cli/main.ts', import.meta.url);
 if (existsSync(sources)) {
   // Registered after tsx, so it runs first and tsx resolves with the added condition.
   register('./source-condition.js', import.meta.url);
   await import(sources.href);
 } else {
-  await import('../dist/server/cli/main.js');
+  await import('../dist/cli/main.js');
 }

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readMigrations } from '../../server/db/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { runCli, startCli } from '../support/cli.js';
+import { runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';

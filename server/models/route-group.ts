@@ -1,4 +1,5 @@
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import { SLUG, SLUG_BODY } from './slug.js';
 
 /** Where a group finds the organization: a path segment, the host, or nowhere. */
 export type Tenancy = 'path' | 'subdomain' | 'none';
@@ -31,8 +32,6 @@ export interface RouteGroup {
 }
 
 const PLACEHOLDER = '{organization}';
-const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const SLUG_PATTERN = '[a-z0-9]+(?:-[a-z0-9]+)*';
 
 function inferTenancy(config: RouteGroupConfig): Tenancy {
   if (config.prefix?.includes(PLACEHOLDER)) return 'path';
@@ -54,7 +53,7 @@ function checkTenancy(group: RouteGroup): void {
 }
 
 export function defineRouteGroup(config: RouteGroupConfig): RouteGroup {
-  if (!NAME.test(config.name)) throw new ConfigError(`Route group name "${config.name}" must be a lower-case slug.`);
+  if (!SLUG.test(config.name)) throw new ConfigError(`Route group name "${config.name}" must be a lower-case slug.`);
   const prefix = config.prefix?.replace(/^\/+|\/+$/g, '') || null;
   const group: RouteGroup = {
     name: config.name,
@@ -93,7 +92,7 @@ export function hostMatcher(domain: string): (hostname: string) => { organizatio
   const [before = '', after = ''] = domain.split(PLACEHOLDER);
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = domain.includes(PLACEHOLDER)
-    ? new RegExp(`^${escape(before)}(${SLUG_PATTERN})${escape(after)}$`)
+    ? new RegExp(`^${escape(before)}(${SLUG_BODY})${escape(after)}$`)
     : new RegExp(`^${escape(domain)}$`);
   return (hostname) => {
     const match = pattern.exec(hostname.toLowerCase());
