@@ -11,11 +11,16 @@ export function newInvitationToken(services: Services): { token: string; tokenHa
 }
 
 /**
- * Counts a send to `email` from the caller's address. It runs in the request's transaction, so
- * only sends that are committed (and mailed) count; a refused one rolls its count back too.
+ * Counts a send to `email` on two windows: the invitee's in this organization, so one tenant
+ * cannot use up another's invitations of the same address, and the inviter's own (in place of
+ * the client's address), so nobody floods mailboxes through many invitations. It runs in the
+ * request's transaction, so only sends that are committed (and mailed) count; a refused one
+ * rolls its count back too.
  */
 export function throttleSend(services: Services, ctx: GatehouseContext, email: string): Promise<void> {
-  return services.throttle.attempt(required(ctx, 'trx'), 'invitationSend', { email, address: ctx.ip });
+  const organization = required(ctx, 'organization').id;
+  const inviter = required(ctx, 'auth').user.id;
+  return services.throttle.attempt(required(ctx, 'trx'), 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
 }
 
 export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
