@@ -26,6 +26,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'React Native', link: '/guides/react-native' },
       { text: 'Analyst access', link: '/guides/analyst-access' },
       { text: 'Administration', link: '/guides/administration' },
+      { text: 'The admin console', link: '/guides/admin-console' },
     ],
   },
   {
@@ -51,11 +52,17 @@ const sidebar: DefaultTheme.SidebarItem[] = [
   {
     text: 'Architecture',
     items: [
+      { text: 'Layers and a request’s path', link: '/architecture/layers' },
       { text: 'Row-level security', link: '/architecture/row-level-security' },
+      { text: 'Administration rules', link: '/architecture/administration-rules' },
       { text: 'Decisions', link: '/architecture/decisions' },
     ],
   },
   { text: 'Benchmarks', link: '/benchmarks' },
+  {
+    text: 'Contributing',
+    items: [{ text: 'Testing Gatehouse', link: '/contributing/testing' }],
+  },
 ];
 
 export default defineConfig({
