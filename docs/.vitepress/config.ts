@@ -45,6 +45,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Deployment', link: '/operations/deployment' },
       { text: 'Containers', link: '/operations/containers' },
       { text: 'PgBouncer and several instances', link: '/operations/pgbouncer' },
+      { text: 'Metrics and tracing', link: '/operations/metrics-and-tracing' },
       { text: 'Backups and upgrades', link: '/operations/backups-and-upgrades' },
       { text: 'Scaling out', link: '/operations/scaling-out' },
     ],
