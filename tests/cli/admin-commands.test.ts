@@ -76,9 +76,9 @@ const COMMANDS: Record<string, string[]> = {
   'user create': ['--email <email>', '--name <name>', '--password <password>', '--permissions <list>'],
   'org create': ['--name <name>', '--slug <slug>', '--owner <email>', '--group <name>', '--config <file>'],
   'member add': ['--org <slug>', '--email <email>', '--role <role-slug>', '--group <name>', '--config <file>'],
-  'member permissions': ['<org>', '<email>', '--grant <list>', '--deny <list>', '--clear <list>', '--group <name>'],
+  'member permissions': ['--org <slug>', '--email <email>', '--grant <list>', '--deny <list>', '--clear <list>', '--group <name>'],
   'role create': ['<slug>', '--name <name>', '--org <slug>', '--permissions <list>'],
-  'role permissions': ['<org>', '<role>', '--grant <list>', '--revoke <list>', '--config <file>'],
+  'role permissions': ['--org <slug>', '--role <role-slug>', '--grant <list>', '--revoke <list>', '--config <file>'],
 };
 
 describe('--help', () => {
@@ -300,9 +300,9 @@ describe('bad input: one line naming the problem, exit 1, nothing applied', () =
       [['user', 'create', '--name', 'X'], "error: required option '--email <email>' not specified"],
       [['org', 'create', '--name', 'X'], "error: required option '--slug <slug>' not specified"],
       [['member', 'add', '--org', 'acme', '--email', 'ed@example.test'], "error: required option '--role <role-slug>' not specified"],
-      [['member', 'permissions', 'acme'], "error: missing required argument 'email'"],
+      [['member', 'permissions', 'acme'], "error: required option '--email <email>' not specified"],
       [['role', 'create'], "error: missing required argument 'slug'"],
-      [['role', 'permissions', 'acme'], "error: missing required argument 'role'"],
+      [['role', 'permissions', 'acme'], "error: required option '--role <role-slug>' not specified"],
       [['role', 'create', 'x', '--permissions', 'roles.index'], 'error: --permissions goes with --org'],
       [['org', 'create', '--name', 'X', '--slug', 'x', '--group', 'tenant'], 'error: --group goes with --owner'],
     ];
