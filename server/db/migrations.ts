@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ChangedMigrationError } from './changed-migration-error.js';
@@ -13,7 +13,7 @@ import { MigrationsFolderError } from './migrations-folder-error.js';
  * Two folders up from this module either way: from server/db/ in a checkout that is the
  * repository's sql/, from dist/db/ in the installed package the copy prepack puts in it.
  */
-export const CORE_MIGRATIONS_DIR = fileURLToPath(new URL('../../sql', import.meta.url));
+export const CORE_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sql');
 
 /** Recorded names of an application's migrations start with this, so they never meet the core's. */
 export const APP_MIGRATION_PREFIX = 'app/';
