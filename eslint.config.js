@@ -12,7 +12,7 @@ const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-po
 // layer and the ones below, never one above.
 const REQUEST_CONTEXT = 'state|validate|query|chain';
 const SERVER_LAYERS = [
-  ['errors', ['server/errors/**', 'server/http/errors/**']],
+  ['errors', ['server/errors/**']],
   ['models', ['server/models/**']],
   ['db', ['server/db/**']],
   [

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { HttpError } from './errors/http-error.js';
+import { HttpError } from './http-error.js';
 import { httpErrorFor } from './http-error-for.js';
 import type { GatehouseState } from './state.js';
 

@@ -1,5 +1,5 @@
 import { countRoleMembers, type MemberDetails } from '../db/repositories/members.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
 import type { Services } from '../services.js';
 
