@@ -15,7 +15,7 @@ export { assertPermittedFields, assertWritableAttributes, permittedAttributesFor
 export { authorizeIncludes, type IncludeRequest } from './includes/authorize-includes.js';
 export { parseIncludeParam } from './includes/parse-include-param.js';
 export { effectivePermissions, type PermissionSources } from './permissions/effective-permissions.js';
-export { formatPermission, isValidPermission, parsePermission, type Permission } from './permissions/parse-permission.js';
+export { formatPermission, isValidPermission, MAX_PERMISSION_LENGTH, parsePermission, type Permission } from './permissions/parse-permission.js';
 export { EXCLUSION_PREFIX } from './permissions/permission-entries.js';
 export { policyMethodFor } from './policy/policy-actions.js';
 export type { OrganizationKey, OrganizationRef, PolicyContext, PolicyUser } from './policy/policy-context.js';

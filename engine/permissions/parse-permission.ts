@@ -8,6 +8,9 @@ export interface Permission {
   readonly action: string;
 }
 
+/** The longest permission, in characters: names are short, and every one is kept and compiled. */
+export const MAX_PERMISSION_LENGTH = 200;
+
 const NAME = '[A-Za-z0-9][A-Za-z0-9_-]*';
 const PERMISSION = new RegExp(`^(?:\\*|${NAME}\\.(?:${NAME}|\\*))$`);
 const SHAPES = 'expected {slug}.{action}, {slug}.* or *';
@@ -16,7 +19,7 @@ const SHAPES = 'expected {slug}.{action}, {slug}.* or *';
 const RESERVED = { slug: ABILITY_OPTIONS.anySubjectType, action: ABILITY_OPTIONS.anyAction };
 
 export function isValidPermission(permission: unknown): permission is string {
-  if (typeof permission !== 'string' || !PERMISSION.test(permission)) return false;
+  if (typeof permission !== 'string' || permission.length > MAX_PERMISSION_LENGTH || !PERMISSION.test(permission)) return false;
   const [slug, action] = permission.split('.');
   return slug !== RESERVED.slug && action !== RESERVED.action;
 }
@@ -36,6 +39,7 @@ export function formatPermission({ slug, action }: Permission): string {
 function explain(permission: unknown): string {
   if (typeof permission !== 'string') return `expected a string, got ${permission === null ? 'null' : typeof permission}`;
   if (permission === '') return 'it is empty';
+  if (permission.length > MAX_PERMISSION_LENGTH) return `it is longer than ${MAX_PERMISSION_LENGTH} characters`;
   if (/\s/.test(permission)) return 'it contains whitespace';
   const stray = /[^A-Za-z0-9_.*-]/.exec(permission);
   if (stray !== null) return `it contains the character ${JSON.stringify(stray[0])}`;

@@ -7,17 +7,21 @@ import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import { readAuditTrailQuery } from './audit-trail-query.js';
+import { readableChanges } from './readable-changes.js';
 
 /**
  * `GET {t}/audit`: the organization's whole trail, newest first. A registered model's values pass
  * through the caller's read gate for that model, as its record audit does; administration rows
- * (memberships, role permissions) hold only permission lists and roles.
+ * (memberships, role permissions) hold only permission lists and roles. An update of fields the
+ * caller may not read is left out, as its record audit leaves it out.
  */
 export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware {
   return async (ctx) => {
     const { filters, page } = readAuditTrailQuery(ctx);
-    const { rows, total } = await listAuditLogs(required(ctx, 'trx'), required(ctx, 'organization').id, filters, page);
-    const reader = registry && recordSerializer(dataContextFor(ctx, registry)).reader;
+    const serializer = registry && recordSerializer(dataContextFor(ctx, registry));
+    const readable = serializer && readableChanges(serializer, registry!.models);
+    const { rows, total } = await listAuditLogs(required(ctx, 'trx'), required(ctx, 'organization').id, { ...filters, readable }, page);
+    const reader = serializer?.reader;
     const gate = (model: string, values: unknown) => {
       if (values === null || !reader || !registry!.has(model)) return values;
       return reader(registry!.get(model))(values as LooseRow);

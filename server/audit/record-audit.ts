@@ -32,7 +32,7 @@ export function changedValues(before: LooseRow, after: LooseRow): { oldValues: L
 export async function recordAudit(trx: LooseTransaction, model: ModelDefinition, entry: AuditEntry): Promise<void> {
   if (!model.audit) return;
   await appendAuditLog(trx as unknown as Kysely<Schema>, {
-    organizationId: Number(entry.record.organization_id),
+    organizationId: model.tenantOwned ? Number(entry.record.organization_id) : null,
     model: model.slug,
     recordId: String(entry.record.id),
     action: entry.action,

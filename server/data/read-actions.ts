@@ -14,6 +14,9 @@ import { selectRows, type SelectionStatement } from '../query/selection-statemen
 import type { ListQuery, ShapeQuery } from '../query/parsed-query.js';
 import type { RawQuery } from '../query/query-parameter.js';
 import type { DataContext } from './data-context.js';
+import { readableChanges } from '../audit/readable-changes.js';
+import { showsReadableChange } from '../db/repositories/audit-logs.js';
+import { RecordNotFoundError } from '../errors/data-errors.js';
 import { findRecord, requireSoftDeletes } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 
@@ -63,7 +66,7 @@ async function serializeWithIncludes(context: DataContext, model: ModelDefinitio
 async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: TrashedMode): Promise<RecordList> {
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseIndexQuery(context.registry, model, raw);
-  context.policyFor(model).authorize(trashed === 'only' ? 'viewTrashed' : 'viewAny', context.user);
+  context.authorize(model, trashed === 'only' ? 'viewTrashed' : 'viewAny');
   context.authorizeIncludes(model, query.includes);
   // A cursor is bound to the model, the listing and the order it was read in.
   const binding = `${model.slug}|${trashed}|${sortSignature(query.sort)}`;
@@ -92,7 +95,7 @@ export const trashedRecords = (context: DataContext, model: ModelDefinition, raw
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');
   const row = await findRecord(context, model, id, 'without', query);
-  context.policyFor(model).authorize('view', context.user, row);
+  context.authorize(model, 'view', row);
   context.authorizeIncludes(model, query.includes);
   const [record] = await serializeWithIncludes(context, model, [row], query);
   return record!;
@@ -120,7 +123,7 @@ const AGGREGATES: SelectionStatement<NamedAggregate[]> = {
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseIndexQuery(context.registry, model, raw, 'computed');
-  context.policyFor(model).authorize('viewAny', context.user);
+  context.authorize(model, 'viewAny');
   const entries = Object.entries(model.computed).filter(([name]) => query.aggregates?.includes(name) ?? true);
   if (entries.length === 0) return {};
   const [row] = await selectRows<NamedAggregate[], Record<string, string | null>>(
@@ -133,15 +136,24 @@ export async function computeAggregates(context: DataContext, model: ModelDefini
 }
 
 /**
- * A record's history, oldest first and paged like an index, also after the record went to the
- * trash, gated like the record itself: a field the caller cannot read is not in it.
+ * A record's history, oldest first and paged like an index, gated like the record itself now: a
+ * trashed record's needs the right to see trashed records (as absent as a missing one without
+ * it), a field the caller cannot read is not in it, and an update of such fields alone is left
+ * out, so the trail never tells that a hidden field changed.
  */
 export async function auditTrail(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<RecordList> {
   const query = parseIndexQuery(context.registry, model, raw, 'audit');
   if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
-  context.policyFor(model).authorize('view', context.user, row);
-  const trail = context.trx.selectFrom('audit_logs').where('model', '=', model.slug).where('record_id', '=', String(row.id));
+  const policy = context.policyFor(model);
+  if (model.softDeletes && row.deleted_at !== null && !policy.viewTrashed(context.user)) throw new RecordNotFoundError();
+  context.authorize(model, 'view', row);
+  const serializer = recordSerializer(context);
+  const trail = context.trx
+    .selectFrom('audit_logs')
+    .where('model', '=', model.slug)
+    .where('record_id', '=', String(row.id))
+    .where(showsReadableChange(readableChanges(serializer, [model])));
   const [entries, count] = await Promise.all([
     trail
       .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
@@ -151,7 +163,7 @@ export async function auditTrail(context: DataContext, model: ModelDefinition, i
       .execute(),
     trail.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  const read = recordSerializer(context).reader(model);
+  const read = serializer.reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
   return {
     data: entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) })),

@@ -11,6 +11,8 @@ export interface RecordSerializer {
   serialize(model: ModelDefinition, row: LooseRow): LooseRow;
   /** The model's read gate alone, for values that are not a row (audit entries). */
   reader(model: ModelDefinition): AttributeReader;
+  /** The names the read gate lets through. */
+  readable(model: ModelDefinition): ReadonlySet<string>;
 }
 
 export interface SerializeOptions {
@@ -65,5 +67,5 @@ export function recordSerializer(context: DataContext, { fields = {}, computed =
     }
     return record;
   };
-  return { serialize, reader };
+  return { serialize, reader, readable: exposed };
 }

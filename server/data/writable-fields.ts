@@ -3,7 +3,8 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import type { Caller, DataPolicy } from './data-context.js';
 
-const SERVER_OWNED = ['id', 'organization_id', 'created_at', 'updated_at', 'deleted_at'];
+/** Keys the server keeps itself: never taken from a body, and changing along with any update. */
+export const SERVER_OWNED: readonly string[] = ['id', 'organization_id', 'created_at', 'updated_at', 'deleted_at'];
 
 /**
  * A body may set only fields that are both fillable on the model and in the policy's write list;

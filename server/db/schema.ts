@@ -92,7 +92,8 @@ export interface MailOutboxTable {
 
 export interface AuditLogsTable {
   id: Generated<string>;
-  organization_id: number;
+  /** Null for a row about a model no organization owns (users). */
+  organization_id: number | null;
   model: string;
   record_id: string;
   action: string;

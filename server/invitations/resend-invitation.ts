@@ -1,14 +1,22 @@
 import { renewInvitation } from '../db/repositories/invitations.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
+import { assertMayGrant } from './assert-may-grant.js';
 import { findPendingInvitation } from './find-invitation.js';
 import { mailInvitation, newInvitationToken, throttleSend } from './send-invitation.js';
-import { serializeInvitation } from './serialize-invitation.js';
+import { invitationStatus, serializeInvitation } from './serialize-invitation.js';
 
-/** A new token and expiry, mailed again; the old link stops working. Expired ones can be renewed. */
+/**
+ * A new token and expiry, mailed again; the old link stops working. Resending invites again, so
+ * the caller must be one who could have sent it (the may-grant rule); an expired invitation stays
+ * expired and a new one must be created.
+ */
 export function resendInvitation(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const invitation = await findPendingInvitation(ctx, 'update', 'resent');
+    if (invitationStatus(invitation) === 'expired') throw ValidationError.field('status', 'This invitation has expired: create a new one.');
+    await assertMayGrant(ctx, invitation.role_id);
     await throttleSend(services, ctx, invitation.email);
     const { token, tokenHash, expiresAt } = newInvitationToken(services);
     const renewed = await renewInvitation(required(ctx, 'trx'), invitation.id, { tokenHash, expiresAt });

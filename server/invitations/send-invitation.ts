@@ -3,6 +3,7 @@ import type { InvitationRecord } from '../db/repositories/invitations.js';
 import { required, type CurrentOrganization, type GatehouseContext } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 /** A fresh token and expiry; only the hash is stored, the token itself goes out by mail. */
 export function newInvitationToken(services: Services): { token: string; tokenHash: string; expiresAt: Date } {
@@ -11,11 +12,16 @@ export function newInvitationToken(services: Services): { token: string; tokenHa
 }
 
 /**
- * Counts a send to `email` from the caller's address. It runs in the request's transaction, so
- * only sends that are committed (and mailed) count; a refused one rolls its count back too.
+ * Counts a send to `email` on two windows: the invitee's in this organization, so one tenant
+ * cannot use up another's invitations of the same address, and the inviter's own (in place of
+ * the client's address), so nobody floods mailboxes through many invitations. It runs in the
+ * request's transaction, so only sends that are committed (and mailed) count; a refused one
+ * rolls its count back too.
  */
 export function throttleSend(services: Services, ctx: GatehouseContext, email: string): Promise<void> {
-  return services.throttle.attempt(required(ctx, 'trx'), 'invitationSend', { email, address: ctx.ip });
+  const organization = required(ctx, 'organization').id;
+  const inviter = required(ctx, 'auth').user.id;
+  return throttledAttempt(services, required(ctx, 'trx'), 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
 }
 
 export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {

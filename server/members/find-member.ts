@@ -12,13 +12,14 @@ export function membershipKey(ctx: GatehouseContext): MembershipKey {
 
 /**
  * The member `:id` (a user id) of the request's organization and route group, checked in the
- * order record (404; a non-member is as absent as a missing user), then permission (403).
+ * order permission (403), then record (404; a non-member is as absent as a missing user): a
+ * caller without the permission cannot tell members from non-members.
  */
 export async function findMember(ctx: GatehouseContext, action: 'update' | 'destroy'): Promise<MemberDetails> {
+  assertCan(ctx, action, 'memberships');
   const raw = ctx.params.id ?? '';
   const userId = ID.test(raw) ? Number(raw) : NaN;
   const member = isStoredInteger(userId) ? await findMemberDetails(required(ctx, 'trx'), membershipKey(ctx), userId) : undefined;
   if (!member) throw new NotFoundError('Member not found.');
-  assertCan(ctx, action, 'memberships');
   return member;
 }

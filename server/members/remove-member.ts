@@ -15,7 +15,7 @@ export function removeMember(services: Services): GatehouseMiddleware {
     const trx = required(ctx, 'trx');
     const key = membershipKey(ctx);
     assertHolds(ctx, (await findRolePermissions(trx, key.organizationId, member.role_id))?.permissions ?? []);
-    await assertKeepsAnOwner(services, ctx, member);
+    await assertKeepsAnOwner(services, ctx, member, 'removed');
     await removeMembership(trx, key, member.id);
     await appendAuditLog(trx, {
       organizationId: key.organizationId,

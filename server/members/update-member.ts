@@ -7,13 +7,13 @@ import type { Services } from '../services.js';
 import { changeMembership } from './change-membership.js';
 import { findMember, membershipKey } from './find-member.js';
 import { updateMemberSchema } from './member-schemas.js';
-import { added, assertKeepsAnOwner, assertNotOwnRole } from './membership-rules.js';
+import { assertHoldsChanges, assertKeepsAnOwner, assertNotOwnRole } from './membership-rules.js';
 import { serializeMember } from './serialize-member.js';
 
 /**
  * `PATCH {t}/members/{id}`: the member's role and per-user lists. The caller must hold every
- * permission of the member's role (no one reworks a member above them), of a new role, of each
- * newly granted permission and of each lifted deny. Takes effect on the member's next request.
+ * permission of the member's role (no one reworks a member above them), of a new role, and of
+ * each entry added to or taken from either list. Takes effect on the member's next request.
  */
 export function updateMember(services: Services): GatehouseMiddleware {
   return async (ctx) => {
@@ -29,10 +29,10 @@ export function updateMember(services: Services): GatehouseMiddleware {
         throw ValidationError.field('role_id', 'The selected role is invalid.');
       }
       assertHolds(ctx, (await findRolePermissions(trx, key.organizationId, input.role_id))?.permissions ?? []);
-      await assertKeepsAnOwner(services, ctx, member);
     }
-    assertHolds(ctx, added(member.granted_permissions, input.granted_permissions));
-    assertHolds(ctx, input.denied_permissions ? member.denied_permissions.filter((denied) => !input.denied_permissions?.includes(denied)) : []);
+    assertHoldsChanges(ctx, member.granted_permissions, input.granted_permissions);
+    assertHoldsChanges(ctx, member.denied_permissions, input.denied_permissions);
+    await assertKeepsAnOwner(services, ctx, member, input);
 
     ctx.body = serializeMember(await changeMembership(trx, key, member, input, required(ctx, 'auth').user.id));
   };

@@ -31,7 +31,6 @@ export function inconsistency(definition: ModelDefinition): string | undefined {
     if (unknown !== undefined) return `${option}: "${unknown}" is not a registered attribute`;
   }
   if (definition.softDeletes && !Object.hasOwn(attributes, 'deleted_at')) return 'soft deletes need a deleted_at attribute';
-  if (definition.audit && !definition.tenantOwned) return 'the audit trail is kept per organization, so it needs a tenant-owned model';
   const columnless = Object.entries(computed).find(([, aggregate]) => aggregate.fn !== 'count' && !aggregate.column);
   return columnless && `computed.${columnless[0]}: ${columnless[1].fn} needs a column`;
 }

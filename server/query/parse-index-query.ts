@@ -3,7 +3,7 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { ENDPOINT_QUERIES, type QueryKind } from './endpoint-queries.js';
 import { defaultQuery, type ParsedQuery } from './parsed-query.js';
-import type { QueryEntry, QueryParameter, RawQuery } from './query-parameter.js';
+import { bounded, type QueryEntry, type QueryParameter, type RawQuery } from './query-parameter.js';
 
 export type { QueryKind } from './endpoint-queries.js';
 export type { RawQuery } from './query-parameter.js';
@@ -21,6 +21,7 @@ function entriesByParameter(raw: RawQuery, parameters: readonly QueryParameter[]
     if (Array.isArray(value)) throw new InvalidQueryError(`The query parameter ${name} may appear only once.`);
     entries.set(parameter, [...(entries.get(parameter) ?? []), { raw: name, key, value }]);
   }
+  for (const [parameter, own] of entries) bounded(`${parameter.name}[...]`, own);
   return entries;
 }
 

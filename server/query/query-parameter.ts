@@ -1,3 +1,4 @@
+import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { ParsedQuery } from './parsed-query.js';
@@ -40,11 +41,29 @@ export interface QueryParameter {
   document(model: ModelDefinition): DocumentedParameter[];
 }
 
-export const commaList = (value: string) =>
-  value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
+/**
+ * The most items one list of the query string may hold (sort keys, filter values, includes,
+ * fields, scopes), and the most bracketed names one parameter may repeat (`filter[...]`): each
+ * item costs work and SQL, and no client needs more.
+ */
+export const MAX_QUERY_LIST = 20;
+
+/** 400 naming the limit when `items` holds more than MAX_QUERY_LIST. */
+export function bounded<T>(name: string, items: readonly T[]): readonly T[] {
+  if (items.length > MAX_QUERY_LIST) throw new InvalidQueryError(`The query parameter ${name} may list at most ${MAX_QUERY_LIST} items.`);
+  return items;
+}
+
+/** `a, b,,c` as `['a', 'b', 'c']`, at most MAX_QUERY_LIST of them. */
+export const commaList = ({ raw, value }: QueryEntry): string[] => [
+  ...bounded(
+    raw,
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  ),
+];
 
 export const documented = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }): DocumentedParameter => ({
   name,

@@ -4,21 +4,20 @@ import { NotFoundError } from '../errors/not-found-error.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { rolePermissionsSchema } from '../members/member-schemas.js';
-import { added } from '../members/membership-rules.js';
-import { assertHolds } from '../permissions/assert-holds.js';
+import { assertHoldsChanges } from '../members/membership-rules.js';
 import { assertCan } from '../permissions/authorize.js';
 import type { Services } from '../services.js';
 import { assertNotOwnerRole, replaceRolePermissions } from './replace-role-permissions.js';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 
-/** The role `:id`, then the permission to act on it: record (404) before permission (403). */
+/** The permission to act on roles, then the role `:id`: permission (403) before record (404), as for members. */
 async function findRoleFor(ctx: GatehouseContext, action: 'show' | 'update'): Promise<RoleRecord> {
+  assertCan(ctx, action, 'roles');
   const raw = ctx.params.id ?? '';
   const id = ID.test(raw) ? Number(raw) : NaN;
   const role = isStoredInteger(id) ? await findRole(required(ctx, 'trx'), id) : undefined;
   if (!role) throw new NotFoundError('Role not found.');
-  assertCan(ctx, action, 'roles');
   return role;
 }
 
@@ -45,7 +44,7 @@ export function updateRolePermissions(services: Services): GatehouseMiddleware {
     const { permissions } = validate(rolePermissionsSchema, ctx.request.body);
     assertNotOwnerRole(role, services.config.ownerRole);
     const before = await permissionsOf(ctx, role);
-    assertHolds(ctx, [...added(before, permissions), ...added(permissions, before)]);
+    assertHoldsChanges(ctx, before, permissions);
     await replaceRolePermissions(required(ctx, 'trx'), required(ctx, 'organization').id, role, { before, after: permissions }, required(ctx, 'auth').user.id);
     ctx.body = { role, permissions };
   };

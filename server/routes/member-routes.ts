@@ -15,8 +15,8 @@ const needs = (permission: string) => `Needs the permission \`${permission}\`. N
 
 /**
  * Administration of one organization under `{t}`, each operation behind its own permission.
- * Update, remove and the role's permissions find the record first and check the permission
- * after: 404 before 403.
+ * Update, remove and the role's permissions check the permission before they look for the
+ * record: 403 before 404, so a caller without it learns nothing of who is a member.
  */
 export const MEMBER_ROUTES: readonly RouteDefinition[] = [
   {

@@ -114,7 +114,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     operationId: 'resendInvitation',
     method: 'post',
     path: '/invitations/:id/resend',
-    summary: 'Mail a pending invitation again, with a new expiry',
+    summary: 'Mail a pending invitation again, with a new token and expiry; an expired one is a 422 (create a new one)',
     tag: 'invitations',
     access: 'bearer',
     responses: { 200: { description: 'Renewed', schema: ref('Invitation') } },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compiledPermissions } from '../../server/permissions/compiled-permissions.js';
+import { MAX_PERMISSION_LENGTH } from '@gatehouse/engine';
+import { compiledPermissions, REMEMBERED_BYTES, rememberedSize } from '../../server/permissions/compiled-permissions.js';
 
 // Abilities are kept by their permission sources (server/permissions/compiled-permissions.ts).
 
@@ -25,5 +26,19 @@ describe('compiled permissions', () => {
     expect(granted.ability.can('update', 'posts')).toBe(true);
     expect(granted.ability.can('destroy', 'posts')).toBe(false);
     expect(compiledPermissions({ role: ['posts.index', 'posts.update'] }).ability.can('destroy', 'posts')).toBe(false);
+  });
+
+  it('stay within their stated size, however many distinct lists arrive (issue 28, finding 6)', () => {
+    // Lists as long as a membership may hold, of names as long as the grammar allows.
+    const list = (index: number, count: number) =>
+      Array.from({ length: count }, (_, entry) => `p${index}x${entry}`.padEnd(MAX_PERMISSION_LENGTH - 2, 'a') + '.a');
+    let largest = 0;
+    for (let index = 0; index < 5000; index++) {
+      const compiled = compiledPermissions({ role: ['posts.*'], granted: list(index, index % 50 === 0 ? 200 : 3), denied: [] });
+      expect(compiled.ability.can('a', `p${index}x0`.padEnd(MAX_PERMISSION_LENGTH - 2, 'a'))).toBe(true);
+      largest = Math.max(largest, rememberedSize());
+    }
+    expect(largest).toBeGreaterThan(REMEMBERED_BYTES / 2);
+    expect(largest).toBeLessThanOrEqual(REMEMBERED_BYTES);
   });
 });

@@ -117,11 +117,12 @@ describe('resending and cancelling', () => {
     expect((await accept(newToken)).body.requires_registration).toBe(true);
   });
 
-  it('renews an expired invitation on resend', async () => {
+  it('refuses to revive an expired invitation: a new one replaces it', async () => {
     const { invitation } = await invited('renew@acme.test');
     await server.sql("UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1", [invitation.id]);
     const response = await server.api.post(`/api/acme/invitations/${invitation.id}/resend`, { token: owner });
-    expect(response.body.status).toBe('pending');
+    expect(response).toMatchObject({ status: 422, body: { errors: { status: ['This invitation has expired: create a new one.'] } } });
+    expect((await invite('renew@acme.test')).status).toBe(201);
   });
 
   it('cancels; the token stops working and the invitation cannot change again', async () => {

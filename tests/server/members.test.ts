@@ -137,10 +137,10 @@ describe('PATCH {t}/members/{id}', () => {
 
   it('keeps the last owner: no one changes their own role, the last owner is neither demoted nor removed', async () => {
     expect(await as('owner').patch(member('owner@acme.test'), { role_id: roleIds.viewer })).toMatchObject(forbidden('You cannot change your own role.'));
-    expect(await as('owner').delete(member('owner@acme.test'))).toMatchObject(forbidden('The last owner of the organization cannot be demoted or removed.'));
+    expect(await as('owner').delete(member('owner@acme.test'))).toMatchObject(forbidden('The last owner of the organization cannot be demoted, removed or denied a permission of the owner role.'));
     expect((await as('owner').patch(member('editor@acme.test'), { role_id: roleIds.owner, denied_permissions: [] })).body).toMatchObject({ role: { slug: 'owner' } });
     expect((await as('editor').patch(member('owner@acme.test'), { role_id: roleIds.viewer })).body).toMatchObject({ role: { slug: 'viewer' } });
-    expect(await as('editor').delete(member('editor@acme.test'))).toMatchObject(forbidden('The last owner of the organization cannot be demoted or removed.'));
+    expect(await as('editor').delete(member('editor@acme.test'))).toMatchObject(forbidden('The last owner of the organization cannot be demoted, removed or denied a permission of the owner role.'));
   });
 
   it('answers a non-member with 404, a bad body with 422', async () => {

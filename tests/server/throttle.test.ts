@@ -172,12 +172,17 @@ describe('password reset, registration and invitations', () => {
     expect((await lastMail(server, 'invitee@acme.test')).subject).toMatch(/invit/i);
   });
 
-  it('limits invitation sends per address', async () => {
-    const headers = from(freshAddress());
-    for (const name of ['one', 'two', 'three']) {
-      expect((await server.api.post('/api/acme/invitations', { token: owner, headers, body: { email: `${name}@invited.test`, role_id: viewerRole } })).status).toBe(201);
-    }
-    expectTooMany(await server.api.post('/api/acme/invitations', { token: owner, headers, body: { email: 'four@invited.test', role_id: viewerRole } }), 'invitations');
+  it('limits invitation sends per inviter, from any address', async () => {
+    await server.sql(
+      "INSERT INTO users (name, email, password_hash) SELECT 'Second Owner', 'second-owner@acme.test', password_hash FROM users WHERE email = 'owner@acme.test'",
+    );
+    await server.sql(
+      "INSERT INTO user_roles (user_id, organization_id, role_id, route_group) SELECT u.id, o.id, r.id, 'tenant' FROM users u, organizations o, roles r WHERE u.email = 'second-owner@acme.test' AND o.slug = 'acme' AND r.slug = 'owner'",
+    );
+    const inviter = await server.login('second-owner@acme.test');
+    const send = (email: string) => server.api.post('/api/acme/invitations', { token: inviter, headers: from(freshAddress()), body: { email, role_id: viewerRole } });
+    for (const name of ['one', 'two', 'three']) expect((await send(`${name}@invited.test`)).status).toBe(201);
+    expectTooMany(await send('four@invited.test'), 'invitations');
   });
 });
 

@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { TenantTransaction } from '../with-tenant.js';
 import { fixedStatement } from '../fixed-statement.js';
 import type { Schema } from '../schema.js';
 
 export interface AuditLogEntry {
-  organizationId: number;
+  /** Null for a model no organization owns: the row is then written as the acting user. */
+  organizationId: number | null;
   /** A model slug, or `memberships` / `role_permissions` for administration. */
   model: string;
   recordId: string | number;
@@ -15,7 +16,7 @@ export interface AuditLogEntry {
 }
 
 const INSERT = fixedStatement(
-  (trx: Kysely<Schema>, organizationId: number, model: string, recordId: string, action: string, oldValues: string | null, newValues: string | null, userId: number | null) =>
+  (trx: Kysely<Schema>, organizationId: number | null, model: string, recordId: string, action: string, oldValues: string | null, newValues: string | null, userId: number | null) =>
     trx.insertInto('audit_logs').values({
       organization_id: organizationId,
       model,
@@ -29,10 +30,24 @@ const INSERT = fixedStatement(
 
 const json = (values: object | null) => values && JSON.stringify(values);
 
-/** Appends one row to the organization's audit trail, in the caller's transaction. */
+/** Appends one row to the organization's audit trail (or, for users, to none), in the caller's transaction. */
 export async function appendAuditLog(trx: Kysely<Schema>, entry: AuditLogEntry): Promise<void> {
   const { organizationId, model, recordId, action, oldValues, newValues, userId } = entry;
   await trx.executeQuery(INSERT(trx, organizationId, model, String(recordId), action, json(oldValues), json(newValues), userId));
+}
+
+/**
+ * The rows that show a reader something: every row but an update that changed none of the
+ * fields the reader may read of its model (`readable`, by model slug); a model not in the map is
+ * shown whole. An update of hidden fields alone would tell that they changed.
+ */
+export function showsReadableChange(readable: ReadonlyMap<string, readonly string[]>): RawBuilder<boolean> {
+  const conditions = [
+    sql`audit_logs.action <> 'updated'`,
+    sql`NOT (audit_logs.model = ANY (${[...readable.keys()]}::text[]))`,
+    ...[...readable].map(([model, names]) => sql`(audit_logs.model = ${model} AND audit_logs.new_values ?| ${[...names]}::text[])`),
+  ];
+  return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
 }
 
 /** What narrows an organization's audit trail; each filter is optional. */
@@ -40,6 +55,8 @@ export interface AuditLogFilters {
   model?: string;
   userId?: number;
   action?: string;
+  /** The fields the reader may read, by model: see showsReadableChange. */
+  readable?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface AuditLogPage {
@@ -52,6 +69,7 @@ function filteredTrail(trx: TenantTransaction, organizationId: number, filters: 
   if (filters.model !== undefined) trail = trail.where('audit_logs.model', '=', filters.model);
   if (filters.userId !== undefined) trail = trail.where('audit_logs.user_id', '=', filters.userId);
   if (filters.action !== undefined) trail = trail.where('audit_logs.action', '=', filters.action);
+  if (filters.readable !== undefined) trail = trail.where(showsReadableChange(filters.readable));
   return trail;
 }
 

@@ -70,14 +70,28 @@ export async function removeMembership(trx: TenantTransaction, key: MembershipKe
     .execute();
 }
 
-/** Members of the organization holding the role, in any route group. */
-export async function countRoleMembers(trx: TenantTransaction, organizationId: number, roleSlug: string): Promise<number> {
-  const row = await trx
+/** A membership holding the role, in any route group of the organization. */
+export interface RoleHolder {
+  user_id: number;
+  role_id: number;
+  route_group: string | null;
+  granted_permissions: string[];
+  denied_permissions: string[];
+}
+
+/**
+ * The memberships of the organization holding the role, locked until the transaction ends, in
+ * one order so that concurrent callers queue instead of deadlocking. A caller that waited reads
+ * the rows as the transaction before it left them.
+ */
+export function lockRoleHolders(trx: TenantTransaction, organizationId: number, roleSlug: string): Promise<RoleHolder[]> {
+  return trx
     .selectFrom('user_roles')
     .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .select(['user_roles.user_id', 'user_roles.role_id', 'user_roles.route_group', 'user_roles.granted_permissions', 'user_roles.denied_permissions'])
     .where('user_roles.organization_id', '=', organizationId)
     .where('roles.slug', '=', roleSlug)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .orderBy('user_roles.id')
+    .forUpdate('user_roles')
+    .execute();
 }

@@ -17,7 +17,7 @@ export function computedNames(
     name,
     keyed: 'never',
     read([entry], { model }): Partial<ParsedQuery> {
-      const names = [...new Set(commaList(entry!.value))];
+      const names = [...new Set(commaList(entry!))];
       const unknown = names.filter((candidate) => !Object.hasOwn(declared(model), candidate));
       if (unknown.length > 0) throw new InvalidQueryError(`Unknown computed attribute${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
       return { [field]: names };

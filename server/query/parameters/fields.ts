@@ -27,12 +27,12 @@ export const fields: QueryParameter = {
   read(entries, { registry, model }, { includes }) {
     const reachable = reachableModels(registry, model, includes);
     const requested: Record<string, string[]> = {};
-    for (const { key, value } of entries) {
-      const slug = key ?? model.slug;
+    for (const entry of entries) {
+      const slug = entry.key ?? model.slug;
       const target = reachable.get(slug);
       if (!target) throw new InvalidQueryError(`Unknown model in fields: ${slug}.`);
       if (Object.hasOwn(requested, slug)) throw new InvalidQueryError(`Use either fields or fields[${slug}], not both.`);
-      requested[slug] = commaList(value).map((field) => {
+      requested[slug] = commaList(entry).map((field) => {
         if (!Object.hasOwn(target.attributes, field) || target.hidden.includes(field)) throw new InvalidQueryError(`Unknown field: ${slug}.${field}.`);
         return field;
       });

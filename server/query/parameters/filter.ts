@@ -11,7 +11,7 @@ export const filter: QueryParameter = {
       filters: entries.map(({ raw, key, value }) => {
         const column = key!;
         if (!model.filters.includes(column)) throw new InvalidQueryError(`Unknown filter: ${column}.`);
-        return { column, values: commaList(value).map((item) => parseTypedValue(raw, model.attributes[column]!, item)) };
+        return { column, values: commaList({ raw, key, value }).map((item) => parseTypedValue(raw, model.attributes[column]!, item)) };
       }),
     };
   },

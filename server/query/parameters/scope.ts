@@ -12,7 +12,7 @@ function namedScope(model: ModelDefinition, name: string): NamedScope {
 /** `scope=a,b` names scopes without arguments; `scope[name]=value` also gives a scope its argument. */
 function scopesOf(model: ModelDefinition, { raw, key, value }: QueryEntry): ListQuery['scopes'] {
   if (key === null) {
-    return commaList(value).map((name) => {
+    return commaList({ raw, key, value }).map((name) => {
       if (namedScope(model, name).argument !== null) throw new InvalidQueryError(`Scope ${name} needs an argument: scope[${name}]=value.`);
       return { name, argument: null };
     });

@@ -6,7 +6,7 @@ export const sort: QueryParameter = {
   name: 'sort',
   keyed: 'never',
   read([entry], { model }) {
-    const order = commaList(entry!.value).map((item) => {
+    const order = commaList(entry!).map((item) => {
       const column = item.replace(/^-/, '');
       if (!model.sorts.includes(column)) throw new InvalidQueryError(`Unknown sort: ${column}.`);
       return { column, direction: item.startsWith('-') ? ('desc' as const) : ('asc' as const) };

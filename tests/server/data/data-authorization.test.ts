@@ -91,7 +91,7 @@ describe('actions: each role allowed and denied (DESIGN.md 6)', () => {
     ['destroy a comment', 'DELETE', (f) => `/comments/${f.comment}`, undefined, [204, 204, 403]],
     ['index users', 'GET', '/users', undefined, [200, 200, 403]],
     ['show a user', 'GET', () => `/users/${userIds.editor}`, undefined, [200, 403, 403]],
-    ['rename another user (* only)', 'PUT', () => `/users/${userIds.editor}`, { name: 'Eddie Editor' }, [200, 403, 403]],
+    ['rename another user (nobody in a tenant: names are global)', 'PUT', () => `/users/${userIds.editor}`, { name: 'Eddie Editor' }, [403, 403, 403]],
     ['create a user (never through the data API)', 'POST', '/users', { name: 'Nobody' }, [403, 403, 403]],
     ['show the organization', 'GET', () => `/organizations/${acmeId}`, undefined, [200, 403, 403]],
     ['rename the organization', 'PUT', () => `/organizations/${acmeId}`, { name: 'Acme Corporation' }, [200, 403, 403]],
