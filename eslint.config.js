@@ -56,6 +56,14 @@ export default tseslint.config(
     },
   },
   {
+    // A server file outside every layer would escape the zones above: a new folder joins a layer first.
+    files: ['server/**/*.ts'],
+    ignores: SERVER_LAYERS.flatMap(([, files]) => files),
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'Program', message: 'This file is in none of the server\'s layers: add its folder to SERVER_LAYERS in eslint.config.js (docs/architecture/layers.md).' }],
+    },
+  },
+  {
     files: ['server/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
