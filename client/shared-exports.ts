@@ -40,6 +40,10 @@ export { useMembers, useUpdateMember, useRemoveMember, type Member, type MemberC
 export { useRoles, useRolePermissions, useUpdateRolePermissions, type RolePermissions } from './hooks/use-roles.js';
 export { useAuditTrail, type AuditTrailEntry, type AuditTrailQuery } from './hooks/use-audit-trail.js';
 export { usePermissionCatalog, type PermissionCatalogEntry } from './hooks/use-permission-catalog.js';
+export { useExplain, type ExplainRequest } from './hooks/use-explain.js';
+export { useDecisions, type DecisionLogEntry, type DecisionsQuery } from './hooks/use-decisions.js';
+export { refusalOf, refusalText } from './http/refusal.js';
+export type { Decision, DecisionCheck, DecisionGate, RecordState, RefusalReason } from '@gatehouse/engine/wire';
 export {
   useModelIndex,
   useModelInfinite,

@@ -25,6 +25,8 @@ import { checkModelTables } from './db/check-model-tables.js';
 import { checkOrganizationRoles } from './organizations/check-organization-roles.js';
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
+import { DecisionLog } from './decisions/decision-log.js';
+import { DecisionStore } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
 
 export interface ListenOptions {
@@ -53,6 +55,8 @@ export interface GatehouseServer {
    * same promise.
    */
   close(options?: CloseOptions): Promise<void>;
+  /** The decision log's database store (what it wrote, dropped and still queues), null when it keeps none. */
+  readonly decisionStore: Pick<DecisionStore, 'stats' | 'drain'> | null;
 }
 
 const DEFAULT_GRACE_MS = 10_000;
@@ -89,6 +93,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const background = new BackgroundTasks(logger);
+  const decisions = new DecisionLog(logger, resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null);
   let servedUrl: string | undefined;
   const app = createApp({
     config: resolved,
@@ -99,6 +104,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,
+    decisions,
     observability,
     // Mail links: the configured URL, else the one this server listens on (never a request's
     // Host header, which a caller chooses).
@@ -129,12 +135,14 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       return servedUrl;
     },
     ready: readinessCheck(database.db),
+    decisionStore: decisions.store,
     close({ graceMs = DEFAULT_GRACE_MS } = {}) {
       closing ??= (async () => {
         try {
           const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
           if (metricsServer) await closeMetrics(metricsServer);
           await background.drain();
+          await decisions.store?.drain();
           await database.close({ force: forced });
         } finally {
           // Last: the requests that just finished, and their background work, have logged their lines.

@@ -10,6 +10,7 @@ import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type T
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
 import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
+import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } from './decision-log-config.js';
 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
@@ -84,6 +85,10 @@ export interface ServerConfig {
    * other page path gets its `index.html`. Default none.
    */
   webRoot?: string;
+  /** `responses: false` leaves the `reason` out of 403 answers; default on. */
+  explain?: { responses?: boolean };
+  /** Where refused requests are recorded besides the request log (`docs/guides/why-refused.md`). */
+  decisionLog?: DecisionLogConfig;
 }
 
 export interface ResolvedConfig {
@@ -108,6 +113,8 @@ export interface ResolvedConfig {
   /** The application's own data routes, instead of `models`. */
   dataRoutes: DataRoutesFactory | undefined;
   webRoot: string | undefined;
+  explain: { responses: boolean };
+  decisionLog: ResolvedDecisionLog;
 }
 
 const DAY = 24 * 60 * 60;
@@ -155,5 +162,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     models,
     dataRoutes: config.dataRoutes,
     webRoot: config.webRoot,
+    explain: { responses: config.explain?.responses ?? true },
+    decisionLog: resolveDecisionLog(config.decisionLog),
   };
 }

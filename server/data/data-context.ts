@@ -1,8 +1,8 @@
-import { authorizeIncludes, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
+import { authorizeIncludes, explainIncludes, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
-import type { ModelRegistry } from '../models/model-registry.js';
+import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import { UnknownModelError } from '../errors/data-errors.js';
 
@@ -27,6 +27,8 @@ export interface DataContext {
   authorize(model: ModelDefinition, method: PolicyMethod, record?: object): void;
   /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
   authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
+  /** The same check, answered: the first hop refused and the permission it needs. */
+  explainIncludes(model: ModelDefinition, includes: readonly string[]): IncludesExplanation;
 }
 
 export interface DataContextOptions {
@@ -42,7 +44,8 @@ export interface DataContextOptions {
 export function createDataContext({ trx, registry, policy, served, observability = UNOBSERVED }: DataContextOptions): DataContext {
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
-  const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  const relationSlug = relationSlugIn(registry);
+  const includeRequest = (model: ModelDefinition, includes: readonly string[]): IncludeRequest => ({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
   const policyFor = (model: ModelDefinition): DataPolicy => {
     let instance = bound.get(model);
     if (!instance) {
@@ -65,7 +68,10 @@ export function createDataContext({ trx, registry, policy, served, observability
       evaluatePolicy(observability, { model: model.slug, method }, () => policyFor(model).authorize(method, policy.user, record));
     },
     authorizeIncludes(model, includes) {
-      authorizeIncludes({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
+      authorizeIncludes(includeRequest(model, includes));
+    },
+    explainIncludes(model, includes) {
+      return explainIncludes(includeRequest(model, includes));
     },
   };
 }

@@ -1,10 +1,16 @@
+import type { Refusal } from './refusal.js';
+
 /**
  * An error a caller is told about, raised by the parsers, repositories and features below the
- * routing layer. It carries a message safe to show and the facts of its kind; which status and
- * headers answer it is the routing layer's business (`server/http/http-error-for.ts`).
+ * routing layer. It carries a message safe to show, the facts of its kind and, for a refusal, the
+ * gate that refused; which status and headers answer it is the routing layer's business
+ * (`server/http/http-error-for.ts`).
  */
 export abstract class DomainError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly refusal?: Refusal,
+  ) {
     super(message);
     this.name = new.target.name;
   }

@@ -6,6 +6,6 @@ import { DomainError } from './domain-error.js';
  */
 export class SessionOfAnotherGroupError extends DomainError {
   constructor() {
-    super('This session belongs to another route group.');
+    super('This session belongs to another route group.', { gate: 'route_group' });
   }
 }

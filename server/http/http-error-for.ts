@@ -57,7 +57,7 @@ function headersOf(error: DomainError, status: number): Record<string, string> {
 function answerOf(error: DomainError): HttpError | null {
   const status = statusOf(error);
   if (status === undefined) return null;
-  return new HttpError(status, error.message, headersOf(error, status), error.details());
+  return new HttpError(status, error.message, headersOf(error, status), error.refusal, error.details());
 }
 
 /**
@@ -68,8 +68,8 @@ export function httpErrorFor(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return answerOf(error);
   // Engine errors (403 policy denials, forbidden fields and includes, 400 bad includes) carry a
-  // status and a message meant for the caller.
-  if (error instanceof GatehouseError) return new HttpError(error.status, error.message);
+  // status, a message meant for the caller and, for a refusal, its reason.
+  if (error instanceof GatehouseError) return new HttpError(error.status, error.message, {}, error.refusal);
   if (isDatabaseUnavailable(error)) return new HttpError(503, UNREACHABLE, TRY_AGAIN_SHORTLY);
   return isSchemaMissing(error) ? answerOf(new DatabaseNotMigratedError()) : null;
 }

@@ -15,6 +15,7 @@ import { userRole } from '../roles/user-role.js';
 import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
+import { DECISION_ROUTES } from './decision-routes.js';
 
 const userRoleRoute: RouteDefinition = {
   operationId: 'userRole',
@@ -136,6 +137,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     handle: (services) => [...memberContext(services), cancelInvitation()],
   },
   ...MEMBER_ROUTES,
+  ...DECISION_ROUTES,
 ];
 
 /** A group without tenancy has no tenant operations, but its members still need their rules. */

@@ -86,7 +86,7 @@ describe('inviting', () => {
     const viewer = await server.login('viewer@acme.test');
     const list = await server.api.get('/api/acme/invitations', { token: viewer });
     expect(list.status).toBe(403);
-    expect(list.body).toEqual({ message: 'This action is unauthorized.' });
+    expect(list.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'administration', permission: 'invitations.index' } });
     expect((await invite('x@acme.test', 'viewer', {}, viewer)).status).toBe(403);
   });
 
@@ -99,7 +99,7 @@ describe('inviting', () => {
     const editor = await server.login('editor@acme.test');
     const asOwner = await invite('boss@acme.test', 'owner', {}, editor);
     expect(asOwner.status).toBe(403);
-    expect(asOwner.body).toEqual({ message: 'You cannot invite with a role that has permissions you do not hold.' });
+    expect(asOwner.body).toEqual({ message: 'You cannot invite with a role that has permissions you do not hold.', reason: { gate: 'administration' } });
     expect((await invite('reader@acme.test', 'viewer', {}, editor)).status).toBe(201);
   });
 });
@@ -180,7 +180,7 @@ describe('POST /api/invitations/accept', () => {
     const { token } = await invited('intended@acme.test');
     const response = await accept(token, await server.login('viewer@acme.test'));
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ message: 'This invitation was sent to another email address.' });
+    expect(response.body).toEqual({ message: 'This invitation was sent to another email address.', reason: { gate: 'administration' } });
   });
 
   it('tells a guest without an account to register', async () => {
