@@ -7,7 +7,7 @@ export type { AuthState } from './react/gatehouse-context.js';
 export type { LoginResult } from './session/auth-requests.js';
 export type { RouteGroupOption } from './session/route-group.js';
 export { Can, type CanProps } from './react/can.js';
-export type { GatehouseAbility, ModelAction } from './ability/gatehouse-ability.js';
+export type { GatehouseAbility, ModelAbilities, ModelAction } from './ability/gatehouse-ability.js';
 export { OrganizationRequiredError } from './query/organization-required.js';
 export type { IndexQuery } from './urls/index-params.js';
 export type { CountPreference, IndexMeta, IndexPage } from './http/index-page.js';
@@ -18,6 +18,7 @@ export { useOrganizationExists, type OrganizationExistence } from './hooks/use-o
 export { useDebouncedValue } from './hooks/use-debounced-value.js';
 export { useUserRole, type UserRole } from './hooks/use-user-role.js';
 export { useAbility } from './hooks/use-ability.js';
+export { useAuthorize, type AuthorizeCheck, type AuthorizeResult } from './hooks/use-authorize.js';
 export {
   useRegister,
   usePasswordRecover,

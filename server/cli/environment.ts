@@ -57,6 +57,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
   GATEHOUSE_DB_PREPARED_STATEMENTS: optional(flag).default(true),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
+  GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS: optional(list),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),
   GATEHOUSE_INVITATION_TTL: optional(positive('seconds')),
   GATEHOUSE_PASSWORD_RESET_TTL: optional(positive('seconds')),
@@ -68,6 +69,8 @@ export const environmentSchema = z.object({
   GATEHOUSE_CORS_CREDENTIALS: optional(flag).default(false),
   GATEHOUSE_METRICS_PORT: optional(port),
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
+  GATEHOUSE_KEEP_ALIVE_TIMEOUT: optional(positive('seconds')),
+  GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });
 

@@ -143,8 +143,43 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       role: { type: ['string', 'null'] },
       permissions: { type: 'array', items: { type: 'string' }, description: 'Effective permissions; a leading `!` marks a denial.' },
       rules: { type: 'array', items: { type: 'array' }, description: 'The caller’s CASL rules, packed with `packRules`.' },
+      abilities: {
+        type: 'object',
+        additionalProperties: { type: 'object', additionalProperties: { type: 'boolean' } },
+        description: 'Per served model, the model-level actions (`index`, `store`, `trashed`) as the policies decide them.',
+      },
+      organization: nullable({ type: 'object', properties: { id: { type: 'integer' }, slug: { type: 'string' } }, required: ['id', 'slug'] }),
     },
-    required: ['role', 'permissions', 'rules'],
+    required: ['role', 'permissions', 'rules', 'abilities', 'organization'],
+  },
+  AuthorizeResults: {
+    type: 'object',
+    properties: {
+      results: {
+        type: 'array',
+        description: 'One answer per check, in order.',
+        items: {
+          type: 'object',
+          properties: {
+            allowed: { type: 'boolean' },
+            message: { type: 'string', description: 'What the same request would answer, when refused.' },
+            reason: {
+              type: 'object',
+              properties: {
+                gate: { type: 'string', enum: ['model', 'action', 'request', 'record', 'policy', 'fields', 'include'] },
+                permission: { type: 'string' },
+                policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
+                fields: { type: 'array', items: { type: 'string' } },
+                include: { type: 'string' },
+              },
+              required: ['gate'],
+            },
+          },
+          required: ['allowed'],
+        },
+      },
+    },
+    required: ['results'],
   },
   OrganizationExistence: {
     type: 'object',
@@ -177,7 +212,21 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Ready: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
   PublicKey: {
     type: 'object',
-    properties: { key: { type: 'string', description: 'PASERK `k4.public`.' }, version: { const: 'v4' }, purpose: { const: 'public' } },
-    required: ['key', 'version', 'purpose'],
+    properties: {
+      key: { type: 'string', description: 'PASERK `k4.public` of the current signing key.' },
+      id: { type: 'string', description: 'Its id, which tokens name in their footer (`{"kid": id}`).' },
+      version: { const: 'v4' },
+      purpose: { const: 'public' },
+      keys: {
+        type: 'array',
+        description: 'Every active verification key, the current one first: after a rotation the previous keys still verify the tokens they signed.',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, key: { type: 'string', description: 'PASERK `k4.public`.' }, current: { type: 'boolean' } },
+          required: ['id', 'key', 'current'],
+        },
+      },
+    },
+    required: ['key', 'id', 'version', 'purpose', 'keys'],
   },
 };

@@ -51,6 +51,7 @@ beforeAll(async () => {
   // where a user's own permissions (user create --permissions) apply.
   server = await createServer({
     database: { connectionString: db.ownerUrl, maxConnections: 2 },
+    allowOwnerConnection: true,
     tokens: { secretKey },
     routeGroups: [
       { name: 'tenant', prefix: '{organization}', default: true },
