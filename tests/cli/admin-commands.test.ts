@@ -14,9 +14,9 @@ import { queryOnce } from '../support/query.js';
 // Each command is a Node process loading TypeScript: slow on a busy machine.
 vi.setConfig({ testTimeout: 180_000 });
 
-// The operator's bootstrap, as the README tells it: a database migrated with the core alone (no
-// demo, no config), then users, organizations, members and roles made with the CLI, checked
-// over HTTP against a real server on that database. The tests build on each other.
+// The operator's bootstrap, as docs/guides/administration.md tells it: a database migrated with
+// the core alone (no demo, no config), then users, organizations, members and roles made with the
+// CLI, checked over HTTP against a real server on that database. The tests build on each other.
 let db: TestDatabase;
 let server: GatehouseServer;
 let api: Api;
