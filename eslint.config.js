@@ -12,7 +12,7 @@ const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-po
 // layer and the ones below, never one above.
 const REQUEST_CONTEXT = 'state|validate|query|chain|revalidated-answer';
 const SERVER_LAYERS = [
-  ['errors', ['server/errors/**', 'server/http/errors/**']],
+  ['errors', ['server/errors/**']],
   ['models', ['server/models/**']],
   ['db', ['server/db/**']],
   [
@@ -53,6 +53,14 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    // A server file outside every layer would escape the zones above: a new folder joins a layer first.
+    files: ['server/**/*.ts'],
+    ignores: SERVER_LAYERS.flatMap(([, files]) => files),
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'Program', message: 'This file is in none of the server\'s layers: add its folder to SERVER_LAYERS in eslint.config.js (docs/architecture/layers.md).' }],
     },
   },
   {

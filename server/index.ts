@@ -23,10 +23,10 @@ export type { Authentication, Authorization, AuthUser, CurrentOrganization, Gate
 export { policyContext } from './permissions/policy-context.js';
 export { assertCan, authorize } from './permissions/authorize.js';
 export { generateTokenKeyPair } from './auth/token-keys.js';
-export { HttpError } from './http/errors/http-error.js';
-export { NotFoundError } from './http/errors/not-found-error.js';
-export { BadRequestError } from './http/errors/bad-request-error.js';
-export { ValidationError, type FieldErrors } from './http/errors/validation-error.js';
+export { HttpError } from './http/http-error.js';
+export { NotFoundError } from './errors/not-found-error.js';
+export { BadRequestError } from './errors/bad-request-error.js';
+export { ValidationError, type FieldErrors } from './errors/validation-error.js';
 export { validate } from './http/validate.js';
 export { readQuery } from './http/query.js';
 // Migrations, seeds and scripts of an application built on Gatehouse.

@@ -18,6 +18,6 @@ export const users = defineModel({
           eb('id', 'in', selectFrom('user_roles').select('user_id').where('organization_id', '=', organizationId)),
         ),
   validation: { create: z.object({ name: fields.text('name') }) },
-  // Rows outside any organization: read through the non-tenant group (server/sql/011_user_audit.sql).
+  // Rows outside any organization: read through the non-tenant group (sql/011_user_audit.sql).
   audit: true,
 });

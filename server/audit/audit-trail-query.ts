@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
 import { readQuery } from '../http/query.js';
 import type { GatehouseContext } from '../http/state.js';
 import { MAX_PER_PAGE } from '../models/define-model.js';

@@ -1,6 +1,6 @@
 import { findActiveSession } from '../db/repositories/sessions.js';
-import { SessionOfAnotherGroupError } from '../http/errors/session-of-another-group-error.js';
-import { UnauthenticatedError } from '../http/errors/unauthenticated-error.js';
+import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { Authentication, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 import type { TokenClaims } from './token-service.js';

@@ -1,6 +1,6 @@
 import { listUserOrganizations } from '../db/repositories/memberships.js';
 import type { OrganizationRecord } from '../db/repositories/organizations.js';
-import { OrganizationNotFoundError } from '../http/errors/organization-not-found-error.js';
+import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
 

@@ -1,5 +1,5 @@
 import { findUserByEmail } from '../db/repositories/users.js';
-import { InvalidCredentialsError } from '../http/errors/invalid-credentials-error.js';
+import { InvalidCredentialsError } from '../errors/invalid-credentials-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { assertGroupMember } from '../tenancy/require-group-membership.js';

@@ -1,5 +1,5 @@
 import { resetPassword as storeNewPassword } from '../db/repositories/password-resets.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import type { GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { passwordResetSchema } from './auth-schemas.js';

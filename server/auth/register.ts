@@ -2,7 +2,7 @@ import { addMembership } from '../db/repositories/memberships.js';
 import { setInvitationStatus } from '../db/repositories/invitations.js';
 import { findOrganizationById } from '../db/repositories/organizations.js';
 import { createUser, findUserByEmail } from '../db/repositories/users.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { claimInvitation, sameEmail } from '../invitations/claim-invitation.js';

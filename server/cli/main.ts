@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { createProgram } from './program.js';
 
 // The field messages the HTTP API would answer with (the admin commands share its rules).

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { isStoredInteger } from '../models/integer-range.js';
-import { BadRequestError } from '../http/errors/bad-request-error.js';
-import { NotFoundError } from '../http/errors/not-found-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { NO_NARROWING, type TrashedMode } from '../query/build-index-query.js';
 import type { LooseRow } from '../models/loose-schema.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { id, text } from '../models/fields.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { validate } from '../http/validate.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import type { DataContext } from './data-context.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import type { LooseRow } from '../models/loose-schema.js';
 
 // `"$2.id"`: the field `id` of the result of operation 2 of the same request.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { NotFoundError } from '../http/errors/not-found-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
 import type { Aggregate, ModelDefinition } from '../models/define-model.js';
 import { sortSignature } from '../query/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';

@@ -1,7 +1,9 @@
 import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, policyMethodName, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
-import { HttpError } from '../http/errors/http-error.js';
 import type { DataPolicy } from './data-context.js';
 import { RecordNotFoundError, UnknownModelError } from '../errors/data-errors.js';
+import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
+import { DomainError } from '../errors/domain-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
 
 /**
  * Which gate refused, with only what the caller may know about themself: the permission an
@@ -32,8 +34,9 @@ function gateOf(error: Error): RefusalReason | null {
   if (error instanceof ForbiddenIncludeError || error instanceof UnknownIncludeError) return { gate: 'include', include: error.path };
   if (error instanceof UnknownModelError) return { gate: 'model' };
   if (error instanceof RecordNotFoundError) return { gate: 'record' };
-  if (error instanceof HttpError && error.status === 404) return { gate: 'action' };
-  if ((error instanceof HttpError || error instanceof GatehouseError) && error.status < 500) return { gate: 'request' };
+  if (error instanceof NotFoundError) return { gate: 'action' };
+  // Every domain error but a missing migration is the caller's, like an engine error below 500.
+  if ((error instanceof DomainError && !(error instanceof DatabaseNotMigratedError)) || (error instanceof GatehouseError && error.status < 500)) return { gate: 'request' };
   return null;
 }
 

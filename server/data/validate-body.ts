@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
-import { BadRequestError } from '../http/errors/bad-request-error.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { validate } from '../http/validate.js';
 import type { LooseRow } from '../models/loose-schema.js';
 

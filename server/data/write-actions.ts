@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { changedValues, recordAudit } from '../audit/record-audit.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { gatedQuery } from '../query/build-index-query.js';
 import type { LooseRow } from '../models/loose-schema.js';

@@ -23,7 +23,7 @@ export interface AnalystGrant {
   generatedPassword: string | null;
 }
 
-/** The analytics views first (server/sql/012_analyst_columns.sql), then the tables, for queries naming columns. */
+/** The analytics views first (sql/012_analyst_columns.sql), then the tables, for queries naming columns. */
 export const ANALYST_SEARCH_PATH = 'analytics, public';
 
 async function organizationId(client: pg.ClientBase, slug: string): Promise<number> {

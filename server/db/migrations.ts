@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ChangedMigrationError } from './changed-migration-error.js';
 import { FailedMigrationError } from './failed-migration-error.js';
@@ -10,10 +10,10 @@ import { MigrationsFolderError } from './migrations-folder-error.js';
 
 /**
  * What every deployment needs: the core's own tables, roles, row-level security and helpers.
- * sql/ sits at the package root; found through the package itself because this module runs from
- * server/db/ in a checkout and from dist/server/db/ once built.
+ * Two folders up from this module either way: from server/db/ in a checkout that is the
+ * repository's sql/, from dist/db/ in the installed package the copy prepack puts in it.
  */
-export const CORE_MIGRATIONS_DIR = join(dirname(createRequire(import.meta.url).resolve('@gatehouse/server/package.json')), 'sql');
+export const CORE_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'sql');
 
 /** Recorded names of an application's migrations start with this, so they never meet the core's. */
 export const APP_MIGRATION_PREFIX = 'app/';

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors/not-found-error.js';
+import { NotFoundError } from './not-found-error.js';
 
 /**
  * A record outside the caller's record gate. Missing, another tenant's and hidden by a scope all

@@ -1,12 +1,11 @@
-export const NOT_MIGRATED = 'database not migrated: run `gatehouse migrate`';
+import { DomainError } from './domain-error.js';
 
 /**
  * The database answers but lacks a migration this version of the service needs. The routing
  * layer answers it 503; the CLI prints its message.
  */
-export class DatabaseNotMigratedError extends Error {
+export class DatabaseNotMigratedError extends DomainError {
   constructor() {
-    super(NOT_MIGRATED);
-    this.name = 'DatabaseNotMigratedError';
+    super('database not migrated: run `gatehouse migrate`');
   }
 }

@@ -13,7 +13,7 @@ import { createDataContext, type DataContext, type DataPolicy } from '../data/da
 import { DATA_ROUTES, modelHas, type DataRoute } from '../routes/data-routes.js';
 import { decideWrite } from '../data/writable-fields.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';

@@ -1,7 +1,7 @@
 import { findMemberDetails, type MembershipKey } from '../db/repositories/members.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
-import { NotFoundError } from '../http/errors/not-found-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
 import { required, type AuthUser, type GatehouseContext } from '../http/state.js';
 import { membershipKey } from '../members/find-member.js';
 import { assertCan } from '../permissions/authorize.js';

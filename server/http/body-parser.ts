@@ -1,13 +1,13 @@
 import bodyParser from 'koa-bodyparser';
 import type { Middleware } from 'koa';
-import { BadRequestError } from './errors/bad-request-error.js';
-import type { HttpError } from './errors/http-error.js';
-import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
-import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
+import type { DomainError } from '../errors/domain-error.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import type { GatehouseState } from './state.js';
 
 // The parser's own errors name parser internals; callers get one of ours instead.
-function parserError(error: { type?: string; status?: number }): HttpError {
+function parserError(error: { type?: string; status?: number }): DomainError {
   if (error.type === 'entity.too.large') return new PayloadTooLargeError();
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
   if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { GatehouseMetrics } from '../observability/metrics.js';
 import { refusalGate } from '../observability/refusal-gate.js';
-import { HttpError } from './errors/http-error.js';
+import { HttpError } from './http-error.js';
 import { httpErrorFor } from './http-error-for.js';
 import type { GatehouseState } from './state.js';
 

@@ -2,9 +2,9 @@ import busboy from 'busboy';
 import bytes from 'bytes';
 import type { Middleware } from 'koa';
 import type { IncomingMessage } from 'node:http';
-import { BadRequestError } from './errors/bad-request-error.js';
-import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
-import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import type { GatehouseState } from './state.js';
 
 type FormFields = Record<string, string | string[]>;

@@ -1,4 +1,4 @@
-import { BadRequestError } from './errors/bad-request-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
 import type { GatehouseContext } from './state.js';
 
 /** The query string as single values; an unknown or repeated parameter is a 400 naming it. */

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { BadRequestError } from './errors/bad-request-error.js';
+import { BadRequestError } from '../errors/bad-request-error.js';
 import type { GatehouseState } from './state.js';
 
 // PostgreSQL text cannot hold U+0000: a string carrying one fails whatever statement it reaches (a

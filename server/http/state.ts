@@ -2,7 +2,7 @@ import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
 import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import type { RouteGroup } from '../models/route-group.js';
-import type { Refusal } from './errors/refusal.js';
+import type { Refusal } from '../errors/refusal.js';
 
 export interface AuthUser {
   id: number;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError, type FieldErrors } from './errors/validation-error.js';
+import { ValidationError, type FieldErrors } from '../errors/validation-error.js';
 
 /** Parses input with a zod schema; failures become a 422 listing messages per field. */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {

@@ -2,7 +2,7 @@ import { addMembership } from '../db/repositories/memberships.js';
 import { setInvitationStatus } from '../db/repositories/invitations.js';
 import { findOrganizationById } from '../db/repositories/organizations.js';
 import { findUserByEmail } from '../db/repositories/users.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 import type { GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { serializeOrganization } from '../organizations/serialize-organization.js';

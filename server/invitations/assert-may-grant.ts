@@ -1,6 +1,6 @@
 import { abilityPermits } from '@gatehouse/engine';
 import { findRolePermissions } from '../db/repositories/roles.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
 
 /**

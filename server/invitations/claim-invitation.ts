@@ -1,8 +1,8 @@
 import { hashSecretToken } from '../auth/secret-token.js';
 import { findInvitationByTokenHash, type InvitationRecord } from '../db/repositories/invitations.js';
 import { withTenant, type TenantTransaction } from '../db/with-tenant.js';
-import { NotFoundError } from '../http/errors/not-found-error.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import type { Services } from '../services.js';
 import { invitationStatus } from './serialize-invitation.js';
 

@@ -1,7 +1,7 @@
 import { createInvitation as insertInvitation, findPendingInvitationForEmail, setInvitationStatus } from '../db/repositories/invitations.js';
 import { isMemberByEmail } from '../db/repositories/memberships.js';
 import { listOrganizationRoles } from '../db/repositories/roles.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import type { Services } from '../services.js';

@@ -1,7 +1,7 @@
 import { isStoredInteger } from '../models/integer-range.js';
 import { findInvitation as findInOrganization, type InvitationRecord } from '../db/repositories/invitations.js';
-import { NotFoundError } from '../http/errors/not-found-error.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
 import { assertCan } from '../permissions/authorize.js';
 

@@ -1,5 +1,5 @@
 import { renewInvitation } from '../db/repositories/invitations.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 import { assertMayGrant } from './assert-may-grant.js';

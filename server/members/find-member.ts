@@ -1,6 +1,6 @@
 import { isStoredInteger } from '../models/integer-range.js';
 import { findMemberDetails, type MemberDetails, type MembershipKey } from '../db/repositories/members.js';
-import { NotFoundError } from '../http/errors/not-found-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
 import { assertCan } from '../permissions/authorize.js';
 

@@ -1,7 +1,7 @@
 import { abilityPermits } from '@gatehouse/engine';
 import { lockRoleHolders, type MemberDetails, type MembershipChanges, type RoleHolder } from '../db/repositories/members.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';

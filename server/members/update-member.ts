@@ -1,5 +1,5 @@
 import { findRolePermissions, listOrganizationRoles } from '../db/repositories/roles.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { assertHolds } from '../permissions/assert-holds.js';

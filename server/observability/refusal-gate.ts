@@ -1,10 +1,10 @@
 import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError } from '@gatehouse/engine';
 import { RecordNotFoundError } from '../errors/data-errors.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
-import { NotGroupMemberError } from '../http/errors/not-group-member-error.js';
-import { OrganizationNotFoundError } from '../http/errors/organization-not-found-error.js';
-import { SessionOfAnotherGroupError } from '../http/errors/session-of-another-group-error.js';
-import { UnauthenticatedError } from '../http/errors/unauthenticated-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
+import { NotGroupMemberError } from '../errors/not-group-member-error.js';
+import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
+import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { isDecisionGate, type DecisionGate } from './decision-gates.js';
 
 const GATES: readonly [new (...args: never[]) => Error, DecisionGate][] = [

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../config/server-config.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { findRolesBySlug } from '../db/repositories/roles.js';
-import { ValidationError } from '../http/errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { validate } from '../http/validate.js';
 import { createOrganizationSchema } from './organization-schemas.js';
 

@@ -1,5 +1,5 @@
 import { abilityPermits } from '@gatehouse/engine';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { required, type GatehouseContext } from '../http/state.js';
 
 /**

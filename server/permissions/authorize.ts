@@ -1,4 +1,4 @@
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 
 /**

@@ -1,7 +1,7 @@
 import { appendAuditLog } from '../db/repositories/audit-logs.js';
 import { setRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
-import { AccessDeniedError } from '../http/errors/access-denied-error.js';
+import { AccessDeniedError } from '../errors/access-denied-error.js';
 
 /** The owner role keeps its permissions, so an organization can never lose its owners' reach. */
 export function assertNotOwnerRole(role: RoleRecord, ownerRole: string): void {

@@ -1,6 +1,6 @@
 import { isStoredInteger } from '../models/integer-range.js';
 import { findRole, findRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
-import { NotFoundError } from '../http/errors/not-found-error.js';
+import { NotFoundError } from '../errors/not-found-error.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { rolePermissionsSchema } from '../members/member-schemas.js';

@@ -1,7 +1,7 @@
 import { pendingMigrations } from '../db/migration-status.js';
 import { ping } from '../db/repositories/ping.js';
 import type { Executor } from '../db/repositories/executor.js';
-import { NotMigratedError } from '../http/errors/not-migrated-error.js';
+import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 
 /**
  * Ready to serve: the database answers and holds every migration of this version. A database
@@ -12,7 +12,7 @@ export function readinessCheck(db: Executor): () => Promise<void> {
   let migrated = false;
   return async () => {
     if (migrated) return ping(db);
-    if ((await pendingMigrations(db)).length > 0) throw new NotMigratedError();
+    if ((await pendingMigrations(db)).length > 0) throw new DatabaseNotMigratedError();
     migrated = true;
   };
 }

@@ -1,8 +1,8 @@
 import { isSessionOfRequestGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { withOpenedRequest } from '../db/open-request.js';
-import { NotGroupMemberError } from '../http/errors/not-group-member-error.js';
-import { OrganizationNotFoundError } from '../http/errors/organization-not-found-error.js';
-import { UnauthenticatedError } from '../http/errors/unauthenticated-error.js';
+import { NotGroupMemberError } from '../errors/not-group-member-error.js';
+import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
+import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { slugPattern } from '../models/fields.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
 import { hasGroupMembership } from '../db/repositories/memberships.js';
-import { NotGroupMemberError } from '../http/errors/not-group-member-error.js';
+import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 import type { RouteGroup } from '../models/route-group.js';

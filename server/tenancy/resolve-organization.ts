@@ -1,5 +1,5 @@
 import { findOrganizationBySlug } from '../db/repositories/organizations.js';
-import { OrganizationNotFoundError } from '../http/errors/organization-not-found-error.js';
+import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { slugPattern } from '../models/fields.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';

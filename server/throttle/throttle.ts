@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { countHits, forgetKey, forgiveHit, sweepEndedWindows } from '../db/repositories/rate-limits.js';
 import type { Executor } from '../db/repositories/executor.js';
-import { TooManyAttemptsError } from '../http/errors/too-many-attempts-error.js';
+import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
 import type { ThrottledAction, ThrottleLimits } from './throttle-limits.js';
 
 /** Who attempts: the email the request names and the client's address (as the proxy setting reads it). */

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/repositories/executor.js';
-import { TooManyAttemptsError } from '../http/errors/too-many-attempts-error.js';
+import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
 import type { Services } from '../services.js';
 import type { Attempter } from './throttle.js';
 import type { ThrottledAction } from './throttle-limits.js';

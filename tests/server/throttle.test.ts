@@ -5,7 +5,8 @@ import { readEnvironment } from '../../server/cli/environment.js';
 import { resolveConfig } from '../../server/config/server-config.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
 import { openDatabase, type Database } from '../../server/db/database.js';
-import { TooManyAttemptsError } from '../../server/http/errors/too-many-attempts-error.js';
+import { TooManyAttemptsError } from '../../server/errors/too-many-attempts-error.js';
+import { httpErrorFor } from '../../server/http/http-error-for.js';
 import { Throttle } from '../../server/throttle/throttle.js';
 import { resolveThrottleLimits } from '../../server/throttle/throttle-limits.js';
 import { Api, type ApiResponse } from './support/http-client.js';
@@ -245,7 +246,7 @@ describe('the sliding window', () => {
     now += 45_000;
     const refusal = await throttle.attempt(database.db, 'login', { email: 'wait@throttle.test', address: '192.0.2.1' }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(TooManyAttemptsError);
-    expect((refusal as TooManyAttemptsError).headers).toEqual({ 'Retry-After': '15' });
+    expect(httpErrorFor(refusal)!.headers).toEqual({ 'Retry-After': '15' });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createRole, findRolePermissions } from '../../db/repositories/roles.js';
-import { ValidationError } from '../../http/errors/validation-error.js';
+import { ValidationError } from '../../errors/validation-error.js';
 import { validate } from '../../http/validate.js';
 import { assertNotOwnerRole, replaceRolePermissions } from '../../roles/replace-role-permissions.js';
 import { newRoleSchema } from '../../roles/role-schemas.js';

@@ -2,7 +2,7 @@ import { newUserSchema } from '../../auth/auth-schemas.js';
 import { hashPassword } from '../../auth/password.js';
 import { createUser, findUserByEmail } from '../../db/repositories/users.js';
 import { requireUser } from '../admin-lookups.js';
-import { ValidationError } from '../../http/errors/validation-error.js';
+import { ValidationError } from '../../errors/validation-error.js';
 import { validate } from '../../http/validate.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { listed, parsePermissionList } from '../permission-list.js';

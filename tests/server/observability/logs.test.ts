@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, LOG_FLUSH_INTERVAL_MS } from '../../../server/http/logger.js';
-import { HttpError } from '../../../server/http/errors/http-error.js';
+import { HttpError } from '../../../server/http/http-error.js';
 import type { GatehouseState } from '../../../server/http/state.js';
 import { startDataServer } from '../support/data-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

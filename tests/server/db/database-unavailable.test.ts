@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../server/db/database-unavailable.js';
+import { isDatabaseUnavailable } from '../../../server/db/database-unavailable.js';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineModel, ModelDefinitionError, type ModelOptions } from '../../server/index.js';
+import { defineModel, ModelDefinitionError, type ModelOptions } from '../../../server/index.js';
 
 const notes = (extra: Record<string, unknown> = {}) =>
   ({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string' }, fillable: ['title'], ...extra }) as ModelOptions;

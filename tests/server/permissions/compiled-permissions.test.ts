@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PERMISSION_LENGTH } from '@gatehouse/engine';
-import { compiledPermissions, REMEMBERED_BYTES, rememberedSize } from '../../server/permissions/compiled-permissions.js';
+import { compiledPermissions, REMEMBERED_BYTES, rememberedSize } from '../../../server/permissions/compiled-permissions.js';
 
 // Abilities are kept by their permission sources (server/permissions/compiled-permissions.ts).
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../server/errors/config-error.js';
-import { dataBases, defineRouteGroups, groupBases, hostMatcher, tenantBases } from '../../server/models/route-group.js';
+import { ConfigError } from '../../../server/errors/config-error.js';
+import { dataBases, defineRouteGroups, groupBases, hostMatcher, tenantBases } from '../../../server/models/route-group.js';
 
 describe('route group configuration', () => {
   it('infers tenancy from where {organization} stands', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VerifiedTokens } from '../../server/auth/verified-tokens.js';
+import { VerifiedTokens } from '../../../server/auth/verified-tokens.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const claimsUntil = (expiresAt: Date) => ({ userId: 1, sessionId: '00000000-0000-4000-8000-000000000000', routeGroup: null, expiresAt });
