@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceDatabase } from '../../server/cli/service-database.js';
+import { readEnvironment } from '../../server/cli/environment.js';
+import { createProgram } from '../../server/cli/program.js';
+import { roleUrl } from '../../server/db/role-url.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { queryOnce } from '../support/query.js';
+import { dropRoles, uniqueRoleName } from '../support/roles.js';
+
+// A login that bypasses row-level security, may create roles, or cannot log in (so access follows
+// whoever SET ROLEs into it) must never become the service's or an analyst's: `analyst grant`,
+// `app-login` and `serve` each refuse it and change nothing. Each role below holds everything the
+// command needs except being safe: it exists, has a password, and (for serve) is in gatehouse_app.
+let database: TestDatabase;
+const PASSWORD = 'a-password-long-enough';
+const UNSAFE = { bypassrls: 'BYPASSRLS', createrole: 'CREATEROLE', nologin: 'NOLOGIN' } as const;
+type Unsafe = keyof typeof UNSAFE;
+const roles = Object.fromEntries(Object.keys(UNSAFE).map((kind) => [kind, uniqueRoleName(`unsafe_${kind}`)])) as Record<Unsafe, string>;
+const REASONS: Record<Unsafe, string> = {
+  bypassrls: 'it bypasses row-level security',
+  createrole: 'it can create and grant roles',
+  nologin: 'it cannot log in, and access follows the role that logs in',
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  for (const [kind, role] of Object.entries(roles) as [Unsafe, string][]) {
+    const login = kind === 'nologin' ? '' : 'LOGIN';
+    await queryOnce(database.ownerUrl, `CREATE ROLE ${role} ${login} ${UNSAFE[kind]} PASSWORD '${PASSWORD}'`);
+  }
+});
+
+afterAll(async () => {
+  await database.drop();
+  await dropRoles(...Object.values(roles));
+});
+
+/** What a refusal must leave as it was: the role's attributes and memberships, grants, audit. */
+const stateOf = async (role: string) => ({
+  role: await queryOnce(
+    database.ownerUrl,
+    `SELECT r.rolsuper, r.rolbypassrls, r.rolcreaterole, r.rolcanlogin, r.rolpassword IS NULL AS no_password,
+       ARRAY(SELECT g.rolname::text FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = r.oid ORDER BY 1) AS memberships
+     FROM pg_authid r WHERE r.rolname = $1`,
+    [role],
+  ),
+  grants: await queryOnce(database.ownerUrl, 'SELECT role_name, organization_id FROM analyst_grants WHERE role_name = $1', [role]),
+  audit: await queryOnce(database.ownerUrl, 'SELECT count(*)::int AS n FROM audit_logs'),
+});
+
+/** The command as `gatehouse <args>` runs it, in this process, against the test database. */
+async function gatehouse(args: string[]): Promise<void> {
+  const saved = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = database.ownerUrl;
+  try {
+    await createProgram().parseAsync(args, { from: 'user' });
+  } finally {
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+  }
+}
+
+describe.each(Object.keys(UNSAFE) as Unsafe[])('a %s login', (kind) => {
+  const role = roles[kind];
+
+  it('is refused by `gatehouse app-login`, with or without a password', async () => {
+    const before = await stateOf(role);
+    await expect(gatehouse(['app-login', role])).rejects.toThrow(`Refusing to use role "${role}": ${REASONS[kind]}.`);
+    await expect(gatehouse(['app-login', role, '--password', 'another-long-password'])).rejects.toThrow(REASONS[kind]);
+    expect(await stateOf(role)).toEqual(before);
+  });
+
+  it('is refused by `gatehouse analyst grant`', async () => {
+    const before = await stateOf(role);
+    await expect(gatehouse(['analyst', 'grant', role, 'acme'])).rejects.toThrow(`Refusing to use role "${role}": ${REASONS[kind]}.`);
+    expect(await stateOf(role)).toEqual(before);
+  });
+
+  it('is refused by `gatehouse serve` as its service login, even inside gatehouse_app', async () => {
+    await queryOnce(database.ownerUrl, `GRANT gatehouse_app TO ${role}`);
+    try {
+      const before = await stateOf(role);
+      const env = readEnvironment({ DATABASE_URL: database.ownerUrl, GATEHOUSE_APP_DATABASE_URL: roleUrl(database.ownerUrl, role, PASSWORD) });
+      const target = { ownerUrl: database.ownerUrl, embedded: false, stop: async () => {} };
+      const refusal = kind === 'nologin' ? `role "${role}" is not permitted to log in` : `Refusing to serve as ${role}: ${REASONS[kind]}`;
+      await expect(serviceDatabase(env, target, { provisionLogin: false, allowOwner: false, home: '/nonexistent' })).rejects.toThrow(refusal);
+      expect(await stateOf(role)).toEqual(before);
+    } finally {
+      await queryOnce(database.ownerUrl, `REVOKE gatehouse_app FROM ${role}`);
+    }
+  });
+});
