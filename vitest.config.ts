@@ -17,7 +17,9 @@ const TIMING = ['tests/server/timing-oracle.test.ts'];
 // `npm test` runs them all; `npm run test:fast` runs unit and db.
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
+  // Server code resolves packages as Node does: no bundlers' `module` builds, which some packages
+  // (OpenTelemetry's) ship with imports Node cannot load, and Vite hands external packages to Node.
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions.filter((condition) => condition !== 'module')], mainFields: ['main'] } },
   test: {
     setupFiles: ['tests/support/node-binary-types.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],

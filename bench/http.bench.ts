@@ -3,6 +3,10 @@
 // autocannon in a third. A `bench` tenant with BENCH_ROWS posts (default 100,000); every target
 // is measured in each of BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 5)
 // at BENCH_CONNECTIONS connections (default 8); each figure reported is its own median over the rounds.
+// Show is also measured on two more instances of the service, one with its Prometheus metrics on
+// and one with metrics and OpenTelemetry traces on, for what observing the service costs.
+// BENCH_ONLY=<text> measures only the targets whose name contains it (`BENCH_ONLY=show`), and
+// prints its figures without replacing bench/results/http.json.
 // Reports req/s, p50, p99 and the CPU milliseconds per request of the server's process and of
 // PostgreSQL, and the machine's load average (1, 5, 15 minutes) before and after the rounds;
 // writes bench/results/http.json.
@@ -27,6 +31,7 @@ const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 5);
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 8);
+const ONLY = process.env.BENCH_ONLY ?? '';
 const PER_PAGE = 25;
 /** The cursor page's depth: 50,000 rows in, or half the tenant when it is smaller. */
 const DEPTH = Math.min(50_000, Math.floor(ROWS / 2 / PER_PAGE) * PER_PAGE);
@@ -55,7 +60,10 @@ await withBenchDatabase(async (ownerUrl) => {
   const tenant = await seedBenchTenant(ownerUrl, ROWS);
   const { secretKey } = await generateTokenKeyPair();
   const env = { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) };
-  const gatehouse = await startServerProcess('gatehouse', join(here, 'http', 'gatehouse-server.ts'), env);
+  const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
+  const gatehouse = await startServerProcess('gatehouse', gatehouseModule, env);
+  const metered = await startServerProcess('gatehouse, metrics on', gatehouseModule, { ...env, BENCH_METRICS: '1' });
+  const traced = await startServerProcess('gatehouse, metrics and tracing on', gatehouseModule, { ...env, BENCH_METRICS: '1', BENCH_TRACING: '1' });
   const minimal = await startServerProcess('minimal', join(here, 'http', 'minimal-server.ts'), env);
   const postgresCpu = await clusterCpu(ownerUrl);
   try {
@@ -72,15 +80,18 @@ await withBenchDatabase(async (ownerUrl) => {
     const cursor = deep.headers.get('x-next-cursor');
     if (deep.status !== 200 || !cursor) throw new Error(`no cursor at depth ${DEPTH}: ${deep.status} ${await deep.text()}`);
 
+    const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
     const targets: Target[] = [
-      { name: 'show: minimal', server: minimal, path: `/api/${tenant.slug}/posts/${tenant.postId}` },
-      { name: 'show: gatehouse', server: gatehouse, path: `/api/${tenant.slug}/posts/${tenant.postId}` },
+      { name: 'show: minimal', server: minimal, path: show },
+      { name: 'show: gatehouse', server: gatehouse, path: show },
+      { name: 'show: gatehouse, metrics on', server: metered, path: show },
+      { name: 'show: gatehouse, metrics and tracing on', server: traced, path: show },
       { name: 'index exact: minimal', server: minimal, path: index },
       { name: 'index exact: gatehouse', server: gatehouse, path: index },
       { name: 'index planned: gatehouse', server: gatehouse, path: index, headers: { Prefer: 'count=planned' } },
       { name: 'index page 1, no count: gatehouse', server: gatehouse, path: index, headers: uncounted },
       { name: `index cursor at ${DEPTH}, no count: gatehouse`, server: gatehouse, path: `${index}&cursor=${encodeURIComponent(cursor)}`, headers: uncounted },
-    ];
+    ].filter((target) => target.name.includes(ONLY));
     const run = async (target: Target, seconds: number): Promise<Measured> => {
       const [cpuBefore, pgBefore] = [await target.server.cpuMicros(), await postgresCpu()];
       const load = await generateLoad({ url: `${target.server.url}${target.path}`, headers: { authorization, ...target.headers }, connections: CONNECTIONS, seconds });
@@ -117,14 +128,20 @@ await withBenchDatabase(async (ownerUrl) => {
         },
       ]),
     );
-    const rate = (name: string) => results[name]!.requestsPerSecond;
-    const ratio = (value: number) => Math.round(value * 100) / 100;
-    const ratios = {
-      'show: gatehouse / minimal (target >= 0.8)': ratio(rate('show: gatehouse') / rate('show: minimal')),
-      'index exact: gatehouse / minimal (target >= 0.9)': ratio(rate('index exact: gatehouse') / rate('index exact: minimal')),
-      'index planned / index exact, gatehouse (target >= 4)': ratio(rate('index planned: gatehouse') / rate('index exact: gatehouse')),
-      [`cursor at ${DEPTH} / page 1, gatehouse (target >= 0.67, within 1.5x)`]: ratio(rate(`index cursor at ${DEPTH}, no count: gatehouse`) / rate('index page 1, no count: gatehouse')),
-    };
+    const compared: [string, string, string][] = [
+      ['show: gatehouse / minimal (target >= 0.8)', 'show: gatehouse', 'show: minimal'],
+      ['show: metrics on / off (target >= 0.95)', 'show: gatehouse, metrics on', 'show: gatehouse'],
+      ['show: metrics and tracing on / off', 'show: gatehouse, metrics and tracing on', 'show: gatehouse'],
+      ['index exact: gatehouse / minimal (target >= 0.9)', 'index exact: gatehouse', 'index exact: minimal'],
+      ['index planned / index exact, gatehouse (target >= 4)', 'index planned: gatehouse', 'index exact: gatehouse'],
+      [`cursor at ${DEPTH} / page 1, gatehouse (target >= 0.67, within 1.5x)`, `index cursor at ${DEPTH}, no count: gatehouse`, 'index page 1, no count: gatehouse'],
+    ];
+    // A ratio of two measured targets; BENCH_ONLY may have left either out.
+    const ratios = Object.fromEntries(
+      compared
+        .filter(([, over, under]) => results[over] && results[under])
+        .map(([name, over, under]) => [name, Math.round((results[over]!.requestsPerSecond / results[under]!.requestsPerSecond) * 100) / 100]),
+    );
     const result = {
       benchmark: 'http',
       rows_in_tenant: ROWS,
@@ -140,11 +157,12 @@ await withBenchDatabase(async (ownerUrl) => {
       node: process.version,
       measured_at: new Date().toISOString(),
     };
-    await mkdir(dirname(resultsFile), { recursive: true });
-    await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
+    if (ONLY === '') {
+      await mkdir(dirname(resultsFile), { recursive: true });
+      await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
+    }
     console.log(JSON.stringify({ results, ratios }, null, 2));
   } finally {
-    await gatehouse.stop();
-    await minimal.stop();
+    for (const server of [gatehouse, metered, traced, minimal]) await server.stop();
   }
 });

@@ -11,6 +11,8 @@ import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
 import { requireHost } from './http/require-host.js';
 import type { GatehouseState } from './http/state.js';
+import { requestMetrics } from './observability/request-metrics.js';
+import { requestSpan } from './observability/request-span.js';
 import { apiReferenceAssets } from './pages/api-reference.js';
 import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
@@ -26,9 +28,12 @@ export function createApp(services: Services): Koa<GatehouseState> {
 
   const service = mountRoutes(new Router<GatehouseState>({ prefix: services.config.basePath }), { routes: UNGROUPED_ROUTES, base: '', prefix: '' }, services, null);
 
+  const { metrics, tracer } = services.observability;
   app.use(requestId());
-  app.use(requestLogger(services.logger));
-  app.use(errorHandler(services.logger));
+  if (metrics) app.use(requestMetrics(metrics));
+  if (tracer) app.use(requestSpan(tracer));
+  app.use(requestLogger(services.logger, services.observability));
+  app.use(errorHandler(services.logger, metrics));
   app.use(requireHost());
   app.use(cors(services.config.cors));
   app.use(requireJsonType());

@@ -1,17 +1,24 @@
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
 import { importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, type Database } from './db/database.js';
 import { answerClientError } from './http/client-error.js';
 import { gracefulClose } from './http/graceful-close.js';
+import { listeningUrl } from './http/listening-url.js';
 import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
+import { GatehouseMetrics } from './observability/metrics.js';
+import { closeMetrics, METRICS_PATH, serveMetrics } from './observability/metrics-server.js';
+import type { Observability } from './observability/observability.js';
+import { observers } from './observability/observers.js';
+import { statementSpans } from './observability/statement-spans.js';
+import { gatehouseTracer } from './observability/tracing.js';
+import { transactionTimer } from './observability/transaction-timer.js';
 import { PageCursors } from './query/page-cursor.js';
 import { ConfigError } from './errors/config-error.js';
 import { checkModelTables } from './db/check-model-tables.js';
@@ -33,8 +40,10 @@ export interface CloseOptions {
 
 export interface GatehouseServer {
   readonly app: Koa<GatehouseState>;
-  /** Starts listening; resolves to the base URL of the server. */
+  /** Starts listening (and serving metrics, when they have a port); resolves to the base URL of the server. */
   listen(options?: ListenOptions): Promise<string>;
+  /** Where Prometheus scrapes, once listening with `metrics` configured. */
+  readonly metricsUrl: string | undefined;
   /** Resolves when the database answers and is migrated; otherwise throws the 503 `/ready` answers. */
   ready(): Promise<void>;
   /**
@@ -58,7 +67,15 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
   const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
-  const database = openDatabase(resolved.database);
+  const tracer = config.tracing ? gatehouseTracer() : null;
+  const stageLogs = logger.isLevelEnabled('debug');
+  // The metrics read the pool they describe, which is opened with their observer: hence the late binding.
+  const metrics: GatehouseMetrics | null = config.metrics ? new GatehouseMetrics(() => database.connections()) : null;
+  const observability: Observability = { metrics, tracer, stageLogs };
+  const database: Database = openDatabase(
+    resolved.database,
+    observers(metrics && transactionTimer(metrics), tracer || stageLogs ? statementSpans(tracer) : null),
+  );
   const checks = async () => {
     // A database that is down or not migrated yet is /api/ready's to report, not a reason to
     // refuse to start; only roles the database says are missing are.
@@ -82,24 +99,33 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,
+    observability,
     // Mail links: the configured URL, else the one this server listens on (never a request's
     // Host header, which a caller chooses).
     publicUrl: () => resolved.appUrl ?? servedUrl ?? 'http://localhost:3000',
   });
   let closeHttp: ReturnType<typeof gracefulClose> | undefined;
+  let metricsServer: Server | undefined;
+  let metricsUrl: string | undefined;
   let closing: Promise<void> | undefined;
 
   return {
     app,
+    get metricsUrl() {
+      return metricsUrl;
+    },
     async listen({ port = 3000, host } = {}) {
+      if (metrics && config.metrics) {
+        const metricsHost = config.metrics.host ?? host;
+        metricsServer = await serveMetrics(metrics, config.metrics.port, metricsHost);
+        metricsUrl = `${listeningUrl(metricsServer, metricsHost)}${METRICS_PATH}`;
+      }
       // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
       const http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
       http.on('clientError', answerClientError);
       closeHttp = gracefulClose(http);
       await once(http, 'listening');
-      const { port: bound } = http.address() as AddressInfo;
-      const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-      servedUrl = `http://${shown}:${bound}`;
+      servedUrl = listeningUrl(http, host);
       return servedUrl;
     },
     ready: readinessCheck(database.db),
@@ -107,6 +133,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       closing ??= (async () => {
         try {
           const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
+          if (metricsServer) await closeMetrics(metricsServer);
           await background.drain();
           await database.close({ force: forced });
         } finally {

@@ -3,6 +3,7 @@ import type { Executor } from './db/repositories/executor.js';
 import type { TokenService } from './auth/token-service.js';
 import type { ResolvedConfig } from './config/server-config.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Observability } from './observability/observability.js';
 import type { PageCursors } from './query/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
@@ -19,6 +20,8 @@ export interface Services {
   /** Work done after the answer: mail that must not make known emails answer slower. */
   background: BackgroundTasks;
   logger: Logger;
+  /** Metrics, traces and stage logs, each off unless configured. */
+  observability: Observability;
   /** Where links in mails point: `appUrl`, else the URL the server listens on. */
   publicUrl(): string;
 }

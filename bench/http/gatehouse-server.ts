@@ -1,5 +1,10 @@
 // The service as `gatehouse serve` runs it (demo models and policies, request logs written, here
-// to /dev/null), in a process of its own for `npm run bench -- http`.
+// to /dev/null), in a process of its own for `npm run bench -- http`. BENCH_METRICS=1 turns the
+// Prometheus metrics on (served on a port of their own, as GATEHOUSE_METRICS_PORT does);
+// BENCH_TRACING=1 starts the OpenTelemetry SDK with Gatehouse's spans batched to an exporter
+// that drops them, so the cost measured is the service's, not a collector's.
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
 import { demoData } from '../../policies/demo-data.js';
 import { DEMO_ROUTE_GROUPS } from '../../policies/route-groups.js';
@@ -8,6 +13,10 @@ import { DEMO_ROLES } from '../../policies/seed.js';
 import { serveBenchmarkParent } from '../support/server-process.js';
 
 const env = process.env;
+const tracing = env.BENCH_TRACING === '1';
+const dropped: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+const sdk = tracing ? new NodeSDK({ spanProcessors: [new BatchSpanProcessor({ exporter: dropped })], instrumentations: [] }) : null;
+sdk?.start();
 const server = await createServer({
   database: { connectionString: env.BENCH_OWNER_URL!, maxConnections: Number(env.BENCH_POOL) },
   tokens: { secretKey: env.BENCH_SECRET_KEY! },
@@ -15,5 +24,10 @@ const server = await createServer({
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
   data: demoData,
   logger: pino(pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
+  metrics: env.BENCH_METRICS === '1' ? { port: 0, host: '127.0.0.1' } : undefined,
+  tracing,
 });
-serveBenchmarkParent(await server.listen({ port: 0, host: '127.0.0.1' }), () => server.close());
+serveBenchmarkParent(await server.listen({ port: 0, host: '127.0.0.1' }), async () => {
+  await server.close();
+  await sdk?.shutdown();
+});

@@ -9,6 +9,7 @@ import { defaultOrganization } from './default-organization.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { sessionResponse } from './session-response.js';
 import { startSession } from './start-session.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 // Verifying against a real hash when the email is unknown keeps both answers equally slow.
 let decoyHash: Promise<string> | undefined;
@@ -19,7 +20,7 @@ export function login(services: Services, echoedGroup: string | null): Gatehouse
   return async (ctx) => {
     const credentials = validate(loginSchema, ctx.request.body);
     const attempter = { email: credentials.email, address: ctx.ip };
-    await services.throttle.attempt(services.db, 'login', attempter);
+    await throttledAttempt(services, services.db, 'login', attempter);
 
     const user = await findUserByEmail(services.db, credentials.email);
     const valid = await verifyPassword(user?.password_hash ?? (await decoy()), credentials.password);

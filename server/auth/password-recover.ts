@@ -6,6 +6,7 @@ import { passwordResetMail } from '../mail/password-reset-mail.js';
 import type { Services } from '../services.js';
 import { passwordRecoverSchema } from './auth-schemas.js';
 import { createSecretToken } from './secret-token.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 const ANSWER = { message: 'If the email address is registered, a password reset link has been sent to it.' };
 
@@ -25,7 +26,7 @@ async function mailResetLink(services: Services, email: string): Promise<void> {
 export function passwordRecover(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const { email } = validate(passwordRecoverSchema, ctx.request.body);
-    await services.throttle.attempt(services.db, 'passwordRecover', { email, address: ctx.ip });
+    await throttledAttempt(services, services.db, 'passwordRecover', { email, address: ctx.ip });
     services.background.run('password reset mail', () => mailResetLink(services, email));
     ctx.body = ANSWER;
   };

@@ -6,12 +6,13 @@ import { passwordResetSchema } from './auth-schemas.js';
 import { hashPassword } from './password.js';
 import { hashSecretToken } from './secret-token.js';
 import type { Services } from '../services.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 /** Sets a new password from a mailed link; the user's sessions are all revoked. */
 export function passwordReset(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const input = validate(passwordResetSchema, ctx.request.body);
-    await services.throttle.attempt(services.db, 'passwordReset', { email: input.email, address: ctx.ip });
+    await throttledAttempt(services, services.db, 'passwordReset', { email: input.email, address: ctx.ip });
     const passwordHash = await hashPassword(input.password);
     const reset = await storeNewPassword(services.db, { tokenHash: hashSecretToken(input.token), email: input.email, passwordHash });
     if (!reset) throw ValidationError.field('token', 'This password reset token is invalid or has expired.');

@@ -11,6 +11,7 @@ import { registerSchema } from './auth-schemas.js';
 import { hashPassword } from './password.js';
 import { sessionResponse } from './session-response.js';
 import { startSession } from './start-session.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 /**
  * Checks in order: fields (422), throttle (429), invitation (404), email (422).
@@ -20,7 +21,7 @@ import { startSession } from './start-session.js';
 export function register(services: Services, echoedGroup: string | null): GatehouseMiddleware {
   return async (ctx) => {
     const input = validate(registerSchema, ctx.request.body);
-    await services.throttle.attempt(services.db, 'register', { email: input.email, address: ctx.ip });
+    await throttledAttempt(services, services.db, 'register', { email: input.email, address: ctx.ip });
     const group = required(ctx, 'routeGroup');
     const passwordHash = await hashPassword(input.password);
     const { user, organizationId } = await claimInvitation(services, { token: input.token, userId: null, routeGroup: group.name }, async (trx, invitation) => {

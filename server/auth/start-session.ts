@@ -5,5 +5,6 @@ import type { Services } from '../services.js';
 export async function startSession(services: Services, userId: number, routeGroup: string): Promise<string> {
   const expiresAt = services.tokens.expiryFrom(new Date());
   const sessionId = await createSession(services.db, { userId, routeGroup, expiresAt });
+  services.observability.metrics?.sessionCreated();
   return services.tokens.sign({ userId, sessionId, routeGroup, expiresAt });
 }

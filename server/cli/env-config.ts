@@ -40,6 +40,8 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
     invitationTtlSeconds: env.GATEHOUSE_INVITATION_TTL,
     passwordResetTtlSeconds: env.GATEHOUSE_PASSWORD_RESET_TTL,
     logger: createLogger(env.LOG_LEVEL),
+    // Served beside the API, on the same interface, never on the API's own port.
+    metrics: env.GATEHOUSE_METRICS_PORT === undefined ? undefined : { port: env.GATEHOUSE_METRICS_PORT, host: env.HOST },
     ...defined(server),
   };
 }

@@ -66,6 +66,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_PUBLIC_URL: optional(httpUrl),
   GATEHOUSE_CORS_ORIGINS: optional(list),
   GATEHOUSE_CORS_CREDENTIALS: optional(flag).default(false),
+  GATEHOUSE_METRICS_PORT: optional(port),
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });

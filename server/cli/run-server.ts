@@ -1,5 +1,6 @@
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
+import { startTracing } from '../observability/otel-sdk.js';
 import { assertMigrated } from '../db/migration-status.js';
 import { openDatabaseTarget } from './database-target.js';
 import { envConfig } from './env-config.js';
@@ -45,6 +46,7 @@ export async function runServer(options: RunOptions, env: Environment = readEnvi
   const stopping = shutdownSignal();
   await assertPortFree(env.PORT, env.HOST);
   const target = await openDatabaseTarget(env);
+  const stopTracing = await startTracing();
   try {
     const secretKey = await signingKey(env, options.developmentKey || target.embedded);
     await options.prepare?.(target.ownerUrl);
@@ -54,18 +56,21 @@ export async function runServer(options: RunOptions, env: Environment = readEnvi
       allowOwner: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
       home: gatehouseHome(env),
     });
-    const server = await createServer({ ...envConfig(env, database, secretKey, options.app), webRoot: options.webRoot });
+    const server = await createServer({ ...envConfig(env, database, secretKey, options.app), webRoot: options.webRoot, tracing: stopTracing !== null });
     try {
       const url = await server.listen({ port: env.PORT, host: env.HOST }).catch((error: unknown) => {
         throw portError(error, env.PORT);
       });
       await options.announce(url, target.ownerUrl);
+      if (server.metricsUrl) console.log(`Metrics for Prometheus at ${server.metricsUrl}`);
       const signal = await stopping;
       console.log(`Received ${signal}, shutting down (grace period ${env.GATEHOUSE_SHUTDOWN_GRACE} s).`);
     } finally {
       await server.close({ graceMs: env.GATEHOUSE_SHUTDOWN_GRACE * 1000 });
     }
   } finally {
+    // After the server closed: the spans of its last requests are exported before the process ends.
+    await stopTracing?.();
     await target.stop();
   }
 }

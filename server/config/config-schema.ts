@@ -47,6 +47,8 @@ export const configSchema = z.strictObject({
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),
   logger: objectWith('info').optional(),
+  metrics: z.strictObject({ port: z.number().int().min(0).max(65_535), host: z.string().optional() }).optional(),
+  tracing: z.boolean().optional(),
   trustProxy: z.union([z.boolean(), z.number().int().nonnegative()]).optional(),
   cors: z.strictObject({ origins: strings.optional(), credentials: z.boolean().optional() }).optional(),
   corsOrigins: strings.optional(),

@@ -41,6 +41,16 @@ export interface ServerConfig {
   mailer?: Mailer;
   logger?: Logger;
   /**
+   * Prometheus metrics (`docs/operations/metrics-and-tracing.md`), served at `/metrics` on `port`
+   * (0 picks a free one; `host` defaults to the API's), never on the API's own port. Default off.
+   */
+  metrics?: { port: number; host?: string };
+  /**
+   * Spans of Gatehouse's own (the request, its opening and statements, the policy evaluation)
+   * sent to the OpenTelemetry SDK the process registered. Default off.
+   */
+  tracing?: boolean;
+  /**
    * Trust X-Forwarded-* headers (client address for throttling, host for domain groups): the
    * number of proxies in front of the service, each appending to X-Forwarded-For; `true` is one.
    * The client address is the one the outermost trusted proxy saw, so a client cannot choose it.

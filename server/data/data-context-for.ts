@@ -2,14 +2,16 @@ import { required, type GatehouseContext } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { policyContext } from '../permissions/policy-context.js';
 import { loose } from '../db/loose-transaction.js';
+import type { Observability } from '../observability/observability.js';
 import { createDataContext, type DataContext } from './data-context.js';
 
 /** A data request's context, from what the server's middleware chain has settled. */
-export function dataContextFor(ctx: GatehouseContext, registry: ModelRegistry): DataContext {
+export function dataContextFor(ctx: GatehouseContext, registry: ModelRegistry, observability?: Observability): DataContext {
   return createDataContext({
     trx: loose(required(ctx, 'trx')),
     registry,
     policy: policyContext(ctx),
     served: required(ctx, 'routeGroup').models,
+    observability,
   });
 }

@@ -1,5 +1,7 @@
-import { authorizeIncludes, type PolicyContext, type ResourcePolicy } from '@gatehouse/engine';
+import { authorizeIncludes, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
+import { evaluatePolicy } from '../observability/policy-evaluation.js';
+import { UNOBSERVED, type Observability } from '../observability/observability.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import { UnknownModelError } from '../errors/data-errors.js';
@@ -21,6 +23,8 @@ export interface DataContext {
   readonly scope: ScopeContext;
   /** The model's policy, bound to this request. */
   policyFor(model: ModelDefinition): DataPolicy;
+  /** The action policy gate: 403 unless the model's policy method allows the caller (and the record). */
+  authorize(model: ModelDefinition, method: PolicyMethod, record?: object): void;
   /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
   authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
 }
@@ -31,12 +35,22 @@ export interface DataContextOptions {
   policy: PolicyContext & { readonly user: Caller | null };
   /** Slugs the route group serves. */
   served: readonly string[];
+  /** Where policy evaluations are traced and counted; default nowhere. */
+  observability?: Observability;
 }
 
-export function createDataContext({ trx, registry, policy, served }: DataContextOptions): DataContext {
+export function createDataContext({ trx, registry, policy, served, observability = UNOBSERVED }: DataContextOptions): DataContext {
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
   const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  const policyFor = (model: ModelDefinition): DataPolicy => {
+    let instance = bound.get(model);
+    if (!instance) {
+      const Policy = registry.policy(model);
+      bound.set(model, (instance = new Policy(policy)));
+    }
+    return instance;
+  };
   return {
     trx,
     registry,
@@ -46,13 +60,9 @@ export function createDataContext({ trx, registry, policy, served }: DataContext
       if (!servedSlugs.has(slug)) throw new UnknownModelError(slug);
       return registry.get(slug);
     },
-    policyFor(model) {
-      let instance = bound.get(model);
-      if (!instance) {
-        const Policy = registry.policy(model);
-        bound.set(model, (instance = new Policy(policy)));
-      }
-      return instance;
+    policyFor,
+    authorize(model, method, record) {
+      evaluatePolicy(observability, { model: model.slug, method }, () => policyFor(model).authorize(method, policy.user, record));
     },
     authorizeIncludes(model, includes) {
       authorizeIncludes({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });

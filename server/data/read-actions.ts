@@ -66,7 +66,7 @@ async function serializeWithIncludes(context: DataContext, model: ModelDefinitio
 async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: TrashedMode): Promise<RecordList> {
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseIndexQuery(context.registry, model, raw);
-  context.policyFor(model).authorize(trashed === 'only' ? 'viewTrashed' : 'viewAny', context.user);
+  context.authorize(model, trashed === 'only' ? 'viewTrashed' : 'viewAny');
   context.authorizeIncludes(model, query.includes);
   // A cursor is bound to the model, the listing and the order it was read in.
   const binding = `${model.slug}|${trashed}|${sortSignature(query.sort)}`;
@@ -95,7 +95,7 @@ export const trashedRecords = (context: DataContext, model: ModelDefinition, raw
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const query = parseIndexQuery(context.registry, model, raw, 'show');
   const row = await findRecord(context, model, id, 'without', query);
-  context.policyFor(model).authorize('view', context.user, row);
+  context.authorize(model, 'view', row);
   context.authorizeIncludes(model, query.includes);
   const [record] = await serializeWithIncludes(context, model, [row], query);
   return record!;
@@ -123,7 +123,7 @@ const AGGREGATES: SelectionStatement<NamedAggregate[]> = {
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseIndexQuery(context.registry, model, raw, 'computed');
-  context.policyFor(model).authorize('viewAny', context.user);
+  context.authorize(model, 'viewAny');
   const entries = Object.entries(model.computed).filter(([name]) => query.aggregates?.includes(name) ?? true);
   if (entries.length === 0) return {};
   const [row] = await selectRows<NamedAggregate[], Record<string, string | null>>(
@@ -147,7 +147,7 @@ export async function auditTrail(context: DataContext, model: ModelDefinition, i
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
   const policy = context.policyFor(model);
   if (model.softDeletes && row.deleted_at !== null && !policy.viewTrashed(context.user)) throw new RecordNotFoundError();
-  policy.authorize('view', context.user, row);
+  context.authorize(model, 'view', row);
   const serializer = recordSerializer(context);
   const trail = context.trx
     .selectFrom('audit_logs')

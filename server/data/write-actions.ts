@@ -50,8 +50,8 @@ const audit = (context: DataContext, model: ModelDefinition, entry: Omit<Paramet
   recordAudit(context.trx, model, { ...entry, userId: context.user?.id ?? null });
 
 export async function storeRecord(context: DataContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
+  context.authorize(model, 'create');
   const policy = context.policyFor(model);
-  policy.authorize('create', context.user);
   const body = writableBody(model, policy, context.user, requireObjectBody(rawBody), 'create');
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.create, body, prefix);
@@ -66,8 +66,8 @@ export async function storeRecord(context: DataContext, model: ModelDefinition, 
 
 export async function updateRecord(context: DataContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const before = await findRecord(context, model, id);
+  context.authorize(model, 'update', before);
   const policy = context.policyFor(model);
-  policy.authorize('update', context.user, before);
   const body = writableBody(model, policy, context.user, requireObjectBody(rawBody), 'update');
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.update, body, prefix);
@@ -87,7 +87,7 @@ export async function updateRecord(context: DataContext, model: ModelDefinition,
 
 export async function destroyRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
   const row = await findRecord(context, model, id);
-  context.policyFor(model).authorize('delete', context.user, row);
+  context.authorize(model, 'delete', row);
   const removed = model.softDeletes
     ? context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst()
     : context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst();
@@ -97,7 +97,7 @@ export async function destroyRecord(context: DataContext, model: ModelDefinition
 
 export async function restoreRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<LooseRow> {
   const row = await findRecord(context, model, id, 'only');
-  context.policyFor(model).authorize('restore', context.user, row);
+  context.authorize(model, 'restore', row);
   const restored = written(
     await context.trx.updateTable(model.table).set({ deleted_at: null }).where(sql.ref('id'), '=', row.id).returningAll().executeTakeFirst(),
   );
@@ -107,7 +107,7 @@ export async function restoreRecord(context: DataContext, model: ModelDefinition
 
 export async function forceDeleteRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
   const row = await findRecord(context, model, id, 'with');
-  context.policyFor(model).authorize('forceDelete', context.user, row);
+  context.authorize(model, 'forceDelete', row);
   written(await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst());
   await audit(context, model, { action: 'force_deleted', record: row, oldValues: row, newValues: null });
 }

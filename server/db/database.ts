@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.js';
-import { statementClient } from './statement-client.js';
+import { statementClient, type StatementObserver } from './statement-client.js';
 
 export const APP_ROLE = 'gatehouse_app';
 
@@ -15,6 +15,14 @@ export interface Database<S = Schema> {
   readonly db: Kysely<S>;
   /** Waits for the connections in use to come back, unless `force` ends them at once and returns. */
   close(options?: { force?: boolean }): Promise<void>;
+  /** The pool's connections now: open, idle, and requests waiting for one. */
+  connections(): PoolConnections;
+}
+
+export interface PoolConnections {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -50,12 +58,15 @@ export function appConnectionString(connectionString: string): string {
  * Opens the service's pool. Every connection runs as the unprivileged gatehouse_app role (or as a
  * login that holds nothing else), so row-level security applies even when the URL names the owner.
  */
-export function openDatabase<S = Schema>({ connectionString, maxConnections = 10, startupRole = true, preparedStatements = true }: DatabaseOptions): Database<S> {
+export function openDatabase<S = Schema>(
+  { connectionString, maxConnections = 10, startupRole = true, preparedStatements = true }: DatabaseOptions,
+  observer?: StatementObserver,
+): Database<S> {
   const pool = new pg.Pool({
     connectionString: startupRole ? appConnectionString(connectionString) : connectionString,
     max: maxConnections,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    Client: statementClient({ prepare: preparedStatements }),
+    Client: statementClient({ prepare: preparedStatements, observer }),
   });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});
@@ -69,6 +80,7 @@ export function openDatabase<S = Schema>({ connectionString, maxConnections = 10
   const db = new Kysely<S>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close({ force = false } = {}) {
       const destroyed = db.destroy();
       if (!force) return destroyed;

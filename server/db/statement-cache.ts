@@ -19,12 +19,18 @@ interface StatementTemplate {
 export class StatementCache {
   readonly #templates = new Map<string, StatementTemplate>();
   #compilations = 0;
+  #hits = 0;
 
   constructor(readonly limit = CACHED_STATEMENTS) {}
 
   /** How many statements were compiled rather than found: what a test reads to see the cache at work. */
   get compilations(): number {
     return this.#compilations;
+  }
+
+  /** How many statements were found compiled: with `compilations`, what the metrics report. */
+  get hits(): number {
+    return this.#hits;
   }
 
   get size(): number {
@@ -39,6 +45,7 @@ export class StatementCache {
   statement(key: string, bound: BoundValues, compile: () => CompiledQuery): CompiledQuery {
     let template = this.#templates.get(key);
     if (template) {
+      this.#hits += 1;
       // Map keeps insertion order: moving a used entry to the end makes the first the least recently used.
       this.#templates.delete(key);
     } else {

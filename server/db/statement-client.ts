@@ -19,6 +19,17 @@ function statementName(text: string): string | undefined {
 
 type QueryResults = pg.QueryResult | pg.QueryResult[];
 
+/** Called once a statement is answered: the rows it returned or changed (null for BEGIN and the like), or its failure. */
+export type StatementDone = (rows: number | null, failed: boolean) => void;
+
+/**
+ * Told of each statement a connection sends (its text, never its values), for metrics, traces
+ * and debug logs; what it returns is called when the answer arrives. Undefined: nothing to time.
+ */
+export interface StatementObserver {
+  sent(connection: object, text: string): StatementDone | undefined;
+}
+
 /**
  * A pg client class for the service's pool. With `prepare`, every statement with parameters is
  * sent as a named prepared statement: PostgreSQL parses and plans it once per connection instead
@@ -28,7 +39,7 @@ type QueryResults = pg.QueryResult | pg.QueryResult[];
  * A string of several statements (which pg sends in one simple-protocol round trip) answers with
  * its last statement's result, so a caller can open a transaction and read in one round trip.
  */
-export function statementClient({ prepare }: { prepare: boolean }): typeof pg.Client {
+export function statementClient({ prepare, observer }: { prepare: boolean; observer?: StatementObserver }): typeof pg.Client {
   return class StatementClient extends pg.Client {
     // pg's overloads cannot be restated one by one; every form but (text, values) passes through.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,8 +52,20 @@ export function statementClient({ prepare }: { prepare: boolean }): typeof pg.Cl
       // pg copies a config object property by property on every query; a bare text (a
       // transaction's opening, COMMIT) needs none.
       const name = prepare && parameters.length > 0 ? statementName(config) : undefined;
+      const done = observer?.sent(this, config);
       const sent = parameters.length === 0 ? send.call(this, config) : send.call(this, { text: config, values: parameters, ...(name ? { name } : {}) });
-      return sent.then((result) => (Array.isArray(result) ? result[result.length - 1]! : result));
+      const answered = sent.then((result) => (Array.isArray(result) ? result[result.length - 1]! : result));
+      if (!done) return answered;
+      return answered.then(
+        (result) => {
+          done(result.rowCount, false);
+          return result;
+        },
+        (error: unknown) => {
+          done(null, true);
+          throw error;
+        },
+      );
     }
   };
 }

@@ -1,20 +1,31 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import type { Observability } from '../observability/observability.js';
+import { requestScope } from '../observability/request-scope.js';
+import { activeTraceId } from '../observability/request-span.js';
 import type { GatehouseState } from './state.js';
+
+/** The `reason` a refusal's body explains itself with, when it has one. */
+function refusalReason(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && 'reason' in body ? body.reason : undefined;
+}
 
 /**
  * One structured line per request. It names the path without its query string and never the
- * headers or body, so bearer tokens, passwords and reset or invitation tokens stay out of logs.
+ * headers or body, so bearer tokens, passwords and reset or invitation tokens stay out of logs;
+ * a refusal's line carries its `reason`, and a traced request's its `traceId`. With stage logs
+ * on, the request's opening and statements are logged at debug level beneath it.
  */
-export function requestLogger(logger: Logger): Middleware<GatehouseState> {
+export function requestLogger(logger: Logger, { stageLogs, tracer }: Pick<Observability, 'stageLogs' | 'tracer'>): Middleware<GatehouseState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
-      await next();
+      await (stageLogs ? requestScope.run(logger.child({ requestId: ctx.state.requestId }), next) : next());
     } finally {
       logger.info(
         {
           requestId: ctx.state.requestId,
+          traceId: tracer ? activeTraceId() : undefined,
           method: ctx.method,
           path: ctx.path,
           status: ctx.status,
@@ -22,6 +33,7 @@ export function requestLogger(logger: Logger): Middleware<GatehouseState> {
           routeGroup: ctx.state.routeGroup?.name,
           userId: ctx.state.auth?.user.id,
           organization: ctx.state.organization?.slug,
+          reason: ctx.status >= 400 ? refusalReason(ctx.body) : undefined,
         },
         'request',
       );

@@ -3,6 +3,7 @@ import type { InvitationRecord } from '../db/repositories/invitations.js';
 import { required, type CurrentOrganization, type GatehouseContext } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
+import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 /** A fresh token and expiry; only the hash is stored, the token itself goes out by mail. */
 export function newInvitationToken(services: Services): { token: string; tokenHash: string; expiresAt: Date } {
@@ -20,7 +21,7 @@ export function newInvitationToken(services: Services): { token: string; tokenHa
 export function throttleSend(services: Services, ctx: GatehouseContext, email: string): Promise<void> {
   const organization = required(ctx, 'organization').id;
   const inviter = required(ctx, 'auth').user.id;
-  return services.throttle.attempt(required(ctx, 'trx'), 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
+  return throttledAttempt(services, required(ctx, 'trx'), 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
 }
 
 export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {

@@ -11,7 +11,7 @@ import { dataBases, type RouteGroup } from '../models/route-group.js';
 /** The registered models' generic routes where the group lists any, else the application's own. */
 function groupDataRoutes(group: RouteGroup, services: Services): Router<GatehouseState> | undefined {
   const { models, dataRoutes } = services.config;
-  if (models) return group.models.length > 0 ? dataRouter(models, services.cursors) : undefined;
+  if (models) return group.models.length > 0 ? dataRouter(models, services.cursors, services.observability) : undefined;
   return dataRoutes?.(group);
 }
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { GatehouseContext, GatehouseState } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
+import type { Observability } from '../observability/observability.js';
 import type { QueryKind } from '../query/endpoint-queries.js';
 import type { RawQuery } from '../query/query-parameter.js';
 import type { HttpMethod } from './route-definition.js';
@@ -78,12 +79,12 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  * The contract's data endpoints, relative to a data base; the server mounts the router under each
  * base of a route group, behind the group's request context.
  */
-export function dataRouter(registry: ModelRegistry, cursors: PageCursors): Router<GatehouseState> {
+export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<GatehouseState> {
   const router = new Router<GatehouseState>();
-  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry), body(ctx))));
+  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx))));
   for (const route of DATA_ROUTES) {
     router[route.method](route.path, async (ctx) => {
-      const context = dataContextFor(ctx, registry);
+      const context = dataContextFor(ctx, registry, observability);
       respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
     });
   }

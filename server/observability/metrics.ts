@@ -1,0 +1,118 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolConnections } from '../db/database.js';
+import { statementCache } from '../db/statement-cache.js';
+import { THROTTLED_ACTIONS, type ThrottledAction } from '../throttle/throttle-limits.js';
+import { DECISION_GATES, type DecisionGate } from './decision-gates.js';
+
+// Answers of this service take from about a millisecond to seconds: finer steps at the fast end.
+const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+// prom-client's defaults name three gauges `_total`, which Prometheus keeps for counters (promtool
+// refuses them); each only sums the by-type gauge beside it (`nodejs_active_handles`, ...).
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/**
+ * One child per label value, made up front so counting never builds a label object, and
+ * reported from the start at zero: a rate over a series that appears only later misses its start.
+ */
+const children = <K extends string>(keys: readonly K[], child: (key: K) => Counter.Internal): Record<K, Counter.Internal> =>
+  Object.fromEntries(keys.map((key) => [key, zeroed(child(key))])) as Record<K, Counter.Internal>;
+
+const zeroed = (counter: Counter.Internal) => {
+  counter.inc(0);
+  return counter;
+};
+
+/**
+ * The service's Prometheus metrics, in a registry of their own (never prom-client's global one,
+ * so two servers in one process each report their own). No label carries a user, an
+ * organization, an email or a raw path: only methods, route templates, status classes, route
+ * group names, gates, outcomes, throttled actions and pool states, all from fixed sets.
+ */
+export class GatehouseMetrics {
+  readonly registry = new Registry();
+  readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer, by method, route template, status class and route group.',
+    labelNames: ['method', 'route', 'status_class', 'route_group'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly transactionDuration = new Histogram({
+    name: 'gatehouse_tenant_transaction_duration_seconds',
+    help: 'Time a request holds its transaction (and its pooled connection), from the opening to COMMIT or ROLLBACK.',
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  }).labels();
+  readonly #decisions: Record<DecisionGate, Record<'allowed' | 'denied', Counter.Internal>>;
+  readonly #throttled: Record<ThrottledAction, Counter.Internal>;
+  readonly #sessions: Counter.Internal;
+
+  constructor(connections: () => PoolConnections) {
+    collectDefaultMetrics({ register: this.registry });
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
+    const decisions = new Counter({
+      name: 'gatehouse_decisions_total',
+      help: 'Authorization decisions by gate and outcome: every policy evaluation, and every refusal by the gate that refused.',
+      labelNames: ['gate', 'outcome'] as const,
+      registers: [this.registry],
+    });
+    this.#decisions = Object.fromEntries(
+      DECISION_GATES.map((gate) => [gate, children(['allowed', 'denied'] as const, (outcome) => decisions.labels(gate, outcome))]),
+    ) as Record<DecisionGate, Record<'allowed' | 'denied', Counter.Internal>>;
+    const throttled = new Counter({
+      name: 'gatehouse_throttle_rejections_total',
+      help: 'Attempts refused with 429 by the attempt limits, by action.',
+      labelNames: ['action'] as const,
+      registers: [this.registry],
+    });
+    this.#throttled = children(THROTTLED_ACTIONS, (action) => throttled.labels(action));
+    this.#sessions = zeroed(new Counter({ name: 'gatehouse_sessions_created_total', help: 'Sessions started by a login or a registration.', registers: [this.registry] }).labels());
+    new Gauge({
+      name: 'gatehouse_db_pool_connections',
+      help: "The database pool's connections: open (total), idle, and requests waiting for one.",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const now = connections();
+        this.set({ state: 'total' }, now.total);
+        this.set({ state: 'idle' }, now.idle);
+        this.set({ state: 'waiting' }, now.waiting);
+      },
+    });
+    new Counter({
+      name: 'gatehouse_statement_cache_total',
+      help: "Statements found compiled (hit) or compiled anew (miss) in the process's statement cache.",
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      // The cache counts anyway; reading its totals at scrape time costs the requests nothing.
+      collect() {
+        this.reset();
+        this.inc({ result: 'hit' }, statementCache.hits);
+        this.inc({ result: 'miss' }, statementCache.compilations);
+      },
+    });
+  }
+
+  decided(gate: DecisionGate, allowed: boolean): void {
+    const counters = this.#decisions[gate];
+    (allowed ? counters.allowed : counters.denied).inc();
+  }
+
+  throttled(action: ThrottledAction): void {
+    this.#throttled[action].inc();
+  }
+
+  sessionCreated(): void {
+    this.#sessions.inc();
+  }
+
+  /** The exposition text Prometheus scrapes. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * What a statement text is to its transaction. A request's opening is BEGIN and whatever travels
+ * with it (`db/with-tenant.ts`); its text carries the request's ids as literals, so only
+ * `statement` texts (whose values are always parameters) are ever shown. Kysely's own
+ * transactions send the same words in lower case.
+ */
+export type StatementStage = 'opening' | 'statement' | 'commit' | 'rollback';
+
+const BOUNDARY = /^(begin|commit|rollback)\b/i;
+const STAGES: Readonly<Record<string, StatementStage>> = { begin: 'opening', commit: 'commit', rollback: 'rollback' };
+
+export function statementStage(text: string): StatementStage {
+  const boundary = BOUNDARY.exec(text)?.[1];
+  return boundary === undefined ? 'statement' : STAGES[boundary.toLowerCase()]!;
+}

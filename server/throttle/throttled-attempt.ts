@@ -1,0 +1,18 @@
+import type { Executor } from '../db/repositories/executor.js';
+import { TooManyAttemptsError } from '../http/errors/too-many-attempts-error.js';
+import type { Services } from '../services.js';
+import type { Attempter } from './throttle.js';
+import type { ThrottledAction } from './throttle-limits.js';
+
+/**
+ * Counts an attempt against the limits (`Throttle.attempt`) and, when it is refused with 429,
+ * counts the rejection in `gatehouse_throttle_rejections_total` by action.
+ */
+export async function throttledAttempt(services: Pick<Services, 'throttle' | 'observability'>, db: Executor, action: ThrottledAction, attempter: Attempter): Promise<void> {
+  try {
+    await services.throttle.attempt(db, action, attempter);
+  } catch (error) {
+    if (error instanceof TooManyAttemptsError) services.observability.metrics?.throttled(action);
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Router from '@koa/router';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, LOG_FLUSH_INTERVAL_MS } from '../../../server/http/logger.js';
+import { HttpError } from '../../../server/http/errors/http-error.js';
+import type { GatehouseState } from '../../../server/http/state.js';
+import { startDataServer } from '../support/data-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+type Line = Record<string, unknown>;
+const POST_ID = 876_543;
+
+describe('the request log', () => {
+  it('writes a line out within a second on a quiet server, though it writes in batches', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-flush-'));
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const file = join(dir, 'quiet.log');
+      const logger = createLogger('info', file);
+      const stream = (logger as unknown as Record<symbol, NodeJS.EventEmitter & { fd: number }>)[pino.symbols.streamSym]!;
+      if (stream.fd < 0) await once(stream, 'ready');
+      logger.info({ requestId: 'quiet-1' }, 'request');
+      expect(await readFile(file, 'utf8')).toBe('');
+      vi.advanceTimersByTime(LOG_FLUSH_INTERVAL_MS);
+      await vi.waitFor(async () => expect(await readFile(file, 'utf8')).toContain('"requestId":"quiet-1"'));
+    } finally {
+      vi.useRealTimers();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('stage logs at debug level', () => {
+  const lines: Line[] = [];
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startDataServer({ logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) }) });
+    await server.sql(
+      `INSERT INTO posts (id, organization_id, title, status) OVERRIDING SYSTEM VALUE SELECT $1, id, 'Logged post', 'published' FROM organizations WHERE slug = 'acme'`,
+      [POST_ID],
+    );
+  });
+
+  afterAll(() => server.close());
+
+  it("show each request's opening and each statement with its duration and row count, never a value", async () => {
+    const token = await server.login('viewer@acme.test');
+    const response = await server.api.get(`/api/acme/posts/${POST_ID}`, { token, headers: { 'X-Request-Id': 'staged-1' } });
+    expect(response.status).toBe(200);
+    const stages = lines.filter((line) => line.requestId === 'staged-1' && line.msg !== 'request');
+    expect(stages.map((line) => line.stage)).toEqual(['opening', ...stages.slice(1, -1).map(() => 'statement'), 'commit']);
+    expect(stages.every((line) => line.level === 20 && typeof line.durationMs === 'number')).toBe(true);
+    const statements = stages.filter((line) => line.stage === 'statement');
+    expect(statements.length).toBeGreaterThan(0);
+    const record = statements.find((line) => line.rows === 1 && /from "posts"/.test(String(line.sql)))!;
+    expect(record.sql).toMatch(/\$1/);
+    for (const line of stages) expect(JSON.stringify(line)).not.toMatch(new RegExp(`${POST_ID}|${token}|viewer@acme\\.test`));
+  });
+});
+
+describe("a refusal's log line", () => {
+  const lines: Line[] = [];
+  let server: TestServer;
+  const reason = { gate: 'policy', permission: 'posts.destroy' };
+
+  // A refusal that explains itself in its body, as every 403 does once refusals carry reasons.
+  class ExplainedRefusal extends HttpError {
+    constructor() {
+      super(403, 'This action is unauthorized.');
+    }
+
+    override body() {
+      return { ...super.body(), reason };
+    }
+  }
+
+  beforeAll(async () => {
+    const routes = () =>
+      new Router<GatehouseState>()
+        .get('/explained', () => {
+          throw new ExplainedRefusal();
+        })
+        .get('/bare', () => {
+          throw new HttpError(403, 'This action is unauthorized.');
+        });
+    server = await startTestServer({ dataRoutes: routes, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) }) });
+  });
+
+  afterAll(() => server.close());
+
+  it('carries the reason the answer gives', async () => {
+    const token = await server.login('viewer@acme.test');
+    const explained = await server.api.get('/api/acme/explained', { token, headers: { 'X-Request-Id': 'refused-1' } });
+    expect(explained.status).toBe(403);
+    expect(explained.body.reason).toEqual(reason);
+    expect(lines.find((line) => line.requestId === 'refused-1')).toMatchObject({ msg: 'request', status: 403, reason });
+    expect((await server.api.get('/api/acme/bare', { token, headers: { 'X-Request-Id': 'refused-2' } })).status).toBe(403);
+    const bare = lines.find((line) => line.requestId === 'refused-2')!;
+    expect(bare.status).toBe(403);
+    expect(bare).not.toHaveProperty('reason');
+    expect(bare).not.toHaveProperty('traceId');
+  });
+});
