@@ -18,7 +18,7 @@ const SERVER_LAYERS = [
   [
     'domain',
     [
-      'server/{audit,auth,config,data,invitations,mail,members,observability,organizations,permissions,query,roles,service,tasks,tenancy,throttle}/**',
+      'server/{audit,auth,config,data,invitations,mail,members,observability,organizations,permissions,policy-tests,query,roles,service,tasks,tenancy,throttle}/**',
       'server/+(services).ts',
       `server/http/{${REQUEST_CONTEXT.replaceAll('|', ',')}}.ts`,
     ],

@@ -17,6 +17,7 @@ export { parseIncludeParam } from './includes/parse-include-param.js';
 export { effectivePermissions, type PermissionSources } from './permissions/effective-permissions.js';
 export { formatPermission, isValidPermission, MAX_PERMISSION_LENGTH, parsePermission, type Permission } from './permissions/parse-permission.js';
 export { EXCLUSION_PREFIX } from './permissions/permission-entries.js';
+export { DEFAULT_TEST_ORGANIZATION, DEFAULT_TEST_USER, policyFor, type PolicyForOptions } from './policy/policy-for.js';
 export { policyMethodFor } from './policy/policy-actions.js';
 export type { OrganizationKey, OrganizationRef, PolicyContext, PolicyUser } from './policy/policy-context.js';
 export { resolvePolicy, type PolicyClass, type PolicyRegistry } from './policy/resolve-policy.js';

@@ -18,10 +18,11 @@ const boundPolicies = new WeakMap<PolicyClass, Map<string, PolicyClass>>();
 export function resolvePolicy(slug: string, policies: PolicyRegistry): PolicyClass {
   const found = Object.entries(policies).find(([name, policy]) => (policy.declaredResourceSlug() ?? slugForPolicyName(name)) === slug);
   const policy = found === undefined ? ResourcePolicy : found[1];
-  return policy.declaredResourceSlug() === undefined ? bindSlug(policy, slug) : policy;
+  return policy.declaredResourceSlug() === undefined ? bindPolicySlug(policy, slug) : policy;
 }
 
-function bindSlug(policy: PolicyClass, slug: string): PolicyClass {
+/** The policy as a subclass serving `slug`, made once per policy and slug. */
+export function bindPolicySlug(policy: PolicyClass, slug: string): PolicyClass {
   let bySlug = boundPolicies.get(policy);
   if (bySlug === undefined) boundPolicies.set(policy, (bySlug = new Map()));
   let bound = bySlug.get(slug);

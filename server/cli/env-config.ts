@@ -19,7 +19,7 @@ const defined = <T extends object>(values: T): Partial<T> =>
  * connection serviceDatabase() chose).
  */
 export function envConfig(env: Environment, connection: string | DatabaseOptions, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
-  const { migrations: _migrations, seed: _seed, database, tokens, routeGroups: _routeGroups, ...server } = app;
+  const { migrations: _migrations, policyTests: _policyTests, seed: _seed, database, tokens, routeGroups: _routeGroups, ...server } = app;
   const chosen = typeof connection === 'string' ? { connectionString: connection } : connection;
   return {
     database: {

@@ -21,8 +21,8 @@ export function findConfigFile(explicit: string | undefined, cwd = process.cwd()
 
 /**
  * Imports a config file and validates its default export with the config schema. Every problem
- * is one ConfigError line naming the file and the key; the migrations folder is resolved
- * against the file's own folder.
+ * is one ConfigError line naming the file and the key; the migrations and policy tests folders
+ * are resolved against the file's own folder.
  */
 export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
   let module: { default?: unknown };
@@ -36,8 +36,8 @@ export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
   if (module.default === undefined) throw new ConfigError(`Config file ${path} must export its config as default: export default defineConfig({ ... }).`);
   const parsed = parseConfig(module.default);
   if ('problem' in parsed) throw new ConfigError(`Config file ${path}: ${parsed.problem}.`);
-  const { migrations } = parsed.config;
-  return migrations === undefined || isAbsolute(migrations) ? parsed.config : { ...parsed.config, migrations: resolve(dirname(path), migrations) };
+  const besideConfig = (folder: string | undefined) => (folder === undefined || isAbsolute(folder) ? folder : resolve(dirname(path), folder));
+  return { ...parsed.config, migrations: besideConfig(parsed.config.migrations), policyTests: besideConfig(parsed.config.policyTests) };
 }
 
 /**

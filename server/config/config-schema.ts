@@ -62,6 +62,7 @@ export const configSchema = z.strictObject({
   dataRoutes: fn('a function').optional(),
   webRoot: z.string().optional(),
   migrations: z.string().optional(),
+  policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),
 });
 

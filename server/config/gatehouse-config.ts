@@ -13,6 +13,8 @@ export interface GatehouseConfig extends Omit<ServerConfig, 'database' | 'tokens
   routeGroups?: ServerConfig['routeGroups'];
   /** The application's migrations folder, applied after the core's; relative to the config file. */
   migrations?: string;
+  /** Where `gatehouse policy test` finds `*.policy.yaml` files by default; relative to the config file. */
+  policyTests?: string;
   /** Fills a freshly migrated database (`gatehouse seed`); true when it wrote something. */
   seed?: (ownerConnectionString: string) => Promise<boolean>;
 }

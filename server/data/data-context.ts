@@ -2,7 +2,7 @@ import { authorizeIncludes, type PolicyContext, type PolicyMethod, type Resource
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
-import type { ModelRegistry } from '../models/model-registry.js';
+import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import { UnknownModelError } from '../errors/data-errors.js';
 
@@ -42,7 +42,7 @@ export interface DataContextOptions {
 export function createDataContext({ trx, registry, policy, served, observability = UNOBSERVED }: DataContextOptions): DataContext {
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
-  const relationSlug = (owner: string, name: string) => (registry.has(owner) ? registry.relation(registry.get(owner), name)?.target.slug : undefined);
+  const relationSlug = relationSlugIn(registry);
   const policyFor = (model: ModelDefinition): DataPolicy => {
     let instance = bound.get(model);
     if (!instance) {

@@ -3,6 +3,7 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { IncludedRelations } from '../query/load-includes.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import type { DataContext } from './data-context.js';
+import { exposedAttributes } from './exposed-attributes.js';
 
 export type AttributeReader = (values: LooseRow) => LooseRow;
 
@@ -40,7 +41,7 @@ function perModel<T>(build: (model: ModelDefinition) => T): (model: ModelDefinit
 export function recordSerializer(context: DataContext, { fields = {}, computed = {}, included }: SerializeOptions = {}): RecordSerializer {
   const readable = perModel((model) => readableAttribute(context.policyFor(model), context.user));
   // The names that may leave, found once per model: each row is then copied in one pass.
-  const exposed = perModel((model) => new Set(Object.keys(model.attributes).filter((name) => !model.hidden.includes(name) && readable(model)(name))));
+  const exposed = perModel((model) => new Set(exposedAttributes(model, readable(model))));
   const shown = perModel((model) => {
     const requested = fields[model.slug];
     return requested ? new Set([...exposed(model)].filter((name) => name === 'id' || requested.includes(name))) : exposed(model);

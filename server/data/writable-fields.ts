@@ -17,6 +17,11 @@ export function writableBody(model: ModelDefinition, policy: DataPolicy, user: C
   const permitted = permittedAttributesFor(policy, user, operation);
   const serverOwned = new Set(model.authorColumn ? [...SERVER_OWNED, model.authorColumn] : SERVER_OWNED);
   const written = permitted === null ? Object.fromEntries(Object.entries(body).filter(([key]) => !serverOwned.has(key))) : body;
-  assertPermittedFields(model.fillable.filter((field) => permitted === null || permitted.includes(field)), written);
+  assertPermittedFields(settableFields(model, permitted), written);
   return written;
+}
+
+/** The fields a body may set: fillable on the model and in the policy's write list (`null`: every fillable one). */
+export function settableFields(model: ModelDefinition, permitted: readonly string[] | null): string[] {
+  return model.fillable.filter((field) => permitted === null || permitted.includes(field));
 }

@@ -23,6 +23,9 @@ export interface AnalystGrant {
   generatedPassword: string | null;
 }
 
+/** The analytics views first (server/sql/012_analyst_columns.sql), then the tables, for queries naming columns. */
+export const ANALYST_SEARCH_PATH = 'analytics, public';
+
 async function organizationId(client: pg.ClientBase, slug: string): Promise<number> {
   const { rows } = await client.query<{ id: number }>('SELECT id FROM organizations WHERE slug = $1', [slug]);
   if (!rows[0]) throw new UnknownOrganizationError(slug);
@@ -49,6 +52,8 @@ export async function grantAnalystAccess(ownerConnectionString: string, request:
       if (!exists) throw new MissingRoleError(request.role);
       await grantGroupRole(client, request.role, ANALYST_ROLE);
     }
+    // `SELECT * FROM posts` then reads analytics.posts, the view without the hidden columns.
+    await client.query(`ALTER ROLE ${client.escapeIdentifier(request.role)} SET search_path = ${ANALYST_SEARCH_PATH}`);
     await client.query('INSERT INTO analyst_grants (role_name, organization_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
       request.role,
       id,

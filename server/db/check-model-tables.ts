@@ -13,7 +13,7 @@ const TENANT_SAFEGUARDS: ReadonlyArray<[keyof TableSafeguards, string]> = [
   ['analystPolicy', 'a gatehouse_analyst read policy'],
   ['organizationIndex', 'an index starting with organization_id'],
   ['serviceGrants', 'SELECT, INSERT, UPDATE and DELETE granted to gatehouse_app'],
-  ['analystGrant', 'SELECT granted to gatehouse_analyst'],
+  ['analystGrant', 'SELECT on its columns granted to gatehouse_analyst'],
 ];
 
 /**

@@ -58,3 +58,8 @@ export function createModelRegistry(models: readonly ModelDefinition[], policies
     policy: (model) => policyClasses.get(model.slug) ?? resolvePolicy(model.slug, policies),
   };
 }
+
+/** The slug a relation of a model points to, by slugs, as include authorization walks them. */
+export function relationSlugIn(registry: ModelRegistry): (owner: string, relation: string) => string | undefined {
+  return (owner, relation) => (registry.has(owner) ? registry.relation(registry.get(owner), relation)?.target.slug : undefined);
+}

@@ -36,7 +36,7 @@ describe('the start-up check of model tables', () => {
     await expect(starting).rejects.toThrow(
       'Model projects: table projects lacks row-level security enabled, row-level security forced, a gatehouse_app policy with USING, ' +
         'a gatehouse_app policy with WITH CHECK, a gatehouse_analyst read policy, an index starting with organization_id, ' +
-        'SELECT, INSERT, UPDATE and DELETE granted to gatehouse_app, SELECT granted to gatehouse_analyst; ' +
+        'SELECT, INSERT, UPDATE and DELETE granted to gatehouse_app, SELECT on its columns granted to gatehouse_analyst; ' +
         "a migration with SELECT gatehouse.enable_tenant_table('projects') gives it all.",
     );
   });

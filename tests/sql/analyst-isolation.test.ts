@@ -62,7 +62,7 @@ describe('an analyst granted acme', () => {
 
   it('sees the members of acme, never their password hashes or service-wide permissions', async () => {
     expect(await column('SELECT email FROM users ORDER BY email')).toEqual(demoMemberEmails('acme'));
-    for (const statement of ['SELECT password_hash FROM users', 'SELECT * FROM users', 'SELECT permissions FROM users', 'SELECT token_hash FROM invitations']) {
+    for (const statement of ['SELECT password_hash FROM public.users', 'SELECT * FROM public.users', 'SELECT permissions FROM public.users', 'SELECT token_hash FROM public.invitations']) {
       await expect(run(statement), statement).rejects.toThrow(/permission denied for table/);
     }
   });
@@ -78,7 +78,7 @@ describe('an analyst granted acme', () => {
   });
 
   it('exports only acme with COPY', async () => {
-    expect((await copyOut(analyst, 'COPY posts (title) TO STDOUT')).trim().split('\n').sort()).toEqual(demoPostTitles('acme'));
+    expect((await copyOut(analyst, 'COPY public.posts (title) TO STDOUT')).trim().split('\n').sort()).toEqual(demoPostTitles('acme'));
   });
 
   it('hides the planner statistics of the tables it reads', async () => {
@@ -152,13 +152,15 @@ describe('an analyst trying to widen its view', () => {
       `INSERT INTO analyst_grants (role_name, organization_id) VALUES (session_user, ${globex})`,
       `UPDATE analyst_grants SET organization_id = ${globex}`,
       'DELETE FROM analyst_grants',
-      `INSERT INTO posts (organization_id, title) VALUES (${acme}, 'analyst was here')`,
+      `INSERT INTO public.posts (organization_id, title) VALUES (${acme}, 'analyst was here')`,
+      "UPDATE public.posts SET title = 'analyst was here'",
+      'DELETE FROM public.comments',
+      "UPDATE public.organizations SET name = 'analyst was here'",
+      'TRUNCATE public.audit_logs',
+      'COPY public.posts FROM STDIN',
+      'SELECT id FROM public.posts FOR UPDATE',
       "UPDATE posts SET title = 'analyst was here'",
-      'DELETE FROM comments',
-      "UPDATE organizations SET name = 'analyst was here'",
-      'TRUNCATE audit_logs',
-      'COPY posts FROM STDIN',
-      'SELECT id FROM posts FOR UPDATE',
+      'DELETE FROM analytics.comments',
       'ALTER TABLE posts DISABLE ROW LEVEL SECURITY',
       'CREATE POLICY everything ON posts FOR SELECT USING (true)',
       "ALTER ROLE gatehouse_analyst SET search_path = 'pg_temp'",

@@ -2,11 +2,13 @@ import type { CliCommand } from '../cli-command.js';
 import { analystCommand } from './analyst.js';
 import { appLoginCommand } from './app-login.js';
 import { dbCommand } from './db.js';
+import { dbVerifyCommand } from './db-verify.js';
 import { keygenCommand } from './keygen.js';
 import { mailCommand } from './mail.js';
 import { memberCommand } from './member.js';
 import { migrateCommand } from './migrate.js';
 import { orgCommand } from './org.js';
+import { policyCommand } from './policy.js';
 import { roleCommand } from './role.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
@@ -25,6 +27,8 @@ export const COMMANDS: readonly CliCommand[] = [
   roleCommand,
   keygenCommand,
   dbCommand,
+  dbVerifyCommand,
+  policyCommand,
   mailCommand,
   analystCommand,
   appLoginCommand,

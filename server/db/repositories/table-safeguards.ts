@@ -44,7 +44,7 @@ export async function readTableSafeguards(db: Executor, tables: readonly string[
         WHERE i.indrelid = c.oid AND a.attname = 'organization_id') AS organization_index,
       coalesce(has_table_privilege('gatehouse_app', c.oid, 'SELECT') AND has_table_privilege('gatehouse_app', c.oid, 'INSERT')
         AND has_table_privilege('gatehouse_app', c.oid, 'UPDATE') AND has_table_privilege('gatehouse_app', c.oid, 'DELETE'), false) AS app_grants,
-      coalesce(has_table_privilege('gatehouse_analyst', c.oid, 'SELECT'), false) AS analyst_grant
+      coalesce(has_any_column_privilege('gatehouse_analyst', c.oid, 'SELECT'), false) AS analyst_grant
     FROM unnest(${[...tables]}::text[]) AS t(name)
     LEFT JOIN pg_class c ON c.oid = to_regclass(quote_ident(t.name)) AND c.relkind IN ('r', 'p')`.execute(db);
   return rows.map((row) => ({

@@ -1,0 +1,61 @@
+import { writeFile } from 'node:fs/promises';
+import { Option } from 'commander';
+import { ConfigError } from '../../errors/config-error.js';
+import { resolveOrganizationRoles } from '../../config/server-config.js';
+import { registerModels } from '../../models/register-models.js';
+import type { PolicyTestApp } from '../../policy-tests/evaluate-policy-tests.js';
+import { junitReport } from '../../policy-tests/junit-report.js';
+import { failureLine, runPolicyTests, summaryLine } from '../../policy-tests/run-policy-tests.js';
+import { defineRouteGroups } from '../../models/route-group.js';
+import { commandGroup, type CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
+import { appRouteGroups } from '../env-config.js';
+import { appConfig } from '../load-config.js';
+
+interface TestOptions {
+  config?: string;
+  reporter: 'text' | 'junit';
+  output?: string;
+}
+
+/** A run with a failed expectation: main.ts prints the summary and exits 1. */
+export class PolicyTestsFailedError extends Error {
+  constructor(summary: string) {
+    super(summary);
+    this.name = 'PolicyTestsFailedError';
+  }
+}
+
+async function testPolicies(paths: string[], options: TestOptions): Promise<void> {
+  const config = await appConfig(options.config, { demoByDefault: true });
+  if (!config.data) throw new ConfigError('The config registers no models (data), so there is no policy to test.');
+  const routeGroups = defineRouteGroups(appRouteGroups(config));
+  const app: PolicyTestApp = { registry: registerModels(config.data, routeGroups), routeGroups, organizationRoles: resolveOrganizationRoles(config).organizationRoles };
+  const where = paths.length > 0 ? paths : config.policyTests === undefined ? [] : [config.policyTests];
+  if (where.length === 0) throw new ConfigError('Name the policy test files or folders, or set policyTests in the config.');
+
+  const run = await runPolicyTests(app, where);
+  const junit = options.reporter === 'junit' ? junitReport(run) : null;
+  if (junit !== null && options.output === undefined) process.stdout.write(junit);
+  else {
+    if (junit !== null) await writeFile(options.output!, junit);
+    for (const error of run.fileErrors) console.log(`FAIL ${error.message}`);
+    for (const result of run.results) if (!result.passed) console.log(failureLine(result));
+  }
+  if (run.failed > 0) throw new PolicyTestsFailedError(summaryLine(run));
+  if (junit === null || options.output !== undefined) console.log(summaryLine(run));
+}
+
+export const policyCommand: CliCommand = (program) => {
+  commandGroup(program, 'policy', "Check the application's policies")
+    .command('test')
+    .description("Run policy tests (*.policy.yaml) against the application's models and policies, in-process: no database, no server")
+    .argument('[paths...]', "files or folders of *.policy.yaml (default: the config's policyTests folder)")
+    .addOption(configOption(', else the demo in a checkout'))
+    .addOption(new Option('--reporter <format>', 'text, or junit for JUnit XML').choices(['text', 'junit']).default('text'))
+    .option('--output <file>', 'write the JUnit XML to this file (default: standard output)')
+    .action((paths: string[], options: TestOptions, command) => {
+      if (options.output !== undefined && options.reporter !== 'junit') command.error('error: --output goes with --reporter junit');
+      return testPolicies(paths, options);
+    });
+};

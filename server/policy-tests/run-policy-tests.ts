@@ -1,0 +1,43 @@
+import { isAbsolute, relative } from 'node:path';
+import { evaluatePolicyTests, type CheckResult, type PolicyTestApp } from './evaluate-policy-tests.js';
+import { findPolicyTestFiles } from './find-policy-test-files.js';
+import { PolicyTestFileError } from './policy-test-file-error.js';
+import { readPolicyTestFile } from './read-policy-test-file.js';
+
+export interface PolicyTestRun {
+  /** Every expectation judged, file by file, in file order. */
+  readonly results: readonly CheckResult[];
+  /** Files that could not run, each failing the run. */
+  readonly fileErrors: readonly PolicyTestFileError[];
+  readonly passed: number;
+  readonly failed: number;
+}
+
+/** A file inside `cwd` by its relative name, any other by its full one. */
+function shortName(file: string, cwd: string): string {
+  const inside = relative(cwd, file);
+  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? file : inside;
+}
+
+/** Runs every policy test file `paths` name; file names in the results are relative to `cwd`. */
+export async function runPolicyTests(app: PolicyTestApp, paths: readonly string[], cwd = process.cwd()): Promise<PolicyTestRun> {
+  const results: CheckResult[] = [];
+  const fileErrors: PolicyTestFileError[] = [];
+  for (const file of await findPolicyTestFiles(paths)) {
+    try {
+      results.push(...evaluatePolicyTests(app, await readPolicyTestFile(shortName(file, cwd))));
+    } catch (error) {
+      if (!(error instanceof PolicyTestFileError)) throw error;
+      fileErrors.push(error);
+    }
+  }
+  const passed = results.filter((result) => result.passed).length;
+  return { results, fileErrors, passed, failed: results.length - passed + fileErrors.length };
+}
+
+/** The one line of a failed expectation: where, what, and why. */
+export function failureLine(result: CheckResult): string {
+  return `FAIL ${result.file}:${result.line} ${result.test}: ${result.check} expected ${result.expected}, got ${result.actual}: ${result.explanation}`;
+}
+
+export const summaryLine = (run: PolicyTestRun) => `${run.passed} passed, ${run.failed} failed`;

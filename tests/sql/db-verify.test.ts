@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createProgram } from '../../server/cli/program.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { queryOnce } from '../support/query.js';
+
+// `gatehouse db verify` in-process against the migrated, seeded demo database, then against a
+// table whose row-level security was left open; neither run may change anything.
+let demoDb: TestDatabase;
+let brokenDb: TestDatabase;
+
+async function dbVerify(database: TestDatabase, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+  vi.stubEnv('DATABASE_URL', database.ownerUrl);
+  try {
+    await createProgram().parseAsync(['db', 'verify', ...args], { from: 'user' });
+    return { lines, error: null };
+  } catch (error) {
+    return { lines, error: error as Error };
+  } finally {
+    log.mockRestore();
+    vi.unstubAllEnvs();
+  }
+}
+
+/**
+ * Everything verify could change: each table's rows (by checksum), each sequence's position, the
+ * roles of the cluster and the analyst grants.
+ */
+async function snapshot(database: TestDatabase): Promise<Record<string, unknown>> {
+  const tables = await queryOnce<{ name: string }>(
+    database.ownerUrl,
+    "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname IN ('public', 'gatehouse') ORDER BY 1",
+  );
+  const state: Record<string, unknown> = {};
+  for (const { name } of tables) {
+    state[name] = (await queryOnce(database.ownerUrl, `SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS sum FROM ${name} t`))[0];
+  }
+  state.sequences = await queryOnce(database.ownerUrl, 'SELECT sequencename, last_value FROM pg_sequences ORDER BY 1');
+  state.roles = await queryOnce(database.ownerUrl, 'SELECT rolname FROM pg_roles ORDER BY 1');
+  return state;
+}
+
+beforeAll(async () => {
+  [demoDb, brokenDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  // The seed writes neither invitations nor audit entries: one of each per organization, so no
+  // tenant table is skipped.
+  await queryOnce(
+    demoDb.ownerUrl,
+    `INSERT INTO invitations (organization_id, email, role_id, token_hash, expires_at)
+       SELECT id, 'guest@example.test', (SELECT min(id) FROM roles), slug || '-token-hash', now() + interval '1 day' FROM organizations;
+     INSERT INTO audit_logs (organization_id, model, record_id, action) SELECT id, 'posts', '1', 'created' FROM organizations;`,
+  );
+  // An application table made a tenant table, then opened up by hand: not forced, and a service
+  // policy that lets every tenant through.
+  await queryOnce(
+    brokenDb.ownerUrl,
+    `CREATE TABLE notes (id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, organization_id integer NOT NULL REFERENCES organizations, body text);
+     SELECT gatehouse.enable_tenant_table('notes');
+     ALTER TABLE notes NO FORCE ROW LEVEL SECURITY;
+     DROP POLICY app_tenant ON notes;
+     CREATE POLICY app_tenant ON notes FOR ALL TO gatehouse_app USING (true) WITH CHECK (true);
+     INSERT INTO notes (organization_id, body) SELECT id, slug FROM organizations;`,
+  );
+});
+
+afterAll(async () => {
+  await Promise.all([demoDb.drop(), brokenDb.drop()]);
+});
+
+describe('gatehouse db verify', () => {
+  it('proves the record gate of every demo tenant table, one line per table and check, and changes nothing', async () => {
+    const before = await snapshot(demoDb);
+    const { lines, error } = await dbVerify(demoDb);
+    expect(error).toBeNull();
+    expect(await snapshot(demoDb)).toEqual(before);
+    const checked = (table: string) => lines.filter((line) => line.split(/\s+/)[1] === table).map((line) => line.split(':')[0]!.split(/\s+/).slice(2).join(' '));
+    for (const table of ['posts', 'comments', 'audit_logs', 'invitations', 'org_role_permissions', 'user_roles']) expect(lines.some((line) => line.includes(` ${table} `)), table).toBe(true);
+    expect(checked('posts')).toEqual(['rls', 'isolation', 'no context', 'insert into another', 'move into another', 'analyst reads', 'analyst writes', 'analyst hidden columns']);
+    expect(lines.filter((line) => !line.startsWith('ok'))).toEqual([]);
+    expect(lines).toContainEqual(expect.stringMatching(/^ok {3}posts +analyst hidden columns: an analyst cannot read internal_notes$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ok {3}comments +insert into another: .* (is refused|does not land there)$/));
+  });
+
+  it('answers JSON with --json', async () => {
+    const { lines, error } = await dbVerify(demoDb, '--json');
+    expect(error).toBeNull();
+    const { checks } = JSON.parse(lines.join('\n')) as { checks: { table: string; check: string; status: string }[] };
+    expect(checks).toContainEqual({ table: 'posts', check: 'rls', status: 'ok', detail: 'row-level security enabled and forced' });
+  });
+
+  it('names every check an opened-up table fails, exits 1, and still changes nothing', async () => {
+    const before = await snapshot(brokenDb);
+    const { lines, error } = await dbVerify(brokenDb);
+    expect(error?.message).toBe('5 check(s) failed: the record gate does not hold on this database.');
+    expect(await snapshot(brokenDb)).toEqual(before);
+    expect(lines.filter((line) => line.startsWith('fail'))).toEqual([
+      expect.stringMatching(/^fail notes +rls: row-level security enabled but not forced$/),
+      expect.stringMatching(/^fail notes +isolation: organization \d+ sees 1 row\(s\) of other organizations; organization \d+ has 1$/),
+      expect.stringMatching(/^fail notes +no context: no tenant context sees 2 organization row\(s\)$/),
+      expect.stringMatching(/^fail notes +insert into another: a copy of an organization \d+ row into organization \d+ succeeds$/),
+      expect.stringMatching(/^fail notes +move into another: moving an organization \d+ row into organization \d+ succeeds$/),
+    ]);
+  });
+});
