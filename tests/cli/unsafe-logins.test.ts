@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceDatabase } from '../../server/cli/service-database.js';
 import { readEnvironment } from '../../server/cli/environment.js';
-import { createProgram } from '../../server/cli/program.js';
 import { roleUrl } from '../../server/db/role-url.js';
+import { gatehouseInProcess } from '../support/gatehouse-in-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
@@ -48,17 +48,7 @@ const stateOf = async (role: string) => ({
   audit: await queryOnce(database.ownerUrl, 'SELECT count(*)::int AS n FROM audit_logs'),
 });
 
-/** The command as `gatehouse <args>` runs it, in this process, against the test database. */
-async function gatehouse(args: string[]): Promise<void> {
-  const saved = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = database.ownerUrl;
-  try {
-    await createProgram().parseAsync(args, { from: 'user' });
-  } finally {
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
-  }
-}
+const gatehouse = (args: string[]) => gatehouseInProcess(database.ownerUrl, args);
 
 describe.each(Object.keys(UNSAFE) as Unsafe[])('a %s login', (kind) => {
   const role = roles[kind];
