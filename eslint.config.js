@@ -10,7 +10,7 @@ const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-po
 
 // The server's layers, bottom first (docs/architecture/layers.md). A file may import its own
 // layer and the ones below, never one above.
-const REQUEST_CONTEXT = 'state|validate|query|chain';
+const REQUEST_CONTEXT = 'state|validate|query|chain|revalidated-answer';
 const SERVER_LAYERS = [
   ['errors', ['server/errors/**', 'server/http/errors/**']],
   ['models', ['server/models/**']],
@@ -18,12 +18,12 @@ const SERVER_LAYERS = [
   [
     'domain',
     [
-      'server/{audit,auth,config,data,invitations,mail,members,observability,organizations,permissions,policy-tests,query,roles,service,tasks,tenancy,throttle}/**',
+      'server/{audit,auth,config,data,decisions,invitations,mail,members,observability,organizations,permissions,policy-tests,query,roles,service,tasks,tenancy,throttle}/**',
       'server/+(services).ts',
       `server/http/{${REQUEST_CONTEXT.replaceAll('|', ',')}}.ts`,
     ],
   ],
-  ['routing', ['server/{routes,route-groups}/**', `server/http/!(${REQUEST_CONTEXT}).ts`]],
+  ['routing', ['server/{routes,route-groups,explain}/**', `server/http/!(${REQUEST_CONTEXT}).ts`]],
   ['openapi and pages', ['server/{openapi,pages}/**']],
   ['app', ['server/{app,create-server,index}.ts']],
   ['cli', ['server/cli/**']],

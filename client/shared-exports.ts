@@ -7,7 +7,7 @@ export type { AuthState } from './react/gatehouse-context.js';
 export type { LoginResult } from './session/auth-requests.js';
 export type { RouteGroupOption } from './session/route-group.js';
 export { Can, type CanProps } from './react/can.js';
-export type { GatehouseAbility, ModelAction } from './ability/gatehouse-ability.js';
+export type { GatehouseAbility, ModelAbilities, ModelAction } from './ability/gatehouse-ability.js';
 export { OrganizationRequiredError } from './query/organization-required.js';
 export type { IndexQuery } from './urls/index-params.js';
 export type { CountPreference, IndexMeta, IndexPage } from './http/index-page.js';
@@ -18,6 +18,7 @@ export { useOrganizationExists, type OrganizationExistence } from './hooks/use-o
 export { useDebouncedValue } from './hooks/use-debounced-value.js';
 export { useUserRole, type UserRole } from './hooks/use-user-role.js';
 export { useAbility } from './hooks/use-ability.js';
+export { useAuthorize, type AuthorizeCheck, type AuthorizeResult } from './hooks/use-authorize.js';
 export {
   useRegister,
   usePasswordRecover,
@@ -40,6 +41,10 @@ export { useMembers, useUpdateMember, useRemoveMember, type Member, type MemberC
 export { useRoles, useRolePermissions, useUpdateRolePermissions, type RolePermissions } from './hooks/use-roles.js';
 export { useAuditTrail, type AuditTrailEntry, type AuditTrailQuery } from './hooks/use-audit-trail.js';
 export { usePermissionCatalog, type PermissionCatalogEntry } from './hooks/use-permission-catalog.js';
+export { useExplain, type ExplainRequest } from './hooks/use-explain.js';
+export { useDecisions, type DecisionLogEntry, type DecisionsQuery } from './hooks/use-decisions.js';
+export { refusalOf, refusalText } from './http/refusal.js';
+export type { Decision, DecisionCheck, DecisionGate, RecordState, RefusalReason } from '@gatehouse/engine/wire';
 export {
   useModelIndex,
   useModelInfinite,

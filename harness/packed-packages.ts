@@ -15,11 +15,12 @@ const require = createRequire(import.meta.url);
 
 export const REPOSITORY = resolve(import.meta.dirname, '..');
 const TSC = require.resolve('typescript/bin/tsc');
-const BUILD_OUTPUTS = ['engine/dist', 'client/dist', 'server/dist'];
+const BUILD_OUTPUTS = ['engine/dist', 'client/dist', 'server/dist', 'node/dist'];
 
 export interface Tarballs {
   engine: string;
   client: string;
+  node: string;
   server: string;
 }
 
@@ -42,6 +43,7 @@ export async function packPackages(destination: string): Promise<Tarballs> {
   return {
     engine: join(destination, `gatehouse-engine-${await packageVersion(join(REPOSITORY, 'engine'))}.tgz`),
     client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
+    node: join(destination, `gatehouse-node-${await packageVersion(join(REPOSITORY, 'node'))}.tgz`),
     server: join(destination, `gatehouse-server-${await packageVersion(join(REPOSITORY, 'server'))}.tgz`),
   };
 }

@@ -9,6 +9,7 @@ import { notFound } from './http/not-found.js';
 import { rejectNul } from './http/reject-nul.js';
 import { requestId } from './http/request-id.js';
 import { requestLogger } from './http/request-logger.js';
+import { recordDecisions } from './decisions/record-decisions.js';
 import { requireHost } from './http/require-host.js';
 import type { GatehouseState } from './http/state.js';
 import { requestMetrics } from './observability/request-metrics.js';
@@ -33,7 +34,8 @@ export function createApp(services: Services): Koa<GatehouseState> {
   if (metrics) app.use(requestMetrics(metrics));
   if (tracer) app.use(requestSpan(tracer));
   app.use(requestLogger(services.logger, services.observability));
-  app.use(errorHandler(services.logger, metrics));
+  app.use(recordDecisions(services.decisions));
+  app.use(errorHandler(services.logger, { reasons: services.config.explain.responses, metrics }));
   app.use(requireHost());
   app.use(cors(services.config.cors));
   app.use(requireJsonType());

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type Koa from 'koa';
 import { createApp } from './app.js';
-import { importTokenKeys } from './auth/token-keys.js';
+import { importPreviousKey, importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -25,6 +25,8 @@ import { checkModelTables } from './db/check-model-tables.js';
 import { checkOrganizationRoles } from './organizations/check-organization-roles.js';
 import { readinessCheck } from './service/readiness.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
+import { DecisionLog } from './decisions/decision-log.js';
+import { DecisionStore } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
 
 export interface ListenOptions {
@@ -53,6 +55,8 @@ export interface GatehouseServer {
    * same promise.
    */
   close(options?: CloseOptions): Promise<void>;
+  /** The decision log's database store (what it wrote, dropped and still queues), null when it keeps none. */
+  readonly decisionStore: Pick<DecisionStore, 'stats' | 'drain'> | null;
 }
 
 const DEFAULT_GRACE_MS = 10_000;
@@ -66,7 +70,11 @@ const DEFAULT_GRACE_MS = 10_000;
 export async function createServer(config: ServerConfig): Promise<GatehouseServer> {
   const resolved = resolveConfig(config);
   const logger = config.logger ?? createLogger();
-  const tokens = new TokenService(await importTokenKeys(resolved.tokens.secretKey), resolved.tokens.ttlSeconds);
+  const tokens = new TokenService(
+    await importTokenKeys(resolved.tokens.secretKey),
+    resolved.tokens.ttlSeconds,
+    await Promise.all(resolved.tokens.previousPublicKeys.map(importPreviousKey)),
+  );
   const tracer = config.tracing ? gatehouseTracer() : null;
   const stageLogs = logger.isLevelEnabled('debug');
   // The metrics read the pool they describe, which is opened with their observer: hence the late binding.
@@ -89,6 +97,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const background = new BackgroundTasks(logger);
+  const decisions = new DecisionLog(logger, resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null);
   let servedUrl: string | undefined;
   const app = createApp({
     config: resolved,
@@ -99,6 +108,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,
+    decisions,
     observability,
     // Mail links: the configured URL, else the one this server listens on (never a request's
     // Host header, which a caller chooses).
@@ -129,12 +139,14 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       return servedUrl;
     },
     ready: readinessCheck(database.db),
+    decisionStore: decisions.store,
     close({ graceMs = DEFAULT_GRACE_MS } = {}) {
       closing ??= (async () => {
         try {
           const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
           if (metricsServer) await closeMetrics(metricsServer);
           await background.drain();
+          await decisions.store?.drain();
           await database.close({ force: forced });
         } finally {
           // Last: the requests that just finished, and their background work, have logged their lines.

@@ -7,6 +7,7 @@ import type { Observability } from './observability/observability.js';
 import type { PageCursors } from './query/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
+import type { DecisionLog } from './decisions/decision-log.js';
 
 /** The long-lived collaborators every middleware factory receives. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   /** Work done after the answer: mail that must not make known emails answer slower. */
   background: BackgroundTasks;
   logger: Logger;
+  /** Where refused requests are recorded. */
+  decisions: DecisionLog;
   /** Metrics, traces and stage logs, each off unless configured. */
   observability: Observability;
   /** Where links in mails point: `appUrl`, else the URL the server listens on. */

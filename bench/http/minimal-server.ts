@@ -10,7 +10,7 @@ import { importTokenKeys, verifyToken } from '../../server/auth/token-keys.js';
 import { serveBenchmarkParent } from '../support/server-process.js';
 
 const env = process.env;
-const { publicKey } = await importTokenKeys(env.BENCH_SECRET_KEY!);
+const { publicKey } = (await importTokenKeys(env.BENCH_SECRET_KEY!)).current;
 const url = new URL(env.BENCH_OWNER_URL!);
 url.searchParams.set('options', '-c role=gatehouse_app');
 const pool = new pg.Pool({ connectionString: url.toString(), max: Number(env.BENCH_POOL) });

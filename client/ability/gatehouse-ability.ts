@@ -9,9 +9,24 @@ export type GatehouseAbility = MongoAbility<[ModelAction | (string & {}), string
 
 export type PackedRules = PackRule<RawRuleOf<GatehouseAbility>>[];
 
+/** Per model, the model-level actions (index, store, trashed) as the server's policies decide them. */
+export type ModelAbilities = Record<string, Record<string, boolean>>;
+
 /** The rules of the packed form the server answers; none while it has not answered. */
 export function unpackedRules(packed: PackedRules | undefined): RawRuleOf<GatehouseAbility>[] {
   return packed ? unpackRules(packed) : [];
+}
+
+/**
+ * The permission rules, then the policies' model-level answers as rules of their own: CASL lets a
+ * later rule win, so `can('store', 'posts')` reads the policy (a viewer granted `posts.store` still
+ * may not create posts) while record conditions still come from the permission rules.
+ */
+export function abilityRules(packed: PackedRules | undefined, abilities: ModelAbilities | undefined): RawRuleOf<GatehouseAbility>[] {
+  const decided = Object.entries(abilities ?? {}).flatMap(([subject, actions]) =>
+    Object.entries(actions).map(([action, allowed]) => ({ action, subject, inverted: !allowed })),
+  );
+  return [...unpackedRules(packed), ...decided];
 }
 
 /** The server writes CASL's own `manage` and `all` for its wildcards, so CASL's defaults read them back. */

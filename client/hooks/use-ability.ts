@@ -1,18 +1,21 @@
 import { useAbility as useProvidedAbility } from '@casl/react';
 import { useEffect } from 'react';
-import { unpackedRules, type GatehouseAbility } from '../ability/gatehouse-ability.js';
+import { abilityRules, type GatehouseAbility } from '../ability/gatehouse-ability.js';
 import { useUserRole } from './use-user-role.js';
 
 /**
  * The caller's ability in the selected organization: the one `AuthProvider` hands to
  * `@casl/react`, loaded with the caller's rules once they arrive (it allows nothing before).
- * Components using it re-render when the rules change.
+ * Model-level actions (index, store, trashed) follow the server's policies (`abilities`); record
+ * conditions follow the permission rules. Components using it re-render when either changes.
  */
 export function useAbility(): GatehouseAbility {
-  const rules = useUserRole().data?.rules;
+  const role = useUserRole().data;
+  const rules = role?.rules;
+  const abilities = role?.abilities;
   const ability = useProvidedAbility<GatehouseAbility>();
   useEffect(() => {
-    ability.update(unpackedRules(rules));
-  }, [ability, rules]);
+    ability.update(abilityRules(rules, abilities));
+  }, [ability, rules, abilities]);
   return ability;
 }

@@ -28,6 +28,11 @@ export class PermissionPatterns {
     return this.coversEverything || this.actionsBySlug.get(slug)?.has(WILDCARD) === true;
   }
 
+  /** Whether the set holds a pattern covering the whole of `permission` (`posts.*` covers `posts.store`). */
+  covers({ slug, action }: Permission): boolean {
+    return this.coversSlug(slug) || this.actionsBySlug.get(slug)?.has(action) === true;
+  }
+
   actionsOf(slug: string): ReadonlySet<string> | undefined {
     return this.actionsBySlug.get(slug);
   }

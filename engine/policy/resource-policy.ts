@@ -1,5 +1,7 @@
 import { abilityPermits } from '../ability/ability-permits.js';
 import { ForbiddenError } from '../errors/forbidden-error.js';
+import type { PolicyExplanation } from '../explain/explain-policy.js';
+import { policyMethodName } from '../explain/policy-method-name.js';
 import { MissingResourceSlugError } from '../errors/missing-resource-slug-error.js';
 import { POLICY_ACTIONS, type PolicyMethod } from '../wire/standard-actions.js';
 import { policyMethodFor } from './policy-actions.js';
@@ -119,9 +121,26 @@ export class ResourcePolicy<TRecord extends object = Record<string, unknown>> {
     return method === undefined ? this.hasPermission(`${this.resourceSlug}.${action}`) : this.allows(method, user, record);
   }
 
-  /** Throws `ForbiddenError` (403) unless the policy method allows it. */
+  /**
+   * Throws `ForbiddenError` (403) unless the policy method allows it; the error's refusal names
+   * the permission and, when an override refused although the permission is held, the method.
+   */
   authorize(method: PolicyMethod, user: Caller, record?: TRecord): void {
-    if (!this.allows(method, user, record)) throw new ForbiddenError();
+    if (this.allows(method, user, record)) return;
+    const { permission, refused_by } = this.explain(method, user, record);
+    throw new ForbiddenError({ gate: 'policy', permission, ...(refused_by === null ? {} : { policy: refused_by }) });
+  }
+
+  /**
+   * Whether the policy method allows the action, whether the caller holds its permission, and
+   * which method refused when the permission alone would have passed: an override's own
+   * condition (`PostPolicy.create` refusing viewers) or a method that refuses everyone.
+   */
+  explain(method: PolicyMethod, user: Caller, record?: TRecord): PolicyExplanation {
+    const permission = this.permissionOf(method);
+    const allowed = this.allows(method, user, record);
+    const held = this.hasPermission(permission);
+    return { allowed, permission, permission_held: held, refused_by: !allowed && held ? policyMethodName(this, method) : null };
   }
 
   private allows(method: PolicyMethod, user: Caller, record: TRecord | undefined): boolean {
@@ -132,7 +151,11 @@ export class ResourcePolicy<TRecord extends object = Record<string, unknown>> {
   }
 
   private holds(method: PolicyMethod): boolean {
-    return this.hasPermission(`${this.resourceSlug}.${POLICY_ACTIONS[method]}`);
+    return this.hasPermission(this.permissionOf(method));
+  }
+
+  private permissionOf(method: PolicyMethod): string {
+    return `${this.resourceSlug}.${POLICY_ACTIONS[method]}`;
   }
 
   private isCurrentOrganization(organization: OrganizationKey): boolean {

@@ -1,7 +1,9 @@
 // `@gatehouse/engine/wire`: the names the server writes and the client reads back (the wildcard,
-// the standard actions, the options of a packed ability, the pagination headers). Plain values, no dependency, so a
-// browser bundle takes them without the engine.
+// the standard actions, the options of a packed ability, the pagination headers, the reasons of
+// refusals). Plain values, no dependency, so a browser bundle takes them without the engine.
 export { ABILITY_OPTIONS } from './ability-options.js';
 export { PAGE_HEADERS } from './page-headers.js';
+export { GATE_STATUS, type Decision, type DecisionCheck, type RecordState } from './decision.js';
+export { DECISION_GATES, REFUSAL_GATES, type DecisionGate, type RefusalGate, type RefusalReason } from './refusal-reason.js';
 export { POLICY_ACTIONS, STANDARD_ACTIONS, type PolicyMethod, type StandardAction } from './standard-actions.js';
 export { WILDCARD } from './wildcard.js';

@@ -1,9 +1,11 @@
-import { PublicProtocol } from 'paseto';
+import { createHash } from 'node:crypto';
+import { InspectFooter, PublicProtocol } from 'paseto';
 import {
   ExportPublicKeyFactory,
   ExportSecretKeyFactory,
   GenerateKeyPairFactory,
   GetPublicKeyFactory,
+  ImportPublicKeyFactory,
   ImportSecretKeyFactory,
   SignFactory,
   VerifyFactory,
@@ -18,6 +20,7 @@ const v4 = new PublicProtocol(
   SignFactory,
   VerifyFactory,
   ImportSecretKeyFactory,
+  ImportPublicKeyFactory,
   ExportSecretKeyFactory,
   ExportPublicKeyFactory,
   GetPublicKeyFactory,
@@ -25,14 +28,32 @@ const v4 = new PublicProtocol(
 
 export type PublicPaserk = `k4.public.${string}`;
 
+/** A key that verifies tokens, published with its id so verifiers pick it by a token's footer. */
+export interface VerificationKey {
+  id: string;
+  publicKey: PublicKey;
+  paserk: PublicPaserk;
+}
+
 export interface TokenKeys {
   secretKey: SecretKey;
-  publicKey: PublicKey;
-  /** Published so other services can verify tokens offline. */
-  publicPaserk: PublicPaserk;
+  /** The signing key's public half: published so other services can verify tokens offline. */
+  current: VerificationKey;
 }
 
 const isSecretPaserk = (value: string): value is `k4.secret.${string}` => value.startsWith('k4.secret.');
+const isPublicPaserk = (value: string): value is PublicPaserk => value.startsWith('k4.public.');
+
+/**
+ * A key's id: a digest of its PASERK, so every instance and verifier derives the same one. (The
+ * PASERK `k4.pid` needs BLAKE2b, which neither Node nor the `paseto` package's v4 provides.)
+ */
+export const keyId = (paserk: PublicPaserk): string => createHash('sha256').update(paserk).digest('base64url').slice(0, 22);
+
+const verificationKey = async (publicKey: PublicKey): Promise<VerificationKey> => {
+  const paserk = await v4.ExportPublicKey(publicKey);
+  return { id: keyId(paserk), publicKey, paserk };
+};
 
 /** Imports a PASERK `k4.secret` and derives its public half. */
 export async function importTokenKeys(secretPaserk: string): Promise<TokenKeys> {
@@ -40,16 +61,41 @@ export async function importTokenKeys(secretPaserk: string): Promise<TokenKeys> 
   if (!isSecretPaserk(trimmed)) throw new ConfigError('The token signing key must be a PASERK k4.secret string.');
   try {
     const secretKey = await v4.ImportSecretKey(trimmed);
-    const publicKey = await v4.GetPublicKey(secretKey);
-    return { secretKey, publicKey, publicPaserk: await v4.ExportPublicKey(publicKey) };
+    return { secretKey, current: await verificationKey(await v4.GetPublicKey(secretKey)) };
   } catch {
     throw new ConfigError('The token signing key is not a valid PASERK k4.secret.');
   }
 }
 
-/** Signs `claims` as a v4.public token. */
-export function signToken(secretKey: SecretKey, claims: { sub: string; sid: string; grp: string | null; exp: string }): Promise<string> {
-  return v4.Sign(secretKey, claims);
+/** Imports a previous key's PASERK `k4.public`, which still verifies the tokens it signed. */
+export async function importPreviousKey(publicPaserk: string): Promise<VerificationKey> {
+  const trimmed = publicPaserk.trim();
+  if (!isPublicPaserk(trimmed)) throw new ConfigError('A previous token key must be a PASERK k4.public string.');
+  try {
+    return await verificationKey(await v4.ImportPublicKey(trimmed));
+  } catch {
+    throw new ConfigError('A previous token key is not a valid PASERK k4.public.');
+  }
+}
+
+/** The public half of a PASERK `k4.secret`, for `gatehouse keygen --rotate`. */
+export async function publicPaserkOf(secretPaserk: string): Promise<PublicPaserk> {
+  return (await importTokenKeys(secretPaserk)).current.paserk;
+}
+
+/** Signs `claims` as a v4.public token whose footer names the signing key: `{"kid": id}`. */
+export function signToken(keys: TokenKeys, claims: { sub: string; sid: string; grp: string | null; exp: string }): Promise<string> {
+  return v4.Sign(keys.secretKey, claims, { footer: new TextEncoder().encode(JSON.stringify({ kid: keys.current.id })) });
+}
+
+/** The key id a token's footer names, before anything is verified; null when it names none. */
+export function footerKeyId(token: string): string | null {
+  try {
+    const footer: unknown = JSON.parse(new TextDecoder().decode(InspectFooter(token)));
+    return typeof footer === 'object' && footer !== null && 'kid' in footer && typeof footer.kid === 'string' ? footer.kid : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The claims of a token that `publicKey` verifies; throws for anything else. */

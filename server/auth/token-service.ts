@@ -1,4 +1,4 @@
-import { signToken, verifyToken, type TokenKeys } from './token-keys.js';
+import { footerKeyId, signToken, verifyToken, type TokenKeys, type VerificationKey } from './token-keys.js';
 import type { TokenClaims } from './token-claims.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
@@ -13,17 +13,26 @@ const VERIFIED_TOKENS_KEPT = 10_000;
 /**
  * Signs and verifies PASETO v4.public tokens. A valid signature proves only that this service
  * issued the token; whether its session still stands is the session store's answer.
+ *
+ * Tokens are signed with the current key and name it in their footer. Previous keys (a rotation's
+ * old public halves) still verify the tokens they signed until those expire or the key is retired
+ * from the list; a token from before footers existed is tried against every key.
  */
 export class TokenService {
   private readonly verified = new VerifiedTokens(VERIFIED_TOKENS_KEPT);
+  /** Every active verification key, the current one first. */
+  readonly verificationKeys: readonly VerificationKey[];
 
   constructor(
     private readonly keys: TokenKeys,
     readonly ttlSeconds: number,
-  ) {}
+    previous: readonly VerificationKey[] = [],
+  ) {
+    this.verificationKeys = [keys.current, ...previous.filter((key) => key.id !== keys.current.id)];
+  }
 
   get publicKey(): string {
-    return this.keys.publicPaserk;
+    return this.keys.current.paserk;
   }
 
   /** Whole seconds: the token's `exp` claim and the session row must name the same instant. */
@@ -32,7 +41,7 @@ export class TokenService {
   }
 
   sign(claims: TokenClaims): Promise<string> {
-    return signToken(this.keys.secretKey, {
+    return signToken(this.keys, {
       sub: String(claims.userId),
       sid: claims.sessionId,
       grp: claims.routeGroup,
@@ -51,8 +60,18 @@ export class TokenService {
 
   private async checkSignature(token: string): Promise<TokenClaims | null> {
     if (token.length > MAX_TOKEN_LENGTH) return null;
+    const named = footerKeyId(token);
+    const candidates = named === null ? this.verificationKeys : this.verificationKeys.filter((key) => key.id === named);
+    for (const key of candidates) {
+      const claims = await this.claimsVerifiedBy(key, token);
+      if (claims) return claims;
+    }
+    return null;
+  }
+
+  private async claimsVerifiedBy(key: VerificationKey, token: string): Promise<TokenClaims | null> {
     try {
-      const claims = await verifyToken(this.keys.publicKey, token);
+      const claims = await verifyToken(key.publicKey, token);
       const userId = Number(claims.sub);
       const { sid, grp, exp } = claims;
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;

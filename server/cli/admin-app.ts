@@ -1,3 +1,4 @@
+import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { resolveOrganizationRoles } from '../config/server-config.js';
 import type { OrganizationSettings } from '../organizations/draft-organization.js';
 import { reservedSlugs } from '../organizations/reserved-slugs.js';
@@ -7,16 +8,17 @@ import { appConfig } from './load-config.js';
 
 /** What the admin commands need of the application's config: its organization rules and groups. */
 export interface AdminApp {
+  config: GatehouseConfig;
   settings: OrganizationSettings;
   routeGroups: RouteGroup[];
   reservedSlugs: ReadonlySet<string>;
 }
 
 /** `--config`, else the working directory's config file, else the core's defaults. */
-export async function adminApp(configFile: string | undefined): Promise<AdminApp> {
-  const app = await appConfig(configFile);
+export async function adminApp(configFile: string | undefined, options: { demoByDefault?: boolean } = {}): Promise<AdminApp> {
+  const app = await appConfig(configFile, options);
   const routeGroups = defineRouteGroups(appRouteGroups(app));
-  return { settings: resolveOrganizationRoles(app), routeGroups, reservedSlugs: reservedSlugs(routeGroups) };
+  return { config: app, settings: resolveOrganizationRoles(app), routeGroups, reservedSlugs: reservedSlugs(routeGroups) };
 }
 
 /**

@@ -29,7 +29,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
       ...defined(database ?? {}),
       ...chosen,
     },
-    tokens: { ttlSeconds: env.GATEHOUSE_TOKEN_TTL, ...defined(tokens ?? {}), secretKey },
+    tokens: { ttlSeconds: env.GATEHOUSE_TOKEN_TTL, previousPublicKeys: env.GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS, ...defined(tokens ?? {}), secretKey },
     routeGroups: appRouteGroups(app),
     membershipEnforcement: env.GATEHOUSE_MEMBERSHIP_ENFORCEMENT,
     bodyLimit: env.GATEHOUSE_BODY_LIMIT,

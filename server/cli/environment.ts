@@ -57,6 +57,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
   GATEHOUSE_DB_PREPARED_STATEMENTS: optional(flag).default(true),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
+  GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS: optional(list),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),
   GATEHOUSE_INVITATION_TTL: optional(positive('seconds')),
   GATEHOUSE_PASSWORD_RESET_TTL: optional(positive('seconds')),

@@ -7,6 +7,7 @@ import type { Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 
 export const KEY_ENV = 'GATEHOUSE_PASETO_SECRET_KEY';
+export const PREVIOUS_KEYS_ENV = 'GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS';
 
 /**
  * The token signing key: from the environment when set. Outside production, where a development

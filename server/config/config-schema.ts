@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
 import { optionProblem } from '../errors/option-problem.js';
+import { DECISION_STORES } from './decision-log-config.js';
 
 const positiveInteger = z.number().int().positive();
 const strings = z.array(z.string());
@@ -39,7 +40,7 @@ export const configSchema = z.strictObject({
   database: z
     .strictObject({ connectionString: z.string().optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
     .optional(),
-  tokens: z.strictObject({ secretKey: z.string().optional(), ttlSeconds: positiveInteger.optional() }).optional(),
+  tokens: z.strictObject({ secretKey: z.string().optional(), previousPublicKeys: z.array(z.string()).optional(), ttlSeconds: positiveInteger.optional() }).optional(),
   routeGroups: z.array(routeGroup).optional(),
   membershipEnforcement: z.boolean().optional(),
   basePath: z.string().optional(),
@@ -61,6 +62,15 @@ export const configSchema = z.strictObject({
   data: z.strictObject({ models: z.array(modelDefinition), policies: z.record(z.string(), fn('a policy class')).optional() }).optional(),
   dataRoutes: fn('a function').optional(),
   webRoot: z.string().optional(),
+  explain: z.strictObject({ responses: z.boolean().optional() }).optional(),
+  decisionLog: z
+    .strictObject({
+      store: z.enum(DECISION_STORES).optional(),
+      retentionDays: positiveInteger.optional(),
+      queueLimit: positiveInteger.optional(),
+      batchSize: positiveInteger.optional(),
+    })
+    .optional(),
   migrations: z.string().optional(),
   policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),

@@ -10,6 +10,7 @@ import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type T
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
 import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
+import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } from './decision-log-config.js';
 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
@@ -25,6 +26,11 @@ export interface ServerConfig {
   tokens: {
     /** PASERK `k4.secret`: signs bearer tokens; its public half is published. */
     secretKey: string;
+    /**
+     * PASERK `k4.public` halves of keys rotated out: they still verify the tokens they signed until
+     * those expire; removing one retires it. Default none.
+     */
+    previousPublicKeys?: readonly string[];
     /** Session and token lifetime; default 7 days. */
     ttlSeconds?: number;
   };
@@ -84,11 +90,15 @@ export interface ServerConfig {
    * other page path gets its `index.html`. Default none.
    */
   webRoot?: string;
+  /** `responses: false` leaves the `reason` out of 403 answers; default on. */
+  explain?: { responses?: boolean };
+  /** Where refused requests are recorded besides the request log (`docs/guides/why-refused.md`). */
+  decisionLog?: DecisionLogConfig;
 }
 
 export interface ResolvedConfig {
   database: DatabaseOptions;
-  tokens: { secretKey: string; ttlSeconds: number };
+  tokens: { secretKey: string; previousPublicKeys: readonly string[]; ttlSeconds: number };
   routeGroups: RouteGroup[];
   membershipEnforcement: boolean;
   basePath: string;
@@ -108,6 +118,8 @@ export interface ResolvedConfig {
   /** The application's own data routes, instead of `models`. */
   dataRoutes: DataRoutesFactory | undefined;
   webRoot: string | undefined;
+  explain: { responses: boolean };
+  decisionLog: ResolvedDecisionLog;
 }
 
 const DAY = 24 * 60 * 60;
@@ -139,7 +151,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   return {
     database: config.database,
-    tokens: { secretKey: config.tokens.secretKey, ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
+    tokens: { secretKey: config.tokens.secretKey, previousPublicKeys: config.tokens.previousPublicKeys ?? [], ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
     routeGroups,
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
@@ -155,5 +167,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     models,
     dataRoutes: config.dataRoutes,
     webRoot: config.webRoot,
+    explain: { responses: config.explain?.responses ?? true },
+    decisionLog: resolveDecisionLog(config.decisionLog),
   };
 }

@@ -1,4 +1,4 @@
-import { authorizeIncludes, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
+import { authorizeIncludes, explainIncludes, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
@@ -27,6 +27,8 @@ export interface DataContext {
   authorize(model: ModelDefinition, method: PolicyMethod, record?: object): void;
   /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
   authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
+  /** The same check, answered: the first hop refused and the permission it needs. */
+  explainIncludes(model: ModelDefinition, includes: readonly string[]): IncludesExplanation;
 }
 
 export interface DataContextOptions {
@@ -43,6 +45,7 @@ export function createDataContext({ trx, registry, policy, served, observability
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
   const relationSlug = relationSlugIn(registry);
+  const includeRequest = (model: ModelDefinition, includes: readonly string[]): IncludeRequest => ({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
   const policyFor = (model: ModelDefinition): DataPolicy => {
     let instance = bound.get(model);
     if (!instance) {
@@ -65,7 +68,10 @@ export function createDataContext({ trx, registry, policy, served, observability
       evaluatePolicy(observability, { model: model.slug, method }, () => policyFor(model).authorize(method, policy.user, record));
     },
     authorizeIncludes(model, includes) {
-      authorizeIncludes({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
+      authorizeIncludes(includeRequest(model, includes));
+    },
+    explainIncludes(model, includes) {
+      return explainIncludes(includeRequest(model, includes));
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { NotFoundError } from '../http/errors/not-found-error.js';
 import type { Aggregate, ModelDefinition } from '../models/define-model.js';
-import { sortSignature, type TrashedMode } from '../query/build-index-query.js';
+import { sortSignature } from '../query/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows } from '../query/count-rows.js';
 import { fetchPage } from '../query/fetch-page.js';
@@ -17,7 +17,8 @@ import type { DataContext } from './data-context.js';
 import { readableChanges } from '../audit/readable-changes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
-import { findRecord, requireSoftDeletes } from './find-record.js';
+import { gateListing, gateShow } from './action-gates.js';
+import { findRecord } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 
 export interface Pagination {
@@ -63,11 +64,8 @@ async function serializeWithIncludes(context: DataContext, model: ModelDefinitio
   return rows.map((row) => serialize(model, row));
 }
 
-async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: TrashedMode): Promise<RecordList> {
-  if (trashed === 'only') requireSoftDeletes(model);
-  const query = parseIndexQuery(context.registry, model, raw);
-  context.authorize(model, trashed === 'only' ? 'viewTrashed' : 'viewAny');
-  context.authorizeIncludes(model, query.includes);
+async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
+  const query = gateListing(context, model, raw, trashed);
   // A cursor is bound to the model, the listing and the order it was read in.
   const binding = `${model.slug}|${trashed}|${sortSignature(query.sort)}`;
   const after = query.cursor === null ? null : listing.cursors.decode(binding, query.cursor);
@@ -93,10 +91,7 @@ export const indexRecords = (context: DataContext, model: ModelDefinition, raw: 
 export const trashedRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'only');
 
 export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
-  const query = parseIndexQuery(context.registry, model, raw, 'show');
-  const row = await findRecord(context, model, id, 'without', query);
-  context.authorize(model, 'view', row);
-  context.authorizeIncludes(model, query.includes);
+  const { row, query } = await gateShow(context, model, id, raw);
   const [record] = await serializeWithIncludes(context, model, [row], query);
   return record!;
 }

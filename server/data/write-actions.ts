@@ -6,10 +6,9 @@ import { gatedQuery } from '../query/build-index-query.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import type { DataContext } from './data-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
-import { findRecord } from './find-record.js';
+import { gateRecord, gateStore, gateUpdate } from './action-gates.js';
 import { recordSerializer } from './serialize-record.js';
-import { requireObjectBody, validateBody } from './validate-body.js';
-import { writableBody } from './writable-fields.js';
+import { validateBody } from './validate-body.js';
 
 /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
 export interface WriteOptions {
@@ -50,9 +49,7 @@ const audit = (context: DataContext, model: ModelDefinition, entry: Omit<Paramet
   recordAudit(context.trx, model, { ...entry, userId: context.user?.id ?? null });
 
 export async function storeRecord(context: DataContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
-  context.authorize(model, 'create');
-  const policy = context.policyFor(model);
-  const body = writableBody(model, policy, context.user, requireObjectBody(rawBody), 'create');
+  const body = gateStore(context, model, rawBody);
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.create, body, prefix);
   const owned = {
@@ -65,10 +62,7 @@ export async function storeRecord(context: DataContext, model: ModelDefinition, 
 }
 
 export async function updateRecord(context: DataContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
-  const before = await findRecord(context, model, id);
-  context.authorize(model, 'update', before);
-  const policy = context.policyFor(model);
-  const body = writableBody(model, policy, context.user, requireObjectBody(rawBody), 'update');
+  const { before, body } = await gateUpdate(context, model, id, rawBody);
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.update, body, prefix);
   if (Object.keys(values).length === 0) return serialize(context, model, before);
@@ -86,8 +80,7 @@ export async function updateRecord(context: DataContext, model: ModelDefinition,
 }
 
 export async function destroyRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
-  const row = await findRecord(context, model, id);
-  context.authorize(model, 'delete', row);
+  const row = await gateRecord(context, model, id, 'delete');
   const removed = model.softDeletes
     ? context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst()
     : context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst();
@@ -96,8 +89,7 @@ export async function destroyRecord(context: DataContext, model: ModelDefinition
 }
 
 export async function restoreRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<LooseRow> {
-  const row = await findRecord(context, model, id, 'only');
-  context.authorize(model, 'restore', row);
+  const row = await gateRecord(context, model, id, 'restore');
   const restored = written(
     await context.trx.updateTable(model.table).set({ deleted_at: null }).where(sql.ref('id'), '=', row.id).returningAll().executeTakeFirst(),
   );
@@ -106,8 +98,7 @@ export async function restoreRecord(context: DataContext, model: ModelDefinition
 }
 
 export async function forceDeleteRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
-  const row = await findRecord(context, model, id, 'with');
-  context.authorize(model, 'forceDelete', row);
+  const row = await gateRecord(context, model, id, 'forceDelete');
   written(await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst());
   await audit(context, model, { action: 'force_deleted', record: row, oldValues: row, newValues: null });
 }

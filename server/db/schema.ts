@@ -103,6 +103,22 @@ export interface AuditLogsTable {
   created_at: Timestamp;
 }
 
+export interface DecisionLogsTable {
+  /** bigint, read as a string. */
+  id: Generated<string>;
+  organization_id: number;
+  request_id: string;
+  user_id: number | null;
+  route_group: string | null;
+  method: string;
+  route: string;
+  status: number;
+  gate: string;
+  permission: string | null;
+  policy: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -120,5 +136,6 @@ export interface Schema {
   password_resets: PasswordResetsTable;
   mail_outbox: MailOutboxTable;
   audit_logs: AuditLogsTable;
+  decision_logs: DecisionLogsTable;
   rate_limits: RateLimitsTable;
 }

@@ -6,7 +6,7 @@ import { NotFoundError } from '../http/errors/not-found-error.js';
  */
 export class RecordNotFoundError extends NotFoundError {
   constructor() {
-    super('Resource not found');
+    super('Resource not found', { gate: 'record' });
   }
 }
 

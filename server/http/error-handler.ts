@@ -6,11 +6,25 @@ import { HttpError } from './errors/http-error.js';
 import { httpErrorFor } from './http-error-for.js';
 import type { GatehouseState } from './state.js';
 
+export interface ErrorAnswers {
+  /** Whether a 403 says why in `reason` (`explain.responses`). */
+  reasons: boolean;
+  /** Counts each refusal as a denied decision of the gate that refused, when metrics are on. */
+  metrics?: GatehouseMetrics | null;
+}
+
+/** A 403's reason: its gate and what the caller lacks. 401s and 404s stay silent about theirs. */
+function reasonOf(answer: HttpError): Record<string, unknown> {
+  if (answer.status !== 403 || answer.refusal === undefined) return {};
+  const { gate, permission, policy, fields, include } = answer.refusal;
+  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include }).filter(([, value]) => value !== undefined)) };
+}
+
 /**
- * Every error leaves as JSON `{message}`; nothing below ever answers with a stack trace. A
- * refusal counts as a denied decision of the gate that refused, when metrics are on.
+ * Every error leaves as JSON `{message}`, a 403 with its `reason`; nothing below ever answers
+ * with a stack trace. A refusal is kept in `ctx.state.refusal` for the decision log.
  */
-export function errorHandler(logger: Logger, metrics: GatehouseMetrics | null = null): Middleware<GatehouseState> {
+export function errorHandler(logger: Logger, { reasons, metrics = null }: ErrorAnswers): Middleware<GatehouseState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -23,9 +37,10 @@ export function errorHandler(logger: Logger, metrics: GatehouseMetrics | null = 
       if (httpError === null) logger.error({ err: error, requestId: ctx.state.requestId }, 'unhandled error');
       else if (httpError.status >= 500) logger.warn({ err: error, requestId: ctx.state.requestId }, httpError.message);
       const answer = httpError ?? new HttpError(500, 'Server Error');
+      if (answer.refusal !== undefined) ctx.state.refusal = answer.refusal;
       ctx.status = answer.status;
       ctx.set(answer.headers);
-      ctx.body = answer.body();
+      ctx.body = { ...answer.body(), ...(reasons ? reasonOf(answer) : {}) };
     }
   };
 }

@@ -13,8 +13,9 @@ import { ServiceUnavailableError } from './errors/service-unavailable-error.js';
 export function httpErrorFor(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   // Engine errors (403 policy denials, forbidden fields and includes, 400 bad includes) and the
-  // listing's InvalidQueryError carry a status and a message meant for the caller.
-  if (error instanceof GatehouseError) return new HttpError(error.status, error.message);
+  // listing's InvalidQueryError carry a status, a message meant for the caller and, for a
+  // refusal, its reason.
+  if (error instanceof GatehouseError) return new HttpError(error.status, error.message, {}, error.refusal);
   if (error instanceof DatabaseNotMigratedError) return new NotMigratedError();
   if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
   return isSchemaMissing(error) ? new NotMigratedError() : null;

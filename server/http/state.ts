@@ -2,6 +2,7 @@ import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
 import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import type { RouteGroup } from '../models/route-group.js';
+import type { Refusal } from './errors/refusal.js';
 
 export interface AuthUser {
   id: number;
@@ -48,6 +49,8 @@ export interface GatehouseState {
   membership?: Membership;
   trx?: TenantTransaction;
   authorization?: Authorization;
+  /** The gate that refused the request, once the error handler has answered it. */
+  refusal?: Refusal;
 }
 
 export type GatehouseContext = RouterContext<GatehouseState>;

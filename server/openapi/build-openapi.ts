@@ -47,8 +47,9 @@ const ERROR_MEANINGS: Record<number, string> = {
   503: 'The database cannot be reached.',
 };
 
+const ERROR_BODIES: Record<number, string> = { 403: 'Forbidden', 422: 'ValidationError' };
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const errorResponse = (status: number) => ({ description: ERROR_MEANINGS[status] ?? 'Error', content: json(ref(status === 422 ? 'ValidationError' : 'Error')) });
+const errorResponse = (status: number) => ({ description: ERROR_MEANINGS[status] ?? 'Error', content: json(ref(ERROR_BODIES[status] ?? 'Error')) });
 const pageHeaders = Object.fromEntries(Object.values(PAGE_HEADERS).map((name) => [name, { description: 'Pagination', schema: { type: 'integer' } }]));
 
 /** `/:organization/invitations/:id` → `/{organization}/invitations/{id}`. */
@@ -276,6 +277,7 @@ const TAGS: Record<string, string> = {
   invitations: 'Inviting members to an organization.',
   members: 'Members of an organization and its roles’ permissions, each operation behind its own permission.',
   nested: 'Several writes in one transaction.',
+  decisions: 'Why a request is allowed or refused: explanations and the log of refusals.',
 };
 
 /**
@@ -296,7 +298,7 @@ export function buildOpenApi(source: OpenApiSource): JsonSchema {
     info: {
       title: source.title,
       version: source.version,
-      description: 'Every error answers `{message}`; validation errors (422) add `errors: {field: [messages]}`. Paths under a route group’s other bases (`/api/{group}/...`) answer as the ones shown.',
+      description: 'Every error answers `{message}`; validation errors (422) add `errors: {field: [messages]}`, refusals (403) `reason: {gate, permission?, policy?, fields?, include?}`. Paths under a route group’s other bases (`/api/{group}/...`) answer as the ones shown.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This Gatehouse service' }],

@@ -9,6 +9,6 @@ import { required, type GatehouseContext } from '../http/state.js';
 export function assertHolds(ctx: GatehouseContext, permissions: Iterable<string>): void {
   const { ability } = required(ctx, 'authorization');
   for (const permission of permissions) {
-    if (!abilityPermits(ability, permission)) throw new AccessDeniedError(`You do not hold the permission ${permission}, so you cannot grant or change it.`);
+    if (!abilityPermits(ability, permission)) throw new AccessDeniedError(`You do not hold the permission ${permission}, so you cannot grant or change it.`, permission);
   }
 }

@@ -1,9 +1,13 @@
-import { ForbiddenError } from '@gatehouse/engine';
+import { AccessDeniedError } from '../http/errors/access-denied-error.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 
-/** 403 unless the caller's permissions allow `{slug}.{action}`. */
+/**
+ * 403 unless the caller's permissions allow `{slug}.{action}`: the check of a route outside the
+ * model policies (members, roles, invitations, an application's own), so its reason is the
+ * administration gate with the permission lacking.
+ */
 export function assertCan(ctx: GatehouseContext, action: string, slug: string): void {
-  if (!required(ctx, 'authorization').ability.can(action, slug)) throw new ForbiddenError();
+  if (!required(ctx, 'authorization').ability.can(action, slug)) throw new AccessDeniedError('This action is unauthorized.', `${slug}.${action}`);
 }
 
 export function authorize(action: string, slug: string): GatehouseMiddleware {

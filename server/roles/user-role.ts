@@ -1,10 +1,24 @@
 import { packAbilityRules } from '@gatehouse/engine';
+import { callerAbilities } from '../data/authorize-checks.js';
+import { answerRevalidated } from '../http/revalidated-answer.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { Services } from '../services.js';
 
-/** The caller's role, effective permissions and packed CASL rules for a client-side ability. */
-export function userRole(): GatehouseMiddleware {
+/**
+ * The caller's role, effective permissions, packed CASL rules for record conditions, the
+ * model-level abilities the policies give, and the organization they hold them in (what another
+ * service's policies need); revalidated by ETag, so a client keeps it cheaply.
+ */
+export function userRole(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const { role, permissions, ability } = required(ctx, 'authorization');
-    ctx.body = { role, permissions, rules: packAbilityRules(ability) };
+    const { organization } = ctx.state;
+    answerRevalidated(ctx, {
+      role,
+      permissions,
+      rules: packAbilityRules(ability),
+      abilities: await callerAbilities(services, ctx),
+      organization: organization ? { id: organization.id, slug: organization.slug } : null,
+    });
   };
 }

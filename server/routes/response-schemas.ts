@@ -1,3 +1,4 @@
+import { DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 
 /** `#/components/schemas/{name}` of the OpenAPI document. */
@@ -10,12 +11,64 @@ const timestamp = { type: 'string', format: 'date-time' };
 /** The bodies the service's own routes answer with; model records are added per model. */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Error: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  Forbidden: {
+    type: 'object',
+    description: 'A refusal and, unless `explain.responses` is off, its reason: what the caller lacks, never anything about other records or members.',
+    properties: {
+      message: { type: 'string' },
+      reason: {
+        type: 'object',
+        properties: {
+          gate: { enum: [...REFUSAL_GATES] },
+          permission: { type: 'string', description: 'The permission the caller lacks, e.g. `posts.destroy`.' },
+          policy: { type: 'string', description: 'The policy method that refused, e.g. `PostPolicy.create`.' },
+          fields: { type: 'array', items: { type: 'string' } },
+          include: { type: 'string', description: 'The include path up to the refused hop.' },
+        },
+        required: ['gate'],
+      },
+    },
+    required: ['message'],
+  },
   ValidationError: {
     type: 'object',
     properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
     required: ['message', 'errors'],
   },
   Message: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  DecisionLogEntry: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      request_id: { type: 'string' },
+      user_id: { type: ['integer', 'null'] },
+      route_group: { type: ['string', 'null'] },
+      method: { type: 'string' },
+      route: { type: 'string', description: 'The path template, never the path.' },
+      status: { type: 'integer' },
+      gate: { enum: [...DECISION_GATES] },
+      permission: { type: ['string', 'null'] },
+      policy: { type: ['string', 'null'] },
+      created_at: timestamp,
+    },
+    required: ['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'created_at'],
+  },
+  Decision: {
+    type: 'object',
+    properties: {
+      allowed: { type: 'boolean' },
+      gate: { oneOf: [{ enum: [...DECISION_GATES] }, { type: 'null' }], description: 'The first gate that refused.' },
+      status: { type: 'integer', description: 'What the request itself answers with.' },
+      user: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, required: ['id', 'name', 'email', 'role'] },
+      request: { type: 'object', properties: { method: { type: 'string' }, route: { type: 'string' }, model: { type: 'string' }, action: { type: 'string' } }, required: ['method', 'route', 'model', 'action'] },
+      checks: {
+        type: 'array',
+        description: 'The gates in the documented order, up to the first that refused; `policy` and `permission` explain the policy gate, `fields` and `include` theirs, `record` the record gate.',
+        items: { type: 'object', properties: { gate: { enum: [...DECISION_GATES] }, passed: { type: 'boolean' }, detail: { type: 'string' } }, required: ['gate', 'passed', 'detail'] },
+      },
+    },
+    required: ['allowed', 'gate', 'status', 'user', 'request', 'checks'],
+  },
   User: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string', format: 'email' } }, required: ['id', 'name', 'email'] },
   Organization: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, slug: { type: 'string' } }, required: ['id', 'name', 'slug'] },
   OrganizationWithIncludes: {
@@ -90,8 +143,43 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       role: { type: ['string', 'null'] },
       permissions: { type: 'array', items: { type: 'string' }, description: 'Effective permissions; a leading `!` marks a denial.' },
       rules: { type: 'array', items: { type: 'array' }, description: 'The caller’s CASL rules, packed with `packRules`.' },
+      abilities: {
+        type: 'object',
+        additionalProperties: { type: 'object', additionalProperties: { type: 'boolean' } },
+        description: 'Per served model, the model-level actions (`index`, `store`, `trashed`) as the policies decide them.',
+      },
+      organization: nullable({ type: 'object', properties: { id: { type: 'integer' }, slug: { type: 'string' } }, required: ['id', 'slug'] }),
     },
-    required: ['role', 'permissions', 'rules'],
+    required: ['role', 'permissions', 'rules', 'abilities', 'organization'],
+  },
+  AuthorizeResults: {
+    type: 'object',
+    properties: {
+      results: {
+        type: 'array',
+        description: 'One answer per check, in order.',
+        items: {
+          type: 'object',
+          properties: {
+            allowed: { type: 'boolean' },
+            message: { type: 'string', description: 'What the same request would answer, when refused.' },
+            reason: {
+              type: 'object',
+              properties: {
+                gate: { type: 'string', enum: ['model', 'action', 'request', 'record', 'policy', 'fields', 'include'] },
+                permission: { type: 'string' },
+                policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
+                fields: { type: 'array', items: { type: 'string' } },
+                include: { type: 'string' },
+              },
+              required: ['gate'],
+            },
+          },
+          required: ['allowed'],
+        },
+      },
+    },
+    required: ['results'],
   },
   OrganizationExistence: {
     type: 'object',
@@ -124,7 +212,21 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Ready: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
   PublicKey: {
     type: 'object',
-    properties: { key: { type: 'string', description: 'PASERK `k4.public`.' }, version: { const: 'v4' }, purpose: { const: 'public' } },
-    required: ['key', 'version', 'purpose'],
+    properties: {
+      key: { type: 'string', description: 'PASERK `k4.public` of the current signing key.' },
+      id: { type: 'string', description: 'Its id, which tokens name in their footer (`{"kid": id}`).' },
+      version: { const: 'v4' },
+      purpose: { const: 'public' },
+      keys: {
+        type: 'array',
+        description: 'Every active verification key, the current one first: after a rotation the previous keys still verify the tokens they signed.',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, key: { type: 'string', description: 'PASERK `k4.public`.' }, current: { type: 'boolean' } },
+          required: ['id', 'key', 'current'],
+        },
+      },
+    },
+    required: ['key', 'id', 'version', 'purpose', 'keys'],
   },
 };

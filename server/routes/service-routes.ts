@@ -34,18 +34,26 @@ export const SERVICE_ROUTES: readonly RouteDefinition[] = [
     errors: [503],
     handle: (services) => [ready(readinessCheck(services.db))],
   },
-  {
-    operationId: 'publicKey',
-    method: 'get',
-    path: '/.well-known/paseto-public-key',
-    summary: 'The public key that verifies this service’s tokens',
-    description: 'A verifier learns that a token is genuine and unexpired; only the service knows whether its session was revoked.',
-    tag: 'service',
-    access: 'none',
-    responses: { 200: { description: 'PASERK k4.public', schema: ref('PublicKey') } },
-    errors: [],
-    handle: (services) => [publicKey(services)],
-  },
+  // The list at /public-key; the well-known path answers the same since before rotation existed.
+  ...(
+    [
+      ['/public-key', 'listPublicKeys'],
+      ['/.well-known/paseto-public-key', 'publicKey'],
+    ] as const
+  ).map(
+    ([path, operationId]): RouteDefinition => ({
+      operationId,
+      method: 'get',
+      path,
+      summary: 'The public keys that verify this service’s tokens',
+      description: 'A verifier learns that a token is genuine and unexpired; only the service knows whether its session was revoked.',
+      tag: 'service',
+      access: 'none',
+      responses: { 200: { description: 'PASERK k4.public keys with their ids', schema: ref('PublicKey') } },
+      errors: [],
+      handle: (services) => [publicKey(services)],
+    }),
+  ),
   {
     operationId: 'acceptInvitation',
     method: 'post',

@@ -8,6 +8,8 @@ import { createOrganization } from '../organizations/create-organization.js';
 import { fetchOrganizations } from '../organizations/fetch-organizations.js';
 import { organizationExists } from '../organizations/organization-exists.js';
 import { createOrganizationSchema } from '../organizations/organization-schemas.js';
+import { authorizeChecks } from '../data/authorize-checks.js';
+import { authorizeSchema } from '../data/authorize-schema.js';
 import { authorize } from '../permissions/authorize.js';
 import { memberContext, signedIn } from '../route-groups/request-context.js';
 import { listRoles } from '../roles/list-roles.js';
@@ -15,17 +17,19 @@ import { userRole } from '../roles/user-role.js';
 import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
+import { DECISION_ROUTES } from './decision-routes.js';
 
 const userRoleRoute: RouteDefinition = {
   operationId: 'userRole',
   method: 'get',
   path: '/user-role',
-  summary: 'The caller’s role, effective permissions and packed CASL rules',
+  summary: 'The caller’s role, effective permissions, packed CASL rules and model-level abilities',
+  description: 'Carries an `ETag` and `Cache-Control: private, no-cache`: a client revalidates with `If-None-Match` and gets a 304 while nothing changed.',
   tag: 'organizations',
   access: 'bearer',
-  responses: { 200: { description: 'Role and rules', schema: ref('UserRole') } },
+  responses: { 200: { description: 'Role, rules and abilities', schema: ref('UserRole') }, 304: { description: 'Unchanged since the ETag sent in `If-None-Match`' } },
   errors: [401, 403, 404],
-  handle: (services) => [...memberContext(services), userRole()],
+  handle: (services) => [...memberContext(services), userRole(services)],
 };
 
 /** `POST {authBase}/organizations` of a group with tenancy: any signed-in caller, who becomes its owner. */
@@ -87,6 +91,20 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
   },
   userRoleRoute,
   {
+    operationId: 'authorize',
+    method: 'post',
+    path: '/authorize',
+    summary: 'Whether the caller may do each of up to 100 actions, answered as the requests would be',
+    description:
+      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of its data route (record gate, policy with its overrides, write list, include hops) in one tenant transaction. An unknown model or action refuses that check only.',
+    tag: 'organizations',
+    access: 'bearer',
+    body: authorizeSchema,
+    responses: { 200: { description: 'One result per check, in order', schema: ref('AuthorizeResults') } },
+    errors: [401, 403, 404, 422],
+    handle: (services) => [...memberContext(services), authorizeChecks(services)],
+  },
+  {
     operationId: 'listInvitations',
     method: 'get',
     path: '/invitations',
@@ -136,6 +154,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     handle: (services) => [...memberContext(services), cancelInvitation()],
   },
   ...MEMBER_ROUTES,
+  ...DECISION_ROUTES,
 ];
 
 /** A group without tenancy has no tenant operations, but its members still need their rules. */

@@ -89,8 +89,29 @@ describe('the demo web app in Chromium', () => {
     const alert = demo.page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('You are not allowed to set the following field(s): internal_notes');
+    expect(await alert.textContent()).toContain('You may not set internal_notes (PostPolicy.permittedAttributesForCreate).');
     await screenshot(demo.page, 'forbidden-field');
     expect(await server.sql("SELECT id FROM posts WHERE title = 'Has notes'")).toEqual([]);
+    await demo.page.close();
+  });
+
+  it("explains to the owner why the editor may not force-delete a post, naming the editor's deny", async () => {
+    const demo = await demoPage();
+    await demo.signInAs('owner@acme.test');
+    await demo.page.getByRole('link', { name: 'My permissions' }).click();
+    const [post] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Quarterly roadmap'");
+    const form = demo.page.getByRole('region', { name: 'Explain' });
+    await form.getByLabel('Member').selectOption({ label: 'editor@acme.test' });
+    await form.getByLabel('Action').selectOption('forceDelete');
+    await form.getByLabel('Record id').fill(String(post!.id));
+    await form.getByRole('button', { name: 'Explain' }).click();
+    const verdict = demo.page.getByTestId('verdict');
+    await verdict.waitFor();
+    expect(await verdict.textContent()).toBe('Refused at Policy (403)');
+    const policy = demo.page.locator('[data-gate="policy"]');
+    expect(await policy.textContent()).toContain('lacks posts.forceDelete');
+    expect(await policy.textContent()).toContain('denied for this member: posts.forceDelete');
+    await screenshot(demo.page, 'explain-decision');
     await demo.page.close();
   });
 

@@ -33,6 +33,10 @@ const required = [
   'useNestedOperations',
   'useAbility',
   'Can',
+  'useExplain',
+  'useDecisions',
+  'refusalOf',
+  'refusalText',
 ];
 
 describe.each([

@@ -105,7 +105,7 @@ describe('Your first model (README), from the packed packages in a fresh folder'
   it('refuses a member the budget field with the 403 naming it, and writes nothing', async () => {
     const refused = await api.post('/api/acme/projects', { token: bob, body: { name: 'Kite', budget: 10 } });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ message: 'You are not allowed to set the following field(s): budget' });
+    expect(refused.body).toMatchObject({ message: 'You are not allowed to set the following field(s): budget', reason: { gate: 'fields', fields: ['budget'] } });
     const listed = await api.get('/api/acme/projects', { token: ada });
     expect((listed.body.data as { name: string }[]).map((project) => project.name)).toEqual(['Rocket']);
     expect(await api.post('/api/acme/projects', { token: bob, body: { name: 'Kite' } })).toMatchObject({ status: 201, body: { name: 'Kite', budget: null } });

@@ -82,7 +82,7 @@ describe('bearer tokens', () => {
     expect((await server.api.get('/api/admin/user-role', { token: adminToken })).status).toBe(200);
     for (const response of [await server.api.get('/api/admin/user-role', { token }), await server.api.get('/api/acme/roles', { token: adminToken })]) {
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ message: 'This session belongs to another route group.' });
+      expect(response.body).toEqual({ message: 'This session belongs to another route group.', reason: { gate: 'route_group' } });
     }
     expect((await rolesWith(token)).status).toBe(200);
   });

@@ -88,7 +88,7 @@ describe('inviting', () => {
     const viewer = await server.login('viewer@acme.test');
     const list = await server.api.get('/api/acme/invitations', { token: viewer });
     expect(list.status).toBe(403);
-    expect(list.body).toEqual({ message: 'This action is unauthorized.' });
+    expect(list.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'administration', permission: 'invitations.index' } });
     expect((await invite('x@acme.test', 'viewer', {}, viewer)).status).toBe(403);
   });
 
@@ -100,7 +100,7 @@ describe('inviting', () => {
     ]);
     const asOwner = await invite(`boss@${tenant.slug}.test`, 'owner', {}, editor.token, tenant.slug);
     expect(asOwner.status).toBe(403);
-    expect(asOwner.body).toEqual({ message: 'You cannot invite with a role that has permissions you do not hold.' });
+    expect(asOwner.body).toEqual({ message: 'You cannot invite with a role that has permissions you do not hold.', reason: { gate: 'administration' } });
     expect(await server.sql('SELECT email FROM invitations WHERE organization_id = $1', [tenant.id])).toEqual([]);
     expect((await invite(`reader@${tenant.slug}.test`, 'viewer', {}, editor.token, tenant.slug)).status).toBe(201);
   });
@@ -182,7 +182,7 @@ describe('POST /api/invitations/accept', () => {
     const { token } = await invited('intended@acme.test');
     const response = await accept(token, await server.login('viewer@acme.test'));
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ message: 'This invitation was sent to another email address.' });
+    expect(response.body).toEqual({ message: 'This invitation was sent to another email address.', reason: { gate: 'administration' } });
   });
 
   it('tells a guest without an account to register', async () => {

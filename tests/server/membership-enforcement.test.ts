@@ -9,7 +9,7 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-const DENIED = { message: 'You are not a member of this group' };
+const DENIED = { message: 'You are not a member of this group', reason: { gate: 'route_group' } };
 
 const login = (email: string, path: string) => server.api.post(path, { body: { email, password: DEMO_PASSWORD } });
 

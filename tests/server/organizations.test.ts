@@ -42,7 +42,7 @@ describe('GET {t}/organizations', () => {
   it('rejects an include the caller may not index with 403', async () => {
     const response = await server.api.get('/api/acme/organizations?include=users', { token: viewer });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ message: 'You do not have permission to include users.' });
+    expect(response.body).toEqual({ message: 'You do not have permission to include users.', reason: { gate: 'include', include: 'users', permission: 'users.index' } });
   });
 
   it('rejects unknown includes and query parameters with 400 naming them', async () => {

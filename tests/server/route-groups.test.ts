@@ -57,7 +57,7 @@ describe('prefix group without tenancy (admin)', () => {
   it('gives a tenant member nothing there: their role permissions live in organizations', async () => {
     const token = await server.login('owner@acme.test', { path: '/api/admin/auth/login' });
     const role = await server.api.get('/api/admin/user-role', { token });
-    expect(role.body).toEqual({ role: null, permissions: [], rules: [] });
+    expect(role.body).toEqual({ role: null, permissions: [], rules: [], abilities: {}, organization: null });
   });
 });
 

@@ -20,11 +20,11 @@ function commands(block: string[]): string[] {
     .filter((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
-/** One `## ` section of the README, read as a reader follows it: files to write, commands to run. */
-export async function readTutorial(heading: string): Promise<Tutorial> {
-  const readme = await readFile(join(REPOSITORY, 'README.md'), 'utf8');
+/** One `## ` section of the README (or another page), read as a reader follows it: files to write, commands to run. */
+export async function readTutorial(heading: string, page = 'README.md'): Promise<Tutorial> {
+  const readme = await readFile(join(REPOSITORY, page), 'utf8');
   const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
+  if (start < 0) throw new Error(`${page} has no section "## ${heading}"`);
   const end = readme.indexOf('\n## ', start + 1);
   const lines = readme.slice(start, end < 0 ? undefined : end).split('\n');
   const tutorial: Tutorial = { files: new Map(), shell: [] };

@@ -1,3 +1,4 @@
+import { refusalOf, refusalText } from '@gatehouse/client';
 import { isAxiosError } from 'axios';
 
 interface ErrorBody {
@@ -5,8 +6,13 @@ interface ErrorBody {
   errors?: Record<string, string[]>;
 }
 
-/** The server's `{message}` (at `error.response.data.message`), else what the transport said. */
+/**
+ * The server's `{message}` (at `error.response.data.message`) and, for a refusal, its reason
+ * ("This action is unauthorized. You lack posts.destroy."), else what the transport said.
+ */
 export function errorMessage(error: unknown): string {
+  const reason = refusalOf(error);
+  if (reason && isAxiosError<ErrorBody>(error)) return `${error.response?.data?.message ?? 'Refused.'} ${refusalText(reason)}.`;
   if (isAxiosError<ErrorBody>(error)) return error.response?.data?.message ?? `The service did not answer (${error.message}).`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,8 @@ import { analystCommand } from './analyst.js';
 import { appLoginCommand } from './app-login.js';
 import { dbCommand } from './db.js';
 import { dbVerifyCommand } from './db-verify.js';
+import { decisionsCommand } from './decisions.js';
+import { explainCommand } from './explain.js';
 import { keygenCommand } from './keygen.js';
 import { mailCommand } from './mail.js';
 import { memberCommand } from './member.js';
@@ -25,6 +27,8 @@ export const COMMANDS: readonly CliCommand[] = [
   orgCommand,
   memberCommand,
   roleCommand,
+  explainCommand,
+  decisionsCommand,
   keygenCommand,
   dbCommand,
   dbVerifyCommand,

@@ -1,13 +1,31 @@
-import { generateTokenKeyPair } from '../../auth/token-keys.js';
+import type { Command } from 'commander';
+import { generateTokenKeyPair, publicPaserkOf } from '../../auth/token-keys.js';
 import type { CliCommand } from '../cli-command.js';
+import { readEnvironment } from '../environment.js';
+import { KEY_ENV, PREVIOUS_KEYS_ENV } from '../signing-key.js';
 
-/** Prints a new token key pair: the secret for GATEHOUSE_PASETO_SECRET_KEY, the public for verifiers. */
-async function keygen(): Promise<void> {
+/**
+ * Prints a new token key pair: the secret for GATEHOUSE_PASETO_SECRET_KEY, the public for
+ * verifiers. `--rotate` also prints the previous public keys to keep: the key in use joins them,
+ * so tokens it signed stay valid until they expire or it is dropped from the list.
+ */
+async function keygen(options: { rotate?: boolean }, command: Command): Promise<void> {
+  const env = readEnvironment();
+  const inUse = env.GATEHOUSE_PASETO_SECRET_KEY;
+  if (options.rotate && inUse === undefined) return command.error(`error: --rotate rotates the key in ${KEY_ENV}, which is not set`);
   const { secretKey, publicKey } = await generateTokenKeyPair();
-  console.log(`GATEHOUSE_PASETO_SECRET_KEY=${secretKey}`);
-  console.log(`# public key (also served at /api/.well-known/paseto-public-key): ${publicKey}`);
+  console.log(`${KEY_ENV}=${secretKey}`);
+  if (inUse !== undefined && options.rotate) {
+    const previous = [await publicPaserkOf(inUse), ...(env.GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS ?? [])];
+    console.log(`${PREVIOUS_KEYS_ENV}=${[...new Set(previous)].join(',')}`);
+  }
+  console.log(`# public key (also served at /api/public-key): ${publicKey}`);
 }
 
 export const keygenCommand: CliCommand = (program) => {
-  program.command('keygen').description('Print a new token signing key pair').action(keygen);
+  program
+    .command('keygen')
+    .description('Print a new token signing key pair')
+    .option('--rotate', `add a key: the one in ${KEY_ENV} moves to ${PREVIOUS_KEYS_ENV}, still verifying its tokens`)
+    .action(keygen);
 };

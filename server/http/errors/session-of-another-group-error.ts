@@ -6,6 +6,6 @@ import { HttpError } from './http-error.js';
  */
 export class SessionOfAnotherGroupError extends HttpError {
   constructor() {
-    super(403, 'This session belongs to another route group.');
+    super(403, 'This session belongs to another route group.', {}, { gate: 'route_group' });
   }
 }

@@ -69,6 +69,7 @@ function call(who: Who | null, method: string, path: Path, fixture: Fixture, bod
 }
 
 const UNAUTHORIZED = { message: 'This action is unauthorized.' };
+const lacking = (permission: string, policy?: string) => ({ ...UNAUTHORIZED, reason: { gate: 'policy', permission, ...(policy ? { policy } : {}) } });
 
 describe('actions: each role allowed and denied (DESIGN.md 6)', () => {
   // [action, method, path below /api/acme, body, expected status for owner, editor, viewer]
@@ -110,7 +111,7 @@ describe('actions: each role allowed and denied (DESIGN.md 6)', () => {
     const response = await call(who, method, path, data, body);
     expect(response.status).toBe(status);
     if (status === 403) {
-      expect(response.body).toEqual(UNAUTHORIZED);
+      expect(response.body).toMatchObject({ ...UNAUTHORIZED, reason: { gate: 'policy' } });
       expect(await snapshot(data)).toEqual(before);
     }
   });
@@ -120,7 +121,7 @@ describe('actions: each role allowed and denied (DESIGN.md 6)', () => {
     try {
       const response = await call('viewer', 'POST', '/posts', await fixture(), { title: 'Sneaky' });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual(UNAUTHORIZED);
+      expect(response.body).toEqual(lacking('posts.store', 'PostPolicy.create'));
     } finally {
       await server.sql(`UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'posts.store') WHERE user_id = $1`, [userIds.viewer]);
     }
@@ -207,7 +208,7 @@ describe('includes: every hop needs the included model’s index permission', ()
   it.each(INCLUDES)('%s: %s → %i', async (who, path, status, message) => {
     const response = await call(who, 'GET', path, await fixture());
     expect(response.status).toBe(status);
-    if (message) expect(response.body).toEqual({ message });
+    if (message) expect(response.body.message).toBe(message);
   });
 
   it('nests the included records, each through its own read gate', async () => {
@@ -228,10 +229,10 @@ describe('order of checks: the first gate that fails answers', () => {
     ['the organization before the record', 'viewer', 'GET', () => `/api/globex/posts/${globexPost}`, undefined, 404, { message: 'Organization not found' }],
     ['the record before the policy', 'viewer', 'DELETE', () => `/api/acme/posts/${globexPost}`, undefined, 404, { message: 'Resource not found' }],
     ['the record before the includes', 'viewer', 'GET', () => `/api/acme/posts/${globexPost}?include=author`, undefined, 404, { message: 'Resource not found' }],
-    ['the policy before the fields', 'viewer', 'POST', () => '/api/acme/posts', { title: 'T', internal_notes: 'n' }, 403, UNAUTHORIZED],
-    ['the policy before the fields, on update', 'viewer', 'PUT', (f) => `/api/acme/posts/${f.post}`, { internal_notes: 'n' }, 403, UNAUTHORIZED],
-    ['the policy before the includes', 'viewer', 'GET', () => '/api/acme/posts/trashed?include=author', undefined, 403, UNAUTHORIZED],
-    ['the fields before validation', 'editor', 'POST', () => '/api/acme/posts', { internal_notes: 'no title' }, 403, { message: 'You are not allowed to set the following field(s): internal_notes' }],
+    ['the policy before the fields', 'viewer', 'POST', () => '/api/acme/posts', { title: 'T', internal_notes: 'n' }, 403, lacking('posts.store')],
+    ['the policy before the fields, on update', 'viewer', 'PUT', (f) => `/api/acme/posts/${f.post}`, { internal_notes: 'n' }, 403, lacking('posts.update')],
+    ['the policy before the includes', 'viewer', 'GET', () => '/api/acme/posts/trashed?include=author', undefined, 403, lacking('posts.trashed')],
+    ['the fields before validation', 'editor', 'POST', () => '/api/acme/posts', { internal_notes: 'no title' }, 403, { message: 'You are not allowed to set the following field(s): internal_notes', reason: { gate: 'fields', fields: ['internal_notes'], policy: 'PostPolicy.permittedAttributesForCreate' } }],
     ['validation last', 'editor', 'POST', () => '/api/acme/posts', {}, 422, { message: 'The given data was invalid.', errors: { title: ['The title field is required.'] } }],
   ];
 

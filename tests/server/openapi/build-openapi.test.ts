@@ -59,6 +59,8 @@ describe('buildOpenApi', () => {
   it.each([
     ['/api/health', 'get', 'health'],
     ['/api/.well-known/paseto-public-key', 'get', 'publicKey'],
+    ['/api/public-key', 'get', 'listPublicKeys'],
+    ['/api/{organization}/authorize', 'post', 'tenant.authorize'],
     ['/api/invitations/accept', 'post', 'acceptInvitation'],
     ['/api/auth/login', 'post', 'tenant.login'],
     ['/api/tenant/auth/logout', 'post', 'tenant.prefixed.logout'],

@@ -1,4 +1,5 @@
 import { useAbility, useUserRole, type ModelAction } from '@gatehouse/client';
+import { ExplainForm } from '../components/explain-form.js';
 import { ErrorNotice, Loading } from '../components/status.js';
 
 const ACTIONS: ModelAction[] = ['index', 'show', 'store', 'update', 'destroy', 'trashed', 'restore', 'forceDelete'];
@@ -53,6 +54,7 @@ export function PermissionsPage() {
           ))}
         </tbody>
       </table>
+      <ExplainForm />
       <h2>Rules</h2>
       <table className="table" aria-label="Rules">
         <thead>

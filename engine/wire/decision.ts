@@ -1,0 +1,50 @@
+import type { FieldsExplanation } from '../explain/explain-fields.js';
+import type { IncludesExplanation } from '../explain/explain-includes.js';
+import type { PermissionExplanation } from '../explain/explain-permission.js';
+import type { PolicyExplanation } from '../explain/explain-policy.js';
+import type { DecisionGate } from './refusal-reason.js';
+
+/**
+ * Where a record stands for an explained request. `not_found` is all a caller may learn of a
+ * record outside their gate (their 404 says no more); the others are for holders of
+ * `decisions.explain`.
+ */
+export type RecordState = 'visible' | 'not_found' | 'missing' | 'not_in_organization' | 'hidden_by_scope' | 'hidden_by_row_security' | 'trashed' | 'not_trashed';
+
+/** One gate of the decision, in the documented order of checks. */
+export interface DecisionCheck {
+  readonly gate: DecisionGate;
+  readonly passed: boolean;
+  /** The check in words: `lacks posts.destroy`, `not in this organization`. */
+  readonly detail: string;
+  readonly record?: RecordState;
+  readonly policy?: PolicyExplanation;
+  readonly permission?: PermissionExplanation;
+  readonly fields?: FieldsExplanation;
+  readonly include?: IncludesExplanation;
+}
+
+/** `POST {t}/explain`'s answer (and `gatehouse explain --json`'s): the checks up to the first that refused, and what the request would answer. */
+export interface Decision {
+  readonly allowed: boolean;
+  /** The first gate that refused; null when every one passed. */
+  readonly gate: DecisionGate | null;
+  /** The status the request itself answers with (its success status when allowed). */
+  readonly status: number;
+  readonly user: { readonly id: number; readonly name: string; readonly email: string; readonly role: string };
+  readonly request: { readonly method: string; readonly route: string; readonly model: string; readonly action: string; readonly id?: number; readonly fields?: string[]; readonly include?: string[] };
+  readonly checks: DecisionCheck[];
+}
+
+/** The status a refusal at each gate answers with: a non-member and a hidden record look like nothing. */
+export const GATE_STATUS: Readonly<Record<DecisionGate, number>> = {
+  authentication: 401,
+  route_group: 403,
+  organization: 404,
+  membership: 404,
+  record: 404,
+  policy: 403,
+  fields: 403,
+  include: 403,
+  administration: 403,
+};

@@ -1,0 +1,30 @@
+/**
+ * The gates that answer 403, as `reason.gate` names them: route group membership, the action
+ * policy, the write fields, the includes, and the service's own administration rules (members,
+ * roles, invitations).
+ */
+export const REFUSAL_GATES = ['route_group', 'policy', 'fields', 'include', 'administration'] as const;
+
+export type RefusalGate = (typeof REFUSAL_GATES)[number];
+
+/**
+ * Why a 403 refused, beside its `message`: only what the caller may know about themself, the
+ * permission they lack, the policy method that refused, their refused fields or include path.
+ */
+export interface RefusalReason {
+  readonly gate: RefusalGate;
+  readonly permission?: string;
+  /** `PostPolicy.create`: the policy method whose rule refused. */
+  readonly policy?: string;
+  readonly fields?: readonly string[];
+  readonly include?: string;
+}
+
+/**
+ * Every gate a request passes, in the documented order of checks; the first that refuses decides
+ * the answer: 401 (authentication), 403 (route group, policy, fields, include, administration),
+ * 404 (organization, membership, record: a non-member and a hidden record look like nothing).
+ */
+export const DECISION_GATES = ['authentication', 'route_group', 'organization', 'membership', 'record', 'policy', 'fields', 'include', 'administration'] as const;
+
+export type DecisionGate = (typeof DECISION_GATES)[number];

@@ -1,0 +1,73 @@
+import type { ResourcePolicy } from '@gatehouse/engine';
+import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
+import { HttpClient } from './http-client.js';
+import { connectMiddleware, fastifyHook } from './middleware.js';
+import { PermissionsCache, type Permissions } from './permissions-cache.js';
+import { TokenVerifier, type TokenCaller } from './token-verifier.js';
+
+export interface GatehouseOptions {
+  /** Gatehouse's API base, such as `https://gatehouse.example.com/api`. */
+  baseURL: string;
+  /** PASERK `k4.public` keys to verify tokens with; default: fetched from `{baseURL}/public-key`. */
+  publicKeys?: readonly string[];
+  /** Seconds a permissions answer is used without asking Gatehouse again; default 0 (revalidate on every call). */
+  maxAge?: number;
+}
+
+/** One check of `authorize`: may the caller do `action` on `model` (its record `id`)? */
+export interface AuthorizeCheck {
+  model: string;
+  action: string;
+  id?: number | string;
+  fields?: { read?: string[]; write?: string[] };
+  include?: string[];
+}
+
+export interface AuthorizeResult {
+  allowed: boolean;
+  message?: string;
+  reason?: { gate: string; permission?: string; policy?: string; fields?: string[]; include?: string };
+}
+
+export interface Gatehouse {
+  /** The caller of a token, checked offline; an `UnauthenticatedError` for a forged or expired one. */
+  verifyToken(token: string): Promise<TokenCaller>;
+  /**
+   * `POST {t}/authorize`: each check as Gatehouse would answer its request. `org` is the tenant
+   * path below `baseURL`: the organization's slug (`acme`), or `{group}/{org}`.
+   */
+  authorize(token: string, org: string, checks: readonly AuthorizeCheck[]): Promise<AuthorizeResult[]>;
+  /** Role, effective permissions and abilities in `org`, cached per session and organization (see `maxAge`). */
+  permissions(token: string, org: string): Promise<Permissions>;
+  /** A `ResourcePolicy` of the service's own, bound to the caller's permissions in `org`. */
+  policy<P extends ResourcePolicy<object>>(token: string, org: string, Policy: ServicePolicyClass<P>): Promise<P>;
+  /** Express/Connect middleware: 401 without a genuine token, else `req.gatehouse`. */
+  express(): ReturnType<typeof connectMiddleware>;
+  /** A Fastify `onRequest` hook: 401 without a genuine token, else `request.gatehouse`. */
+  fastify(): ReturnType<typeof fastifyHook>;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+export function createGatehouse({ baseURL, publicKeys, maxAge = 0 }: GatehouseOptions): Gatehouse {
+  const http = new HttpClient(baseURL);
+  const verifier = new TokenVerifier(http, publicKeys);
+  const cache = new PermissionsCache(http, maxAge * 1000);
+  const verifyToken = (token: string) => verifier.verify(token);
+  const permissions = async (token: string, org: string) => cache.get(token, (await verifyToken(token)).sessionId, org);
+  return {
+    verifyToken,
+    async authorize(token, org, checks) {
+      const response = await http.json({ method: 'POST', path: `${org}/authorize`, token, body: { checks } });
+      return (response.body as { results: AuthorizeResult[] }).results;
+    },
+    permissions,
+    async policy(token, org, Policy) {
+      const caller = await verifyToken(token);
+      return bindPolicy(Policy, caller, await cache.get(token, caller.sessionId, org));
+    },
+    express: () => connectMiddleware(verifyToken),
+    fastify: () => fastifyHook(verifyToken),
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,6 @@
+export { createGatehouse, type AuthorizeCheck, type AuthorizeResult, type Gatehouse, type GatehouseOptions } from './create-gatehouse.js';
+export { policyContextOf, type ServicePolicyClass } from './engine-bridge.js';
+export { GatehouseError, UnauthenticatedError } from './errors.js';
+export { requestCaller, type ConnectRequest, type ConnectResponse, type FastifyLikeReply, type FastifyLikeRequest, type RequestCaller } from './middleware.js';
+export type { Permissions } from './permissions-cache.js';
+export type { TokenCaller } from './token-verifier.js';

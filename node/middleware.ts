@@ -1,0 +1,87 @@
+import { GatehouseError } from './errors.js';
+import type { TokenCaller } from './token-verifier.js';
+
+/** The verified caller a middleware puts on the request as `request.gatehouse`. */
+export interface RequestCaller extends TokenCaller {
+  /** The bearer token, to pass on to `authorize` and `permissions`. */
+  token: string;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The parts of an Express (or Connect) request and response the middleware uses. */
+export interface ConnectRequest {
+  headers: Headers;
+  gatehouse?: RequestCaller;
+}
+export interface ConnectResponse {
+  statusCode: number;
+  setHeader(name: string, value: string): unknown;
+  end(body: string): unknown;
+}
+
+/** The parts of a Fastify request and reply the hook uses. */
+export interface FastifyLikeRequest {
+  headers: Headers;
+  gatehouse?: RequestCaller;
+}
+export interface FastifyLikeReply {
+  code(status: number): FastifyLikeReply;
+  send(body: unknown): FastifyLikeReply;
+}
+
+type Verify = (token: string) => Promise<TokenCaller>;
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+function bearerToken(headers: Headers): string | null {
+  const header = headers.authorization;
+  return typeof header === 'string' ? (BEARER.exec(header)?.[1] ?? null) : null;
+}
+
+/** The caller of a request, or the status and body it is refused with. */
+async function callerOf(verify: Verify, headers: Headers): Promise<RequestCaller | { status: number; body: { message: string } }> {
+  const token = bearerToken(headers);
+  if (token === null) return { status: 401, body: { message: 'Unauthenticated.' } };
+  try {
+    return { ...(await verify(token)), token };
+  } catch (error) {
+    if (error instanceof GatehouseError && error.status === 401) return { status: 401, body: { message: error.message } };
+    throw error;
+  }
+}
+
+const refused = (answer: RequestCaller | { status: number }): answer is { status: number; body: { message: string } } => 'status' in answer;
+
+/** Express/Connect: 401 without a genuine, unexpired bearer token, else `req.gatehouse` and on. */
+export function connectMiddleware(verify: Verify) {
+  return (req: ConnectRequest, res: ConnectResponse, next: (error?: unknown) => void): void => {
+    callerOf(verify, req.headers).then((answer) => {
+      if (!refused(answer)) {
+        req.gatehouse = answer;
+        return next();
+      }
+      res.statusCode = answer.status;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer.body));
+    }, next);
+  };
+}
+
+/** Fastify `onRequest` hook: the same, with `request.gatehouse`. */
+export function fastifyHook(verify: Verify) {
+  // An async hook that answers returns the reply, so Fastify stops there.
+  return async (request: FastifyLikeRequest, reply: FastifyLikeReply): Promise<FastifyLikeReply | undefined> => {
+    const answer = await callerOf(verify, request.headers);
+    if (refused(answer)) return reply.code(answer.status).send(answer.body);
+    request.gatehouse = answer;
+    return undefined;
+  };
+}
+
+/** The caller a middleware put on `request`; throws when none ran before (a wiring mistake). */
+export function requestCaller(request: object): RequestCaller {
+  const caller = (request as { gatehouse?: RequestCaller }).gatehouse;
+  if (caller === undefined) throw new Error('No Gatehouse caller on the request: mount gatehouse.express() or gatehouse.fastify() first.');
+  return caller;
+}

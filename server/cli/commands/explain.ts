@@ -1,0 +1,86 @@
+import { InvalidArgumentError } from 'commander';
+import { STANDARD_ACTIONS } from '@gatehouse/engine';
+import { explainDecision } from '../../explain/explain-decision.js';
+import { explainSchema } from '../../explain/explain-schema.js';
+import { memberOf } from '../../explain/explained-member.js';
+import { validate } from '../../http/validate.js';
+import { registerModels } from '../../models/register-models.js';
+import { tenantBases } from '../../models/route-group.js';
+import { adminApp, membershipGroup } from '../admin-app.js';
+import { enterOrganization, requireUser } from '../admin-lookups.js';
+import type { CliCommand } from '../cli-command.js';
+import { configOption, groupOption } from '../common-options.js';
+import { decisionTree } from '../decision-tree.js';
+import { runAdmin } from '../run-admin.js';
+
+interface ExplainOptions {
+  org: string;
+  user: string;
+  id?: string;
+  fields?: string;
+  include?: string;
+  json?: boolean;
+  group?: string;
+  config?: string;
+}
+
+interface Target {
+  model: string;
+  action: string;
+}
+
+/** `<model>.<action>`, such as `posts.destroy`; anything else is a usage error. */
+function target(value: string): Target {
+  const dot = value.lastIndexOf('.');
+  const action = value.slice(dot + 1);
+  if (dot <= 0 || !(STANDARD_ACTIONS as readonly string[]).includes(action)) {
+    throw new InvalidArgumentError(`expected <model>.<action> with one of the actions ${STANDARD_ACTIONS.join(', ')}.`);
+  }
+  return { model: value.slice(0, dot), action };
+}
+
+async function explain(request: Target, options: ExplainOptions): Promise<void> {
+  // The demo's models in a checkout without a config of its own, as `gatehouse start` serves them.
+  const admin = await adminApp(options.config, { demoByDefault: true });
+  const { config: app, routeGroups } = admin;
+  const group = routeGroups.find((candidate) => candidate.name === membershipGroup(admin, options.group))!;
+  const input = validate(explainSchema, { ...request, id: options.id, fields: options.fields, include: options.include });
+  const decision = await runAdmin(async (transaction) => {
+    const user = await requireUser(transaction.owner, options.user);
+    const { organization, trx } = await enterOrganization(transaction, options.org);
+    const member = await memberOf(trx, { organizationId: organization.id, routeGroup: group.name }, user.id);
+    if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${group.name}).`);
+    return explainDecision(
+      {
+        trx,
+        registry: app.data ? registerModels(app.data, routeGroups) : undefined,
+        group,
+        organization: { id: organization.id, slug: organization.slug },
+        membershipEnforcement: app.membershipEnforcement ?? false,
+        base: `${app.basePath ?? '/api'}${tenantBases(group)[0]!.replace(':organization', organization.slug)}`,
+        callerId: null,
+        detailed: true,
+      },
+      member,
+      input,
+    );
+  });
+  console.log(options.json ? JSON.stringify(decision, null, 2) : decisionTree(decision));
+}
+
+export const explainCommand: CliCommand = (program) => {
+  program
+    .command('explain')
+    .description("Explain how a member's data request would be decided, gate by gate (as POST {t}/explain does)")
+    .usage('--org <slug> --user <email> <model>.<action> [--id N] [--fields a,b] [--include a.b] [--json]')
+    .argument('<model.action>', 'the request, e.g. posts.destroy', target)
+    .requiredOption('--org <slug>', 'the organization')
+    .requiredOption('--user <email>', 'the member whose request it is')
+    .option('--id <id>', 'the record, for show, update, destroy, restore and forceDelete')
+    .option('--fields <list>', 'the fields a store or update sets, comma-separated')
+    .option('--include <list>', 'the includes of an index or show, comma-separated, dotted for nested')
+    .option('--json', 'print the decision as JSON instead of a tree')
+    .addOption(groupOption("the membership's"))
+    .addOption(configOption())
+    .action(explain);
+};

@@ -1,0 +1,34 @@
+import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import { validate } from '../http/validate.js';
+import { createModelRegistry } from '../models/model-registry.js';
+import type { Services } from '../services.js';
+import { authorizeSchema } from './authorize-schema.js';
+import { checkAction, type CheckResult } from './check-action.js';
+import { dataContextFor } from './data-context-for.js';
+import { modelAbilities } from './model-abilities.js';
+
+// A server that serves no registered models knows none: every check is an unknown model.
+const NO_MODELS = createModelRegistry([]);
+
+const contextOf = (services: Services, ctx: GatehouseContext) => dataContextFor(ctx, services.config.models ?? NO_MODELS);
+
+/**
+ * `POST {t}/authorize`: each check through its data route's gates, one after the other in the
+ * caller's tenant transaction, answered in order. A refused or unknown check is that check's
+ * answer, never the call's.
+ */
+export function authorizeChecks(services: Services): GatehouseMiddleware {
+  return async (ctx) => {
+    const { checks } = validate(authorizeSchema, ctx.request.body);
+    const context = contextOf(services, ctx);
+    const results: CheckResult[] = [];
+    for (const check of checks) results.push(await checkAction(context, check));
+    ctx.body = { results };
+  };
+}
+
+/** The model-level abilities of the request's caller on what the route group serves. */
+export function callerAbilities(services: Services, ctx: GatehouseContext) {
+  const served = services.config.models ? required(ctx, 'routeGroup').models : [];
+  return modelAbilities(contextOf(services, ctx), served);
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** How many checks one `POST {t}/authorize` may ask: a page of buttons, not a bulk export. */
+export const MAX_CHECKS = 100;
+
+const names = (what: string) => z.array(z.string({ error: `Each ${what} must be a string.` }).min(1), { error: `The ${what} list must be an array of strings.` });
+
+const checkSchema = z.strictObject({
+  model: z.string({ error: 'The model field is required.' }).min(1, 'The model field is required.'),
+  action: z.string({ error: 'The action field is required.' }).min(1, 'The action field is required.'),
+  id: z.union([z.number().int().positive(), z.string().min(1)], { error: 'The id field must be a positive integer.' }).optional(),
+  fields: z.strictObject({ read: names('field').optional(), write: names('field').optional() }).optional(),
+  include: names('include').optional(),
+});
+
+/** The body of `POST {t}/authorize`: checks answered in order. */
+export const authorizeSchema = z.strictObject({
+  checks: z.array(checkSchema, { error: 'The checks field must be an array.' }).max(MAX_CHECKS, `At most ${MAX_CHECKS} checks may be asked at once.`),
+});

@@ -1,0 +1,112 @@
+import { setImmediate as afterIo } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { sql } from 'kysely';
+import type { ResolvedDecisionLog } from '../config/decision-log-config.js';
+import type { Executor } from '../db/repositories/executor.js';
+import { withTenant } from '../db/with-tenant.js';
+import type { DecisionEvent } from './decision-event.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+export interface DecisionStoreStats {
+  /** Waiting to be written. */
+  readonly queued: number;
+  readonly written: number;
+  /** Dropped because the queue was full or the database refused a batch. */
+  readonly dropped: number;
+}
+
+type Stored = DecisionEvent & { readonly organization_id: number };
+
+/**
+ * Writes refusals to the tenant's `decision_logs` after the answers: a request only appends to a
+ * queue in memory, a writer empties it in batches (one transaction per organization, in its
+ * tenant context). The queue is bounded: a flood beyond `queueLimit` is dropped and counted, so
+ * memory stays bounded and no request ever waits for, or fails with, the log. Every hour the
+ * writer also deletes what is older than `retentionDays`.
+ */
+export class DecisionStore {
+  private queue: Stored[] = [];
+  private writing: Promise<void> | null = null;
+  private counts = { written: 0, dropped: 0 };
+  private prunedAt = 0;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly options: ResolvedDecisionLog,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Queues an organization's refusal; one without an organization has no tenant to go to. */
+  add(event: DecisionEvent): void {
+    if (event.organization_id === null) return;
+    if (this.queue.length >= this.options.queueLimit) {
+      this.counts.dropped += 1;
+      return;
+    }
+    this.queue.push(event as Stored);
+    this.writing ??= this.write();
+  }
+
+  stats(): DecisionStoreStats {
+    return { queued: this.queue.length, ...this.counts };
+  }
+
+  /** Resolves once everything queued so far is written (or dropped). */
+  async drain(): Promise<void> {
+    while (this.writing !== null) await this.writing;
+  }
+
+  private async write(): Promise<void> {
+    await afterIo();
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.options.batchSize);
+        await this.writeBatch(batch).catch((error: unknown) => {
+          this.counts.dropped += batch.length;
+          this.logger.warn({ err: error, dropped: batch.length }, 'decision log batch not written');
+        });
+      }
+      await this.prune();
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async writeBatch(batch: readonly Stored[]): Promise<void> {
+    const byOrganization = new Map<number, Stored[]>();
+    for (const event of batch) byOrganization.set(event.organization_id, [...(byOrganization.get(event.organization_id) ?? []), event]);
+    for (const [organizationId, events] of byOrganization) {
+      await withTenant(this.db, { organizationId, userId: null }, (trx) =>
+        trx
+          .insertInto('decision_logs')
+          .values(
+            events.map((event) => ({
+              organization_id: organizationId,
+              request_id: event.request_id,
+              user_id: event.user_id,
+              route_group: event.route_group,
+              method: event.method,
+              route: event.route,
+              status: event.status,
+              gate: event.gate,
+              permission: event.permission ?? null,
+              policy: event.policy ?? null,
+            })),
+          )
+          .execute(),
+      );
+      this.counts.written += events.length;
+    }
+  }
+
+  private async prune(): Promise<void> {
+    if (Date.now() - this.prunedAt < HOUR_MS) return;
+    this.prunedAt = Date.now();
+    const cutoff = new Date(Date.now() - this.options.retentionDays * DAY_MS);
+    await withTenant(this.db, { organizationId: null, userId: null }, (trx) => sql`SELECT gatehouse_prune_decision_logs(${cutoff})`.execute(trx)).catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'decision log not pruned'),
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import { DECISION_GATES } from '@gatehouse/engine';
+import { z } from 'zod';
+import type { DecisionLogFilters, DecisionLogPage } from '../db/repositories/decision-logs.js';
+import { BadRequestError } from '../http/errors/bad-request-error.js';
+import { readQuery } from '../http/query.js';
+import type { GatehouseContext } from '../http/state.js';
+import { MAX_PER_PAGE } from '../models/define-model.js';
+
+const DEFAULT_PER_PAGE = 25;
+const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
+
+const DECISIONS_QUERY = z.object({
+  page: positive(1_000_000_000).default(1),
+  per_page: positive(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  user_id: positive(2_147_483_647).optional(),
+  gate: z.enum(DECISION_GATES).optional(),
+  permission: z.string().max(200).optional(),
+  since: z.iso.datetime({ offset: true }).or(z.iso.date()).transform((value) => new Date(value)).optional(),
+});
+
+const PARAMETERS = Object.keys(DECISIONS_QUERY.shape) as (keyof typeof DECISIONS_QUERY.shape)[];
+
+/** `GET {t}/decisions`'s query string; a malformed value is a 400 naming its parameter. */
+export function readDecisionsQuery(ctx: GatehouseContext): { filters: DecisionLogFilters; page: DecisionLogPage } {
+  const result = DECISIONS_QUERY.safeParse(readQuery(ctx, PARAMETERS));
+  if (!result.success) throw new BadRequestError(`Invalid query parameter: ${String(result.error.issues[0]!.path[0])}.`);
+  const { page, per_page: perPage, user_id: userId, gate, permission, since } = result.data;
+  return { filters: { userId, gate, permission, since }, page: { page, perPage } };
+}
+
+/** The query parameters, for the API reference. */
+export const decisionsQuerySchema = z.object(Object.fromEntries(PARAMETERS.map((name) => [name, z.string().optional()])));

@@ -1,0 +1,24 @@
+import { STANDARD_ACTIONS } from '@gatehouse/engine';
+import { z } from 'zod';
+import { id } from '../models/fields.js';
+
+const MAX_NAMES = 100;
+
+/** Names given as a list or comma-separated, as `fields[...]` and `include=` read. */
+const names = (field: string) =>
+  z
+    .union([z.array(z.string()), z.string()], { error: `The ${field} field must be a list of names or a comma-separated string.` })
+    .transform((value) => (typeof value === 'string' ? value.split(',') : value).map((name) => name.trim()).filter((name) => name !== ''))
+    .pipe(z.array(z.string()).max(MAX_NAMES, `The ${field} field must not hold more than ${MAX_NAMES} names.`));
+
+/** `POST {t}/explain`: the request to explain, as the member would send it. */
+export const explainSchema = z.strictObject({
+  user_id: id('user_id').optional(),
+  model: z.string({ error: 'The model field is required.' }).min(1, 'The model field is required.'),
+  action: z.enum(STANDARD_ACTIONS, { error: `The action field must be one of: ${STANDARD_ACTIONS.join(', ')}.` }),
+  id: z.union([id('id'), z.string().regex(/^[1-9][0-9]{0,9}$/, 'The id field must be a positive integer.').transform(Number)]).optional(),
+  fields: names('fields').optional(),
+  include: names('include').optional(),
+});
+
+export type ExplainInput = z.output<typeof explainSchema>;

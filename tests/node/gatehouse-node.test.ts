@@ -1,0 +1,119 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createGatehouse, UnauthenticatedError, type Gatehouse, type RequestCaller } from '@gatehouse/node';
+import express from 'express';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDataServer } from '../server/support/data-server.js';
+import type { TestServer } from '../server/support/test-server.js';
+import { apiBase, call, grant, tampered, urlOf } from './support.js';
+
+// Issue 22, item 3: an Express app and a Fastify app use @gatehouse/node against a real server.
+
+let server: TestServer;
+let gatehouse: Gatehouse;
+let expressServer: Server;
+let fastify: FastifyInstance;
+const services: Record<string, string> = {};
+
+/** Each app: `/me` answers the verified caller, `/:org/posts` creates a post only if Gatehouse allows it. */
+function expressApp(): express.Express {
+  const app = express();
+  app.use(gatehouse.express());
+  app.get('/me', (req, res) => void res.json({ userId: req.gatehouse!.userId }));
+  app.post('/:org/posts', async (req, res) => {
+    const [result] = await gatehouse.authorize(req.gatehouse!.token, req.params.org, [{ model: 'posts', action: 'store' }]);
+    res.status(result!.allowed ? 201 : 403).json(result);
+  });
+  return app;
+}
+
+async function fastifyApp(): Promise<FastifyInstance> {
+  const app = Fastify();
+  app.decorateRequest('gatehouse', undefined);
+  app.addHook('onRequest', gatehouse.fastify());
+  app.get('/me', async (request) => ({ userId: request.gatehouse!.userId }));
+  app.post<{ Params: { org: string } }>('/:org/posts', async (request, reply) => {
+    const [result] = await gatehouse.authorize(request.gatehouse!.token, request.params.org, [{ model: 'posts', action: 'store' }]);
+    return reply.code(result!.allowed ? 201 : 403).send(result);
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    gatehouse?: RequestCaller;
+  }
+}
+declare module 'express-serve-static-core' {
+  interface Request {
+    gatehouse?: RequestCaller;
+  }
+}
+
+beforeAll(async () => {
+  server = await startDataServer();
+  gatehouse = createGatehouse({ baseURL: apiBase(server) });
+  expressServer = expressApp().listen(0, '127.0.0.1');
+  await once(expressServer, 'listening');
+  fastify = await fastifyApp();
+  services.express = urlOf(expressServer);
+  services.fastify = urlOf(fastify.server);
+});
+
+afterAll(async () => {
+  expressServer?.close();
+  await fastify?.close();
+  gatehouse?.close();
+  await server?.close();
+});
+
+describe.each(['express', 'fastify'])('a %s service using @gatehouse/node', (name) => {
+  it('lets a genuine token through and answers a tampered one with 401', async () => {
+    const token = await server.login('editor@acme.test');
+    const [user] = await server.sql<{ id: number }>("SELECT id FROM users WHERE email = 'editor@acme.test'");
+    expect(await call(`${services[name]}/me`, token)).toEqual({ status: 200, body: { userId: user!.id } });
+    expect((await call(`${services[name]}/me`, tampered(token))).status).toBe(401);
+    expect((await fetch(`${services[name]}/me`)).status).toBe(401);
+  });
+
+  it('refuses a revoked session on the next authorize call', async () => {
+    const token = await server.login('owner@acme.test');
+    expect((await call(`${services[name]}/acme/posts`, token, { method: 'POST', body: '{}' })).status).toBe(201);
+    expect((await server.api.post('/api/auth/logout', { token })).status).toBeLessThan(300);
+    await expect(gatehouse.authorize(token, 'acme', [{ model: 'posts', action: 'store' }])).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+});
+
+describe('permissions', () => {
+  it('answers the viewer granted posts.store as the server does: store refused by PostPolicy', async () => {
+    await grant(server, 'viewer@acme.test', 'posts.store');
+    const token = await server.login('viewer@acme.test');
+    const permissions = await gatehouse.permissions(token, 'acme');
+    expect(permissions.permissions).toContain('posts.store');
+    const real = await server.api.post('/api/acme/posts', { token, body: { title: 'From the viewer' } });
+    expect(real.status).toBe(403);
+    expect(permissions.abilities.posts!.store).toBe(false);
+    expect(await call(`${services.express}/acme/posts`, token, { method: 'POST', body: '{}' })).toMatchObject({ status: 403, body: { reason: { policy: 'PostPolicy.create' } } });
+    expect((await call(`${services.fastify}/acme/posts`, token, { method: 'POST', body: '{}' })).status).toBe(403);
+  });
+
+  it('with maxAge 0, sees a permission change and a revocation on the next call', async () => {
+    const token = await server.login('editor@acme.test');
+    expect((await gatehouse.permissions(token, 'acme')).abilities.users!.store).toBe(false);
+    await grant(server, 'editor@acme.test', 'users.trashed');
+    expect((await gatehouse.permissions(token, 'acme')).permissions).toContain('users.trashed');
+    await server.api.post('/api/auth/logout', { token });
+    await expect(gatehouse.permissions(token, 'acme')).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it('with a maxAge, answers from its cache until the age passes', async () => {
+    const cached = createGatehouse({ baseURL: apiBase(server), maxAge: 3600 });
+    const token = await server.login('owner@globex.test');
+    const first = await cached.permissions(token, 'globex');
+    await server.api.post('/api/auth/logout', { token });
+    expect(await cached.permissions(token, 'globex')).toBe(first);
+    cached.close();
+  });
+});
