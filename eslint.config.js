@@ -35,7 +35,7 @@ const LAYER_ZONES = SERVER_LAYERS.slice(0, -1).map(([name, target], index) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', '.gatehouse/', 'bench/results/', 'coverage/'] },
+  { ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', '.gatehouse/', 'bench/results/', 'coverage/', 'docs/.vitepress/cache/', 'docs/.vitepress/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

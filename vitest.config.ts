@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 const SOURCE = 'gatehouse-source';
 
 const DATABASE = 'tests/support/setup-database.ts';
-const UNIT = ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}'];
+const UNIT = ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}', 'tests/docs/**/*.test.ts'];
 const BROWSER = ['tests/browser/**/*.test.ts'];
 const PACKAGES = ['tests/packages/**/*.test.ts'];
 // Statistics over response times: run alone, after every other project, so npm pack, tsc and

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(ROOT, 'server', 'bin', 'gatehouse.js');
+export const BIN = join(ROOT, 'server', 'bin', 'gatehouse.js');
 
 export interface CliRun {
   code: number;

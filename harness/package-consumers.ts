@@ -2,8 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strictTsconfig } from './packed-packages.js';
 
-// Small projects that use each package the way its README says; the packing tests check that
-// they install, build and type-check, and `npm run bench -- types` times their type-checks.
+// Small projects that use each package the way its README (engine/README.md, server/README.md,
+// client/README.md) says; the packing tests check that they install, build and type-check, and
+// `npm run bench -- types` times their type-checks.
 
 async function writeFiles(folder: string, files: Record<string, string>): Promise<void> {
   for (const [path, text] of Object.entries(files)) {

@@ -6,11 +6,14 @@ import { importPreviousKey, importTokenKeys } from './auth/token-keys.js';
 import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { checkServiceLogin } from './db/service-login-check.js';
 import { answerClientError } from './http/client-error.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { listeningUrl } from './http/listening-url.js';
 import { createLogger, flushLogger } from './http/logger.js';
 import type { GatehouseState } from './http/state.js';
+import { passwordResetPreparer } from './auth/password-recover.js';
+import { MailWorker } from './mail/mail-worker.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { GatehouseMetrics } from './observability/metrics.js';
 import { closeMetrics, METRICS_PATH, serveMetrics } from './observability/metrics-server.js';
@@ -49,8 +52,8 @@ export interface GatehouseServer {
   /** Resolves when the database answers and is migrated; otherwise throws the 503 `/ready` answers. */
   ready(): Promise<void>;
   /**
-   * Stops accepting connections, lets running requests and their background work finish within
-   * the grace period (then cuts them), closes the database pool and
+   * Stops accepting connections, lets running requests, their background work and a running
+   * mail delivery finish within the grace period (then cuts them), closes the database pool and
    * flushes the log. Calling it again returns the
    * same promise.
    */
@@ -63,7 +66,8 @@ const DEFAULT_GRACE_MS = 10_000;
 
 /**
  * A Koa app with its database pool, token keys, mailer and throttle, built from config.
- * The database is checked first: a role new organizations start with that does not exist, a
+ * The login it connects as is checked first: an owner, superuser or BYPASSRLS login is refused
+ * unless `allowOwnerConnection`. Then the database: a role new organizations start with that does not exist, a
  * registered model's missing table, or a tenant table without its row-level security, is a
  * ConfigError before any request is served.
  */
@@ -82,7 +86,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const metrics: GatehouseMetrics | null = config.metrics ? new GatehouseMetrics(() => database.connections()) : null;
   const observability: Observability = { metrics, tracer, stageLogs };
   const database: Database = openDatabase(
-    resolved.database,
+    await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger),
     observers(metrics && transactionTimer(metrics), tracer || stageLogs ? statementSpans(tracer) : null),
   );
   const checks = async () => {
@@ -100,20 +104,27 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const background = new BackgroundTasks(logger);
   const decisions = new DecisionLog(logger, resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null);
   let servedUrl: string | undefined;
+  // Mail links: the configured URL, else the one this server listens on (never a request's
+  // Host header, which a caller chooses).
+  const publicUrl = () => resolved.appUrl ?? servedUrl ?? 'http://localhost:3000';
+  const mail = new MailWorker(database.db, {
+    mailer: config.mailer ?? new OutboxMailer(database.db, logger),
+    logger,
+    passwordReset: passwordResetPreparer(resolved.passwordResetTtlSeconds, publicUrl),
+  });
+  mail.start();
   const app = createApp({
     config: resolved,
     db: database.db,
     tokens,
-    mailer: config.mailer ?? new OutboxMailer(database.db, logger),
+    mail,
     throttle: new Throttle(resolved.throttle),
     cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,
     decisions,
     observability,
-    // Mail links: the configured URL, else the one this server listens on (never a request's
-    // Host header, which a caller chooses).
-    publicUrl: () => resolved.appUrl ?? servedUrl ?? 'http://localhost:3000',
+    publicUrl,
   });
   let closeHttp: ReturnType<typeof gracefulClose> | undefined;
   let metricsServer: Server | undefined;
@@ -132,7 +143,12 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
         metricsUrl = `${listeningUrl(metricsServer, metricsHost)}${METRICS_PATH}`;
       }
       // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
-      const http = createHttpServer({ requireHostHeader: false }, app.callback()).listen(port, host);
+      const http = createHttpServer({ requireHostHeader: false }, app.callback());
+      http.keepAliveTimeout = resolved.keepAliveTimeoutSeconds * 1000;
+      http.headersTimeout = resolved.headersTimeoutSeconds * 1000;
+      // Node refuses a headers timeout above the whole request's (300 s by default).
+      http.requestTimeout = Math.max(http.requestTimeout, http.headersTimeout);
+      http.listen(port, host);
       http.on('clientError', answerClientError);
       closeHttp = gracefulClose(http);
       await once(http, 'listening');
@@ -148,6 +164,8 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
           if (metricsServer) await closeMetrics(metricsServer);
           await background.drain();
           await decisions.store?.drain();
+          // A delivery cut here stays queued: its lease ends and an instance sends it then.
+          await mail.stop(forced ? 0 : graceMs);
           await database.close({ force: forced });
         } finally {
           // Last: the requests that just finished, and their background work, have logged their lines.

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Executor } from './db/repositories/executor.js';
 import type { TokenService } from './auth/token-service.js';
 import type { ResolvedConfig } from './config/server-config.js';
-import type { Mailer } from './mail/mailer.js';
+import type { MailWorker } from './mail/mail-worker.js';
 import type { Observability } from './observability/observability.js';
 import type { PageCursors } from './query/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
@@ -14,11 +14,12 @@ export interface Services {
   config: ResolvedConfig;
   db: Executor;
   tokens: TokenService;
-  mailer: Mailer;
+  /** Delivers mail_queue through the configured mailer; nudge it once queued mail is committed. */
+  mail: MailWorker;
   throttle: Throttle;
   /** Signs and reads index cursors; keyed from the token key, which every instance shares. */
   cursors: PageCursors;
-  /** Work done after the answer: mail that must not make known emails answer slower. */
+  /** Work done after the answer, which it must not wait for. */
   background: BackgroundTasks;
   logger: Logger;
   /** Where refused requests are recorded. */

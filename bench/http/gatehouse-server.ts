@@ -19,6 +19,7 @@ const sdk = tracing ? new NodeSDK({ spanProcessors: [new BatchSpanProcessor({ ex
 sdk?.start();
 const server = await createServer({
   database: { connectionString: env.BENCH_OWNER_URL!, maxConnections: Number(env.BENCH_POOL) },
+  allowOwnerConnection: true,
   tokens: { secretKey: env.BENCH_SECRET_KEY! },
   routeGroups: DEMO_ROUTE_GROUPS,
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),

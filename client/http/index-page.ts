@@ -1,7 +1,7 @@
 import { PAGE_HEADERS } from '@gatehouse/engine/wire';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 
-/** How the server counts an index (`Prefer: count=...`); see the server's README. */
+/** How the server counts an index (`Prefer: count=...`); see docs/guides/queries-and-pagination.md. */
 export type CountPreference = 'exact' | 'planned' | 'estimated' | 'none';
 
 /** Pagination as the server reports it in response headers; null where a header is missing. */

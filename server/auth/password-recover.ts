@@ -1,7 +1,9 @@
 import { createPasswordReset } from '../db/repositories/password-resets.js';
+import { queuePasswordReset } from '../db/repositories/mail-queue.js';
 import { findUserByEmail } from '../db/repositories/users.js';
 import type { GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import type { MailPreparer } from '../mail/mail-worker.js';
 import { passwordResetMail } from '../mail/password-reset-mail.js';
 import type { Services } from '../services.js';
 import { passwordRecoverSchema } from './auth-schemas.js';
@@ -10,24 +12,31 @@ import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 const ANSWER = { message: 'If the email address is registered, a password reset link has been sent to it.' };
 
-async function mailResetLink(services: Services, email: string): Promise<void> {
-  const user = await findUserByEmail(services.db, email);
-  if (!user) return;
-  const { token, hash } = createSecretToken();
-  const ttl = services.config.passwordResetTtlSeconds;
-  await createPasswordReset(services.db, { userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + ttl * 1000) });
-  await services.mailer.send(passwordResetMail(user.email, token, services.publicUrl(), ttl));
+/**
+ * The mail worker's half: the reset row and its mail, written in one transaction, for a known
+ * address only.
+ */
+export function passwordResetPreparer(ttlSeconds: number, publicUrl: () => string): MailPreparer {
+  return async (trx, email) => {
+    const user = await findUserByEmail(trx, email);
+    if (!user) return null;
+    const { token, hash } = createSecretToken();
+    await createPasswordReset(trx, { userId: user.id, tokenHash: hash, expiresAt: new Date(Date.now() + ttlSeconds * 1000) });
+    return passwordResetMail(user.email, token, publicUrl(), ttlSeconds);
+  };
 }
 
 /**
- * Mails a reset link to a known address. The answer never tells whether the address is known:
- * not by its words, and not by its timing, since even the user lookup happens after it is sent.
+ * Queues a reset link for the address before answering, so a process that dies after the
+ * answer still sends it. The answer never tells whether the address is known: not by its words,
+ * and not by its timing, since the user is looked up by the mail worker, after it.
  */
 export function passwordRecover(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const { email } = validate(passwordRecoverSchema, ctx.request.body);
     await throttledAttempt(services, services.db, 'passwordRecover', { email, address: ctx.ip });
-    services.background.run('password reset mail', () => mailResetLink(services, email));
+    await queuePasswordReset(services.db, email);
+    services.mail.kick();
     ctx.body = ANSWER;
   };
 }

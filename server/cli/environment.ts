@@ -69,6 +69,8 @@ export const environmentSchema = z.object({
   GATEHOUSE_CORS_CREDENTIALS: optional(flag).default(false),
   GATEHOUSE_METRICS_PORT: optional(port),
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
+  GATEHOUSE_KEEP_ALIVE_TIMEOUT: optional(positive('seconds')),
+  GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });
 

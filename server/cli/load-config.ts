@@ -5,6 +5,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { parseConfig } from '../config/config-schema.js';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { DEMO_CONFIG } from './demo-checkout.js';
+import { syntaxErrorLocation } from './syntax-error-location.js';
 
 /** Looked for in the working directory, in this order. */
 export const CONFIG_FILES = ['gatehouse.config.ts', 'gatehouse.config.js', 'gatehouse.config.mjs'] as const;
@@ -30,6 +31,8 @@ export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
     module = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
+    const syntax = await syntaxErrorLocation(path);
+    if (syntax !== null) throw new ConfigError(`Config file ${path} has a syntax error at ${syntax}`);
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new ConfigError(`Config file ${path} cannot be loaded: ${reason}`);
   }

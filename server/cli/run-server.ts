@@ -29,12 +29,27 @@ export interface RunOptions {
   webRoot?: string;
 }
 
-// Listening from the start: a signal during start-up is kept and honoured once the server is up.
+// How often the server looks whether the process that started it is still there.
+const PARENT_CHECK_MS = 500;
+
+/**
+ * Listening from the start: a signal during start-up is kept and honoured once the server is up.
+ * Losing the parent counts as SIGTERM: `npx` hands a SIGTERM to the shell it started the CLI
+ * with, which dies without passing it on, and the server (with its embedded cluster) would be
+ * left running, adopted by init.
+ */
 const shutdownSignal = () =>
   new Promise<NodeJS.Signals>((resolve) => {
     ownShutdownSignals();
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      resolve('SIGTERM');
+    }, PARENT_CHECK_MS);
+    watch.unref();
   });
 
 /**
@@ -53,7 +68,6 @@ export async function runServer(options: RunOptions, env: Environment = readEnvi
     await assertMigrated(target.ownerUrl, { dir: options.app.migrations });
     const database = await serviceDatabase(env, target, {
       provisionLogin: options.provisionLogin === true || target.embedded,
-      allowOwner: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
       home: gatehouseHome(env),
     });
     const server = await createServer({ ...envConfig(env, database, secretKey, options.app), webRoot: options.webRoot, tracing: stopTracing !== null });

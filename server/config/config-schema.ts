@@ -40,11 +40,14 @@ export const configSchema = z.strictObject({
   database: z
     .strictObject({ connectionString: z.string().optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
     .optional(),
+  allowOwnerConnection: z.boolean().optional(),
   tokens: z.strictObject({ secretKey: z.string().optional(), previousPublicKeys: z.array(z.string()).optional(), ttlSeconds: positiveInteger.optional() }).optional(),
   routeGroups: z.array(routeGroup).optional(),
   membershipEnforcement: z.boolean().optional(),
   basePath: z.string().optional(),
   bodyLimit: z.string().optional(),
+  keepAliveTimeoutSeconds: positiveInteger.optional(),
+  headersTimeoutSeconds: positiveInteger.optional(),
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),
   logger: objectWith('info').optional(),

@@ -23,6 +23,11 @@ export type { DataConfig };
 
 export interface ServerConfig {
   database: DatabaseOptions;
+  /**
+   * Serve over a login that could leave gatehouse_app (superuser, database owner, BYPASSRLS,
+   * member of other roles), with a warning at every start; default false: refused.
+   */
+  allowOwnerConnection?: boolean;
   tokens: {
     /** PASERK `k4.secret`: signs bearer tokens; its public half is published. */
     secretKey: string;
@@ -43,9 +48,20 @@ export interface ServerConfig {
   basePath?: string;
   /** Largest JSON body accepted, in `bytes` notation; default `100kb`. */
   bodyLimit?: string;
+  /**
+   * How long an idle keep-alive connection stays open; default 65 s. Keep it above the idle
+   * timeout of the load balancer in front (60 s is common): a proxy that reuses a connection the
+   * service has just closed answers 502.
+   */
+  keepAliveTimeoutSeconds?: number;
+  /** How long a client may take to send a request's headers; default 1 s above keepAliveTimeoutSeconds, and it must stay above it. */
+  headersTimeoutSeconds?: number;
   /** Origin that links in mails point to (the front end); default the URL the server listens on. */
   appUrl?: string;
-  /** Default: kept in the mail_outbox table and logged. */
+  /**
+   * Where queued mail is delivered (invitations, password resets), with retries: see
+   * mail_queue. Default: kept in the mail_outbox table and logged.
+   */
   mailer?: Mailer;
   logger?: Logger;
   /**
@@ -100,11 +116,14 @@ export interface ServerConfig {
 
 export interface ResolvedConfig {
   database: DatabaseOptions;
+  allowOwnerConnection: boolean;
   tokens: { secretKey: string; previousPublicKeys: readonly string[]; ttlSeconds: number };
   routeGroups: RouteGroup[];
   membershipEnforcement: boolean;
   basePath: string;
   bodyLimit: string;
+  keepAliveTimeoutSeconds: number;
+  headersTimeoutSeconds: number;
   /** Unset: the URL the server listens on (`Services.publicUrl()`). */
   appUrl: string | undefined;
   /** Proxies trusted in front of the service; 0 for none. */
@@ -131,6 +150,16 @@ function positive(name: string, value: number): number {
   return value;
 }
 
+const DEFAULT_KEEP_ALIVE_SECONDS = 65;
+
+function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds'> {
+  const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
+  const headersTimeoutSeconds = positive('headersTimeoutSeconds', config.headersTimeoutSeconds ?? keepAliveTimeoutSeconds + 1);
+  // Node's advice: a headers timeout at or below the keep-alive one can cut a reused connection's next request.
+  if (headersTimeoutSeconds <= keepAliveTimeoutSeconds) throw new ConfigError('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
+  return { keepAliveTimeoutSeconds, headersTimeoutSeconds };
+}
+
 function proxyCount(trustProxy: boolean | number): number {
   if (typeof trustProxy === 'boolean') return trustProxy ? 1 : 0;
   if (!Number.isSafeInteger(trustProxy) || trustProxy < 0) throw new ConfigError('trustProxy must be true, false or a number of proxies.');
@@ -153,11 +182,13 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   return {
     database: config.database,
+    allowOwnerConnection: config.allowOwnerConnection ?? false,
     tokens: { secretKey: config.tokens.secretKey, previousPublicKeys: config.tokens.previousPublicKeys ?? [], ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
     routeGroups,
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
     bodyLimit: config.bodyLimit ?? '100kb',
+    ...httpTimeouts(config),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
     cors: resolveCors(config.cors, config.corsOrigins),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { ANALYST_ROLE } from './database.js';
 import { ExistingRoleError } from './existing-role-error.js';
-import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantGroupRole, inspectLoginRole } from './login-role.js';
+import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantDatabaseConnect, grantGroupRole, inspectLoginRole, revokeDatabaseConnect } from './login-role.js';
 import { MissingRoleError } from './missing-role-error.js';
 import { inOwnerTransaction } from './owner-transaction.js';
 import { UnknownOrganizationError } from './unknown-organization-error.js';
@@ -34,7 +34,8 @@ async function organizationId(client: pg.ClientBase, slug: string): Promise<numb
 
 /**
  * Lets an analyst read one more organization. The role is made a member of gatehouse_analyst
- * (created first when asked); roles that could reach past the analysts' policies are refused.
+ * (created first when asked) and may connect to this database; roles that could reach past the
+ * analysts' policies are refused.
  */
 export async function grantAnalystAccess(ownerConnectionString: string, request: AnalystGrantRequest): Promise<AnalystGrant> {
   assertRoleName(request.role);
@@ -58,6 +59,7 @@ export async function grantAnalystAccess(ownerConnectionString: string, request:
       request.role,
       id,
     ]);
+    await grantDatabaseConnect(client, request.role);
     return { organizationId: id, created: Boolean(request.create), generatedPassword };
   });
 }
@@ -67,6 +69,42 @@ export async function revokeAnalystAccess(ownerConnectionString: string, role: s
   return inOwnerTransaction(ownerConnectionString, async (client) => {
     const id = await organizationId(client, organizationSlug);
     const { rowCount } = await client.query('DELETE FROM analyst_grants WHERE role_name = $1 AND organization_id = $2', [role, id]);
+    // With its last organization here goes its way into this database.
+    const { rows } = await client.query<{ last: boolean }>(
+      'SELECT NOT EXISTS (SELECT 1 FROM analyst_grants WHERE role_name = $1) AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) AS last',
+      [role],
+    );
+    if (rows[0]?.last) await revokeDatabaseConnect(client, role);
+    return (rowCount ?? 0) > 0;
+  });
+}
+
+export interface AnalystAccess {
+  role: string;
+  organizations: string[];
+}
+
+/** Every analyst of this database with the organizations it may read. */
+export function listAnalysts(ownerConnectionString: string): Promise<AnalystAccess[]> {
+  return inOwnerTransaction(ownerConnectionString, async (client) => {
+    const { rows } = await client.query<AnalystAccess>(
+      `SELECT a.role_name AS role, array_agg(o.slug ORDER BY o.slug) AS organizations
+       FROM analyst_grants a JOIN organizations o ON o.id = a.organization_id GROUP BY a.role_name ORDER BY a.role_name`,
+    );
+    return rows;
+  });
+}
+
+/**
+ * Takes every organization of this database from an analyst, and its CONNECT with them; the
+ * login role itself is the cluster's, and stays. False when it had no access here.
+ */
+export function removeAnalyst(ownerConnectionString: string, role: string): Promise<boolean> {
+  assertRoleName(role);
+  return inOwnerTransaction(ownerConnectionString, async (client) => {
+    const { rowCount } = await client.query('DELETE FROM analyst_grants WHERE role_name = $1', [role]);
+    const { rows } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (rows.length > 0) await revokeDatabaseConnect(client, role);
     return (rowCount ?? 0) > 0;
   });
 }

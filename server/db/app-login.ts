@@ -1,5 +1,5 @@
 import { APP_ROLE } from './database.js';
-import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantGroupRole, inspectLoginRole, setLoginPassword } from './login-role.js';
+import { assertPassword, assertRoleName, createLoginRole, generatePassword, grantDatabaseConnect, grantGroupRole, inspectLoginRole, setLoginPassword } from './login-role.js';
 import { inOwnerTransaction } from './owner-transaction.js';
 
 export interface AppLogin {
@@ -11,7 +11,8 @@ export interface AppLogin {
 /**
  * Creates (or gives a new password to) a LOGIN role for the service that holds gatehouse_app's
  * privileges and nothing else. A service connecting as the owner can leave gatehouse_app with
- * SET ROLE NONE; one connecting as this login has no other role to go to.
+ * SET ROLE NONE; one connecting as this login has no other role to go to. It may connect to this
+ * database only: roles are cluster-wide, CONNECT is not.
  */
 export async function provisionAppLogin(ownerConnectionString: string, role: string, password?: string): Promise<AppLogin> {
   assertRoleName(role);
@@ -19,18 +20,15 @@ export async function provisionAppLogin(ownerConnectionString: string, role: str
   const chosen = password ?? generatePassword();
   const generatedPassword = password === undefined ? chosen : null;
   return inOwnerTransaction(ownerConnectionString, async (client) => {
-    if (await inspectLoginRole(client, role, APP_ROLE)) {
+    const exists = await inspectLoginRole(client, role, APP_ROLE);
+    if (exists) {
       await setLoginPassword(client, role, chosen);
       await grantGroupRole(client, role, APP_ROLE);
-      return { created: false, generatedPassword };
+    } else {
+      await createLoginRole(client, role, chosen, APP_ROLE);
     }
-    await createLoginRole(client, role, chosen, APP_ROLE);
-    return { created: true, generatedPassword };
+    await grantDatabaseConnect(client, role);
+    return { created: !exists, generatedPassword };
   });
 }
 
-/** Whether the login exists; throws when it holds more than gatehouse_app. */
-export function appLoginExists(ownerConnectionString: string, role: string): Promise<boolean> {
-  assertRoleName(role);
-  return inOwnerTransaction(ownerConnectionString, (client) => inspectLoginRole(client, role, APP_ROLE));
-}

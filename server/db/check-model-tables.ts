@@ -3,7 +3,7 @@ import { readTableSafeguards, type TableSafeguards } from './repositories/table-
 import { ModelDefinitionError } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 
-// What a tenant table needs (README, "Adding a tenant table?"), as the start-up check names it.
+// What a tenant table needs (docs/architecture/row-level-security.md, "Adding a tenant table?"), as the start-up check names it.
 const TENANT_SAFEGUARDS: ReadonlyArray<[keyof TableSafeguards, string]> = [
   ['organizationId', 'an organization_id column'],
   ['rowSecurityEnabled', 'row-level security enabled'],

@@ -17,8 +17,9 @@ export interface EmbeddedCluster {
 export interface EmbeddedClusterOptions {
   /** Data directory; the cluster is initialised there on first use. */
   dataDir: string;
-  /** Keep the data after stop (npm start) or delete it (tests). */
+  /** Keep the data after stop (npm start) or delete it (tests); a kept cluster keeps its port too. */
   persistent: boolean;
+  /** Default: a free port, chosen once for a kept cluster. */
   port?: number;
   /**
    * Attach to a server already running on dataDir (the CLI while `npm start` runs) instead of
@@ -41,6 +42,31 @@ export async function freePort(): Promise<number> {
 
 // The superuser password is generated once per data directory and kept beside it.
 const passwordFile = (dataDir: string) => `${dataDir}.password`;
+// So is the port: an analyst's saved connection keeps working across restarts.
+const portFile = (dataDir: string) => `${dataDir}.port`;
+
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The cluster's port: the one asked for, else the one chosen at its first start (kept in a file beside it). */
+async function clusterPort(dataDir: string, requested: number | undefined): Promise<number> {
+  if (requested !== undefined) return requested;
+  const kept = Number((await readFile(portFile(dataDir), 'utf8').catch(() => '')).trim());
+  if (Number.isInteger(kept) && kept > 0) {
+    if (!(await portFree(kept))) {
+      throw new Error(`The embedded PostgreSQL's port ${kept} (kept in ${portFile(dataDir)}) is in use: stop what listens there, set GATEHOUSE_PG_PORT, or delete the file to choose a new port.`);
+    }
+    return kept;
+  }
+  const port = await freePort();
+  await writeFile(portFile(dataDir), `${port}\n`);
+  return port;
+}
 
 async function clusterPassword(dataDir: string): Promise<string> {
   const file = passwordFile(dataDir);
@@ -71,7 +97,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
   const url = (port: number) => clusterUrl(password, port);
   const runningPort = options.attach ? await runningPostmasterPort(options.dataDir) : null;
   if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
-  const port = options.port ?? (await freePort());
+  const port = options.persistent ? await clusterPort(options.dataDir, options.port) : (options.port ?? (await freePort()));
   const quiet = () => {};
   const postgres = new EmbeddedPostgres({
     databaseDir: options.dataDir,

@@ -72,3 +72,22 @@ export async function grantGroupRole(client: pg.ClientBase, role: string, group:
   const { rows } = await client.query<{ member: boolean }>("SELECT pg_has_role($1, $2, 'MEMBER') AS member", [role, group]);
   if (!rows[0]?.member) await client.query(`GRANT ${client.escapeIdentifier(group)} TO ${client.escapeIdentifier(role)}`);
 }
+
+async function currentDatabase(client: pg.ClientBase): Promise<string> {
+  const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+  return client.escapeIdentifier(rows[0]!.name);
+}
+
+/**
+ * Lets `role` connect to the current database, where only its own logins may: PUBLIC's CONNECT
+ * is revoked here too (a database copied from a template does not inherit the template's revoke).
+ */
+export async function grantDatabaseConnect(client: pg.ClientBase, role: string): Promise<void> {
+  const database = await currentDatabase(client);
+  await client.query(`REVOKE CONNECT ON DATABASE ${database} FROM PUBLIC`);
+  await client.query(`GRANT CONNECT ON DATABASE ${database} TO ${client.escapeIdentifier(role)}`);
+}
+
+export async function revokeDatabaseConnect(client: pg.ClientBase, role: string): Promise<void> {
+  await client.query(`REVOKE CONNECT ON DATABASE ${await currentDatabase(client)} FROM ${client.escapeIdentifier(role)}`);
+}

@@ -119,10 +119,26 @@ export interface DecisionLogsTable {
   created_at: Generated<Date>;
 }
 
+export interface MailQueueTable {
+  id: Generated<string>;
+  kind: 'message' | 'password_reset';
+  recipient: string;
+  subject: string | null;
+  body: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  failed_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
-  hits: number;
-  resets_at: Timestamp;
+  attempts: Date[];
+  window_seconds: number;
+  max_attempts: number;
+  refused: Generated<boolean>;
+  expires_at: Timestamp;
 }
 
 export interface Schema {
@@ -138,4 +154,5 @@ export interface Schema {
   audit_logs: AuditLogsTable;
   decision_logs: DecisionLogsTable;
   rate_limits: RateLimitsTable;
+  mail_queue: MailQueueTable;
 }

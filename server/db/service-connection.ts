@@ -26,7 +26,9 @@ interface RoleFacts {
  * policy a suggestion: SQL that reached the server (an injection) could leave gatehouse_app.
  */
 export async function inspectServiceConnection(connectionString: string): Promise<ServiceConnection> {
-  const client = new pg.Client({ connectionString });
+  // As long as the pool waits for a connection: a database that does not answer is unavailable.
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3_000 });
+  client.on('error', () => {});
   await client.connect();
   try {
     const { rows } = await client.query<RoleFacts>(

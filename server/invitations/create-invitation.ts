@@ -48,7 +48,7 @@ export function createInvitation(services: Services): GatehouseMiddleware {
       expiresAt,
     });
     if (!invitation) throw alreadyPending();
-    await mailInvitation(services, invitation, token, organization);
+    await mailInvitation(services, ctx, invitation, token, organization);
     ctx.status = 201;
     ctx.body = serializeInvitation(invitation);
   };

@@ -20,7 +20,7 @@ export function resendInvitation(services: Services): GatehouseMiddleware {
     await throttleSend(services, ctx, invitation.email);
     const { token, tokenHash, expiresAt } = newInvitationToken(services);
     const renewed = await renewInvitation(required(ctx, 'trx'), invitation.id, { tokenHash, expiresAt });
-    await mailInvitation(services, renewed, token, required(ctx, 'organization'));
+    await mailInvitation(services, ctx, renewed, token, required(ctx, 'organization'));
     ctx.body = serializeInvitation(renewed);
   };
 }

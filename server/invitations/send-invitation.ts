@@ -1,5 +1,6 @@
 import { createSecretToken } from '../auth/secret-token.js';
 import type { InvitationRecord } from '../db/repositories/invitations.js';
+import { queueMessage } from '../db/repositories/mail-queue.js';
 import { required, type CurrentOrganization, type GatehouseContext } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
@@ -24,6 +25,11 @@ export function throttleSend(services: Services, ctx: GatehouseContext, email: s
   return throttledAttempt(services, required(ctx, 'trx'), 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
 }
 
-export function mailInvitation(services: Services, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
-  return services.mailer.send(invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at));
+/**
+ * Queues the invitation's mail in the request's transaction: it goes out if, and only if, the
+ * invitation is committed. The mail worker is nudged once the answer is out (after the commit).
+ */
+export async function mailInvitation(services: Services, ctx: GatehouseContext, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
+  await queueMessage(required(ctx, 'trx'), invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at));
+  ctx.res.once('close', () => services.mail.kick());
 }

@@ -36,7 +36,7 @@ const ATTRIBUTE_SCHEMAS: Record<AttributeType, JsonSchema> = {
 };
 
 const ERROR_MEANINGS: Record<number, string> = {
-  400: 'Malformed request: a bad id, an unknown query name, a bad sort, filter, field or include.',
+  400: 'Malformed request: a NUL character, a bad id, an unknown query name, a bad sort, filter, field or include.',
   401: 'Not signed in, or the session ended.',
   403: 'Refused: not a member of the route group, the policy, a field the caller may not set, or an include.',
   404: 'No such route, organization or record within the caller’s reach.',
@@ -48,6 +48,10 @@ const ERROR_MEANINGS: Record<number, string> = {
 };
 
 const ERROR_BODIES: Record<number, string> = { 403: 'Forbidden', 422: 'ValidationError' };
+// The pipeline refuses these before any route runs (a NUL character in the query, a request
+// without a Host header), so every operation can answer them.
+const PIPELINE_ERRORS = [400];
+
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const errorResponse = (status: number) => ({ description: ERROR_MEANINGS[status] ?? 'Error', content: json(ref(ERROR_BODIES[status] ?? 'Error')) });
 const pageHeaders = Object.fromEntries(Object.values(PAGE_HEADERS).map((name) => [name, { description: 'Pagination', schema: { type: 'integer' } }]));
@@ -91,7 +95,7 @@ function responses(answers: Readonly<Record<number, ResponseDescription>>, error
       },
     ]),
   );
-  return { ...described, ...Object.fromEntries([...new Set(errors)].sort().map((status) => [status, errorResponse(status)])) };
+  return { ...described, ...Object.fromEntries([...new Set([...PIPELINE_ERRORS, ...errors])].sort().map((status) => [status, errorResponse(status)])) };
 }
 
 const SECURITY = { bearer: undefined, optional: [{}, { bearer: [] }], none: [] } as const;

@@ -1,9 +1,9 @@
 import { ConfigError } from '../errors/config-error.js';
 
 export interface ThrottleRule {
-  /** Attempts allowed in one window; the next one is refused with 429 until the window ends. */
+  /** Attempts allowed within any span of decaySeconds; one more is refused with 429 until the oldest leaves it. */
   maxAttempts: number;
-  /** Length of the window, which opens with its first attempt. */
+  /** Length of the sliding window. */
   decaySeconds: number;
 }
 

@@ -23,15 +23,23 @@ const SWEEP_EVERY = 1000;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
 
+/** What time it is for the throttle; unset, the database's clock decides, so instances agree. */
+export type ThrottleClock = () => Date;
+
 /**
  * Attempt limits kept in PostgreSQL, so every instance of the service counts against the same
- * ones. An attempt is counted before the work it guards, whether or not the email is known, so
- * the answer (and the 429) never tells a known email from an unknown one.
+ * ones. Sliding windows: no span of a rule's decaySeconds holds more than its maxAttempts
+ * admitted attempts, wherever the span starts. An attempt is counted before the work it guards,
+ * whether or not the email is known, so the answer (and the 429) never tells a known email from
+ * an unknown one.
  */
 export class Throttle {
   private counted = 0;
 
-  constructor(private readonly limits: ThrottleLimits) {}
+  constructor(
+    private readonly limits: ThrottleLimits,
+    private readonly clock?: ThrottleClock,
+  ) {}
 
   private keys(action: ThrottledAction, { email, address }: Attempter) {
     const normalized = email.trim().toLowerCase();
@@ -42,19 +50,23 @@ export class Throttle {
 
   /**
    * Counts one attempt on the email's and the address's windows; throws a 429 naming the longer
-   * wait when either holds more attempts than its limit. Runs on `db`: the pool, or a request's
+   * wait when either already holds its limit. Runs on `db`: the pool, or a request's
    * transaction when only committed attempts should count.
    */
   async attempt(db: Executor, action: ThrottledAction, attempter: Attempter): Promise<void> {
     const keys = this.keys(action, attempter);
     const limits = this.limits[action];
-    const counts = await countHits(db, [
-      { key: keys.email, decaySeconds: limits.email.decaySeconds },
-      { key: keys.address, decaySeconds: limits.address.decaySeconds },
-    ]);
-    if ((this.counted = (this.counted + 1) % SWEEP_EVERY) === 0) await sweepEndedWindows(db);
-    const maxAttempts = (key: string) => (key === keys.email ? limits.email : limits.address).maxAttempts;
-    const waits = counts.filter((count) => count.hits > maxAttempts(count.key)).map((count) => count.retryAfter);
+    const at = this.clock?.();
+    const counts = await countHits(
+      db,
+      [
+        { key: keys.email, windowSeconds: limits.email.decaySeconds, maxAttempts: limits.email.maxAttempts },
+        { key: keys.address, windowSeconds: limits.address.decaySeconds, maxAttempts: limits.address.maxAttempts },
+      ],
+      at,
+    );
+    if ((this.counted = (this.counted + 1) % SWEEP_EVERY) === 0) await sweepEndedWindows(db, at);
+    const waits = counts.filter((count) => count.refused).map((count) => count.retryAfter);
     if (waits.length > 0) throw new TooManyAttemptsError(WHAT[action], Math.max(...waits));
   }
 

@@ -16,10 +16,10 @@ import { queryOnce } from '../support/query.js';
 // Each command is a Node process loading TypeScript: slow on a busy machine.
 vi.setConfig({ testTimeout: 180_000 });
 
-// The operator's bootstrap, as the README tells it: a database migrated with the core alone (no
-// demo, no config), then users, organizations, members and roles made with the CLI, checked
-// over HTTP against a real server on that database. Each test makes the users, organizations
-// and roles it changes, under names of its own.
+// The operator's bootstrap, as docs/guides/administration.md tells it: a database migrated with
+// the core alone (no demo, no config), then users, organizations, members and roles made with the
+// CLI, checked over HTTP against a real server on that database. Each test makes the users,
+// organizations and roles it changes, under names of its own.
 let db: TestDatabase;
 let server: GatehouseServer;
 let api: Api;
@@ -80,6 +80,7 @@ beforeAll(async () => {
   // where a user's own permissions (user create --permissions) apply.
   server = await createServer({
     database: { connectionString: db.ownerUrl, maxConnections: 2 },
+    allowOwnerConnection: true,
     tokens: { secretKey },
     routeGroups: [
       { name: 'tenant', prefix: '{organization}', default: true },

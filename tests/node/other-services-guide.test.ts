@@ -29,7 +29,7 @@ let service: Gatehouse;
 const words = (command: string) => (command.match(/'[^']*'|\S+/g) ?? []).map((word) => word.replace(/^'|'$/g, ''));
 
 beforeAll(async () => {
-  [server, tutorial] = await Promise.all([startDataServer(), readTutorial('A billing service with its own policies', PAGE)]);
+  [server, tutorial] = await Promise.all([startDataServer(), readTutorial(PAGE, 'A billing service with its own policies')]);
   for (const [path, text] of tutorial.files) {
     await mkdir(dirname(join(folder, path)), { recursive: true });
     await writeFile(join(folder, path), text);

@@ -9,11 +9,11 @@ import { startCommand, type RunningCommand } from '../../harness/cli.js';
 import { REPOSITORY, repositoryVersion, scratchFolder, sharedTarballs, type Tarballs } from '../../harness/packed-packages.js';
 import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 
-// The README's "Your first model", followed as a reader follows it: in a fresh folder outside the
-// repository, its files written as printed and its commands run as printed, by a shell, on the
-// packed packages. Only `npm install @gatehouse/server zod` names the run's tarballs instead of the
-// registry. The HTTP requests its curl lines show are made with the tests' HTTP client, and its
-// psql line with pg, since CI installs neither curl nor psql.
+// "Your first model" (docs/getting-started/your-first-model.md), followed as a reader follows it:
+// in a fresh folder outside the repository, its files written as printed and its commands run as
+// printed, by a shell, on the packed packages. Only `npm install @gatehouse/server zod` names the
+// run's tarballs instead of the registry. The HTTP requests its curl lines show are made with the
+// tests' HTTP client, and its psql line with pg, since CI installs neither curl nor psql.
 
 const run = promisify(execFile);
 const MINUTES = 60_000;
@@ -59,7 +59,7 @@ async function login(email: string, password: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  [tarballs, tutorial] = await Promise.all([sharedTarballs(inject('packFolder')), readTutorial('Your first model')]);
+  [tarballs, tutorial] = await Promise.all([sharedTarballs(inject('packFolder')), readTutorial('docs/getting-started/your-first-model.md')]);
   // A folder the embedded cluster's own user may enter, as a reader's project folder is.
   folder = join(await scratchFolder('tutorial'), 'my-projects');
   await chmod(dirname(folder), 0o755);
@@ -86,7 +86,7 @@ afterAll(async () => {
   if (folder !== undefined) await rm(dirname(folder), { recursive: true, force: true });
 }, 2 * MINUTES);
 
-describe('Your first model (README), from the packed packages in a fresh folder', () => {
+describe('Your first model (docs), from the packed packages in a fresh folder', () => {
   let ada: string;
   let bob: string;
   let rocket: number;

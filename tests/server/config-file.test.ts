@@ -33,6 +33,11 @@ describe('finding the config file', () => {
 });
 
 describe('loading the config file', () => {
+  it.each(['gatehouse.config.ts', 'gatehouse.config.mjs'])('names the line and column of a syntax error in %s', async (name) => {
+    const path = await configFile("export default {\n  basePath: '/api',\n  bodyLimit: '1kb' +,\n};\n", name);
+    await expect(loadConfigFile(path)).rejects.toThrow(new ConfigError(`Config file ${path} has a syntax error at line 3, column 21: Unexpected ","`));
+  });
+
   it('resolves the migrations folder against the file', async () => {
     const path = await configFile("export default { migrations: './migrations', membershipEnforcement: true };");
     expect(await loadConfigFile(path)).toEqual({ migrations: join(dir, 'migrations'), membershipEnforcement: true });
@@ -44,7 +49,7 @@ describe('loading the config file', () => {
     ['a wrong type', "export default { membershipEnforcement: 'yes' };", 'membershipEnforcement: Invalid input: expected boolean, received string.'],
     ['a seed that is no function', 'export default { seed: true };', 'seed: must be a function (ownerConnectionString) => Promise<boolean>.'],
     ['no default export', 'export const config = {};', 'must export its config as default: export default defineConfig({ ... }).'],
-    ['a file that does not parse', 'export default {', 'cannot be loaded: '],
+    ['a file that does not parse', 'export default {', 'has a syntax error at line 1, column 17: Expected identifier but found end of file'],
   ])('refuses %s with one line naming the file and the key', async (_case, text, message) => {
     const path = await configFile(text);
     const loading = loadConfigFile(path);

@@ -47,6 +47,7 @@ beforeAll(async () => {
   await seedDemo(cluster.url('gatehouse'));
   server = await createServer({
     database: { connectionString: cluster.url('gatehouse'), maxConnections: 4 },
+    allowOwnerConnection: true,
     tokens: { secretKey: (await generateTokenKeyPair()).secretKey },
     routeGroups: DEMO_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),

@@ -1,6 +1,10 @@
+import { Agent, get } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envConfig } from '../../server/cli/env-config.js';
+import { readEnvironment } from '../../server/cli/environment.js';
+import { resolveConfig } from '../../server/config/server-config.js';
 import { rawRequest } from './support/raw-request.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './support/test-server.js';
 
@@ -126,5 +130,33 @@ describe('the HTTP pipeline', () => {
     expect(everything).not.toContain(token);
     expect(everything).not.toContain(token.slice(10, 60));
     expect(everything).not.toContain(DEMO_PASSWORD);
+  });
+});
+
+describe('keep-alive', () => {
+  /** The Keep-Alive header of an answer on a connection the client offers to keep. */
+  const keepAliveHeader = (url: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const agent = new Agent({ keepAlive: true });
+      get(url, { agent }, (response) => {
+        response.resume();
+        response.on('end', () => (agent.destroy(), resolve(response.headers['keep-alive'] as string | undefined)));
+      }).on('error', reject);
+    });
+  const timeouts = (env: NodeJS.ProcessEnv) => {
+    const { keepAliveTimeoutSeconds, headersTimeoutSeconds } = resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', server.secretKey));
+    return { keepAliveTimeoutSeconds, headersTimeoutSeconds };
+  };
+
+  it('keeps an idle connection 65 s by default, longer than a load balancer idles one (60 s)', async () => {
+    expect(await keepAliveHeader(`${server.api.baseUrl}/api/health`)).toBe('timeout=65');
+  });
+
+  it('takes both timeouts from the environment, the headers one above the keep-alive one', () => {
+    expect(timeouts({})).toEqual({ keepAliveTimeoutSeconds: 65, headersTimeoutSeconds: 66 });
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '350' })).toEqual({ keepAliveTimeoutSeconds: 350, headersTimeoutSeconds: 351 });
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '130' })).toEqual({ keepAliveTimeoutSeconds: 120, headersTimeoutSeconds: 130 });
+    expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '60' })).toThrow('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
+    expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: 'long' })).toThrow('GATEHOUSE_KEEP_ALIVE_TIMEOUT must be a whole number');
   });
 });

@@ -21,6 +21,7 @@ async function start(migration: string, organizationRoles?: Record<string, strin
   const { secretKey } = await generateTokenKeyPair();
   return createServer({
     database: { connectionString: database.ownerUrl, maxConnections: 1 },
+    allowOwnerConnection: true,
     tokens: { secretKey },
     routeGroups: [{ name: 'tenant', prefix: '{organization}', default: true, models: ['projects'] }],
     logger: pino({ level: 'silent' }),

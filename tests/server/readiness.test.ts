@@ -18,6 +18,7 @@ beforeAll(async () => {
   database = await createEmptyDatabase();
   server = await createServer({
     database: { connectionString: database.ownerUrl, maxConnections: 2 },
+    allowOwnerConnection: true,
     tokens: { secretKey: (await generateTokenKeyPair()).secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),

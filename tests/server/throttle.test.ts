@@ -4,6 +4,10 @@ import { envConfig } from '../../server/cli/env-config.js';
 import { readEnvironment } from '../../server/cli/environment.js';
 import { resolveConfig } from '../../server/config/server-config.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
+import { openDatabase, type Database } from '../../server/db/database.js';
+import { TooManyAttemptsError } from '../../server/http/errors/too-many-attempts-error.js';
+import { Throttle } from '../../server/throttle/throttle.js';
+import { resolveThrottleLimits } from '../../server/throttle/throttle-limits.js';
 import { Api, type ApiResponse } from './support/http-client.js';
 import { lastMail, mailCount } from './support/mail.js';
 import { DEMO_PASSWORD, startTestServer, TEST_ROUTE_GROUPS, type TestServer } from './support/test-server.js';
@@ -31,6 +35,7 @@ beforeAll(async () => {
   // A second instance on the same database, as behind a load balancer.
   second = await createServer({
     database: { connectionString: server.database.ownerUrl, maxConnections: 2 },
+    allowOwnerConnection: true,
     tokens: { secretKey: server.secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),
@@ -193,12 +198,54 @@ describe('the stored counters', () => {
     for (const { key } of rows) expect(key).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('open a new window once the old one has ended', async () => {
+  it('let attempts in again once the old ones have left the window', async () => {
     const address = freshAddress();
     for (let attempt = 0; attempt < 3; attempt += 1) await login('viewer@acme.test', 'wrong', address);
     expect((await login('viewer@acme.test', DEMO_PASSWORD, address)).status).toBe(429);
-    await server.sql("UPDATE rate_limits SET resets_at = now() - interval '1 second'");
+    await server.sql("UPDATE rate_limits SET attempts = ARRAY(SELECT t - interval '601 seconds' FROM unnest(attempts) AS t)");
     expect((await login('viewer@acme.test', DEMO_PASSWORD, address)).status).toBe(200);
+  });
+});
+
+describe('the sliding window', () => {
+  const LIMIT = 5;
+  const limits = resolveThrottleLimits({ login: { email: { maxAttempts: LIMIT, decaySeconds: 60 }, address: { maxAttempts: 1000, decaySeconds: 60 } } });
+  let database: Database;
+  let now: number;
+  const throttle = new Throttle(limits, () => new Date(now));
+  const admitted = async (count: number, email: string) => {
+    let passed = 0;
+    for (let attempt = 0; attempt < count; attempt += 1) {
+      const refused = await throttle.attempt(database.db, 'login', { email, address: '192.0.2.1' }).then(() => false, (error: unknown) => error instanceof TooManyAttemptsError);
+      if (!refused) passed += 1;
+    }
+    return passed;
+  };
+
+  beforeAll(() => {
+    database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 1 });
+    now = Date.parse('2030-01-01T00:00:00Z');
+  });
+  afterAll(() => database.close());
+
+  it('admits no burst of twice the limit across the end of a window', async () => {
+    expect(await admitted(1, 'edge@throttle.test')).toBe(1);
+    now += 59_000;
+    expect(await admitted(LIMIT, 'edge@throttle.test')).toBe(LIMIT - 1);
+    // Where a fixed window opened at the first attempt would start again.
+    now += 2_000;
+    expect(await admitted(LIMIT, 'edge@throttle.test')).toBe(1);
+    // Sixty seconds after the burst it has left the window; the attempt admitted at 61 s has not.
+    now += 58_000;
+    expect(await admitted(LIMIT, 'edge@throttle.test')).toBe(LIMIT - 1);
+  });
+
+  it('names the wait until the oldest attempt leaves the window', async () => {
+    await admitted(LIMIT, 'wait@throttle.test');
+    now += 45_000;
+    const refusal = await throttle.attempt(database.db, 'login', { email: 'wait@throttle.test', address: '192.0.2.1' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TooManyAttemptsError);
+    expect((refusal as TooManyAttemptsError).headers).toEqual({ 'Retry-After': '15' });
   });
 });
 

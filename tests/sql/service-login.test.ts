@@ -7,7 +7,7 @@ import { provisionAppLogin } from '../../server/db/app-login.js';
 import { DEMO_PASSWORD } from '../../policies/seed.js';
 import { roleUrl } from '../../server/db/role-url.js';
 import { inspectServiceConnection } from '../../server/db/service-connection.js';
-import { serviceLoginName } from '../../server/cli/service-login.js';
+import { serviceLoginName, servicePasswordFile } from '../../server/cli/service-login.js';
 import { Api } from '../server/support/http-client.js';
 import { runCli, startCli, type RunningCommand } from '../../harness/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -39,19 +39,21 @@ afterAll(async () => {
 
 const env = (extra: NodeJS.ProcessEnv = {}) => ({ DATABASE_URL: testDb.ownerUrl, GATEHOUSE_HOME: home, GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0', HOST: '127.0.0.1', ...extra });
 
-/** Starts a serving command, signs in through it, and reports who its connections log in as. */
+/** Starts a serving command, signs in through it, and reports who its connections log in as (and all it printed). */
 async function serveAndAsk(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string; logins: string[] }> {
   const running: RunningCommand = startCli(args, env(extra));
+  let logins: string[];
   try {
     const stdout = await running.waitFor(/(listening on|demo on) http:\/\/\S+/);
     const api = new Api(/(?:listening on|demo on) (http:\/\/[^\s/]+)/.exec(stdout)![1]!);
     expect((await api.post('/api/auth/login', { body: { email: 'viewer@acme.test', password: DEMO_PASSWORD } })).status).toBe(200);
     const rows = await queryOnce<{ usename: string }>(testDb.ownerUrl, 'SELECT DISTINCT usename::text FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [testDb.name]);
-    return { stdout, stderr: running.output().stderr, logins: rows.map((row) => row.usename) };
+    logins = rows.map((row) => row.usename);
   } finally {
     running.child.kill('SIGTERM');
     await running.exited;
   }
+  return { ...running.output(), logins };
 }
 
 describe('gatehouse start', () => {
@@ -60,7 +62,7 @@ describe('gatehouse start', () => {
 
   it('creates a service login once, keeps its password under GATEHOUSE_HOME and serves as it', async () => {
     const first = await serveAndAsk(['start']);
-    const file = join(home, `${login()}.password`);
+    const file = servicePasswordFile(testDb.ownerUrl, home);
     expect(first.stdout).toContain(`Created the service login ${login()} (member of gatehouse_app only); its password is kept in ${file}.`);
     expect(first.logins).toEqual([login()]);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -88,7 +90,7 @@ describe('gatehouse serve', () => {
   it('serves as the owner when explicitly allowed, warning at every start', async () => {
     for (let start = 0; start < 2; start += 1) {
       const served = await serveAndAsk(['serve'], { GATEHOUSE_ALLOW_OWNER_CONNECTION: 'true' });
-      expect(served.stderr).toContain('Warning: serving as postgres: it is a superuser');
+      expect(served.stdout).toContain('Warning: serving as postgres: it is a superuser');
       expect(served.logins).toEqual(['postgres']);
     }
   });
@@ -103,6 +105,7 @@ describe('gatehouse serve', () => {
     await queryOnce(testDb.ownerUrl, `CREATE ROLE ${ownerish} LOGIN PASSWORD '${PASSWORD}' IN ROLE gatehouse_app`);
     await queryOnce(testDb.ownerUrl, `ALTER TABLE mail_outbox OWNER TO ${ownerish}`);
     await queryOnce(testDb.ownerUrl, `CREATE ROLE ${twoHats} LOGIN PASSWORD '${PASSWORD}' IN ROLE gatehouse_app, gatehouse_analyst`);
+    await queryOnce(testDb.ownerUrl, `GRANT CONNECT ON DATABASE ${testDb.name} TO ${ownerish}, ${twoHats}`);
     try {
       expect(await inspectServiceConnection(roleUrl(testDb.ownerUrl, ownerish, PASSWORD))).toMatchObject({ excess: ['it owns the database or its tables (the migrating role)'] });
       expect(await inspectServiceConnection(roleUrl(testDb.ownerUrl, twoHats, PASSWORD))).toMatchObject({ excess: ['it can switch to gatehouse_analyst'] });

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/db/embedded-cluster.js';
-import { runCli, startCommand } from '../../harness/cli.js';
+import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
+import { BIN, runCli, startCommand } from '../../harness/cli.js';
+import { createTestDatabase } from '../support/database.js';
 import { descendants, isListening, isRunning } from '../support/processes.js';
 
 // `npm start` exactly as a user runs it, on a fresh embedded cluster of its own (no
@@ -58,5 +60,31 @@ describe('npm start, then SIGTERM to npm', { timeout: 180_000 }, () => {
     expect(children.filter(isRunning)).toEqual([]);
     expect(await isListening(port)).toBe(false);
     expect(await isListening(databasePort)).toBe(false);
+  });
+});
+
+// npx runs the CLI under a shell (`sh -c 'gatehouse' start`) and hands a SIGTERM to that shell,
+// which dies without passing it on: the server must notice it lost its parent and stop.
+describe('SIGTERM to a shell in between, as npx does it', { timeout: 120_000 }, () => {
+  it('stops the server too, leaving nothing running or listening', async () => {
+    const [database, { secretKey }, port] = await Promise.all([createTestDatabase(), generateTokenKeyPair(), freePort()]);
+    const env = { DATABASE_URL: database.ownerUrl, GATEHOUSE_ALLOW_OWNER_CONNECTION: 'true', GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: String(port), HOST: '127.0.0.1' };
+    // `; :` keeps the shell from exec'ing node: it stays the parent, as npx's does.
+    const shell = startCommand('sh', ['-c', `"${process.execPath}" "${BIN}" serve; :`], env);
+    let server: number[] = [];
+    try {
+      await shell.waitFor(/listening on http/, 90_000);
+      server = descendants(shell.child.pid!);
+      expect(server.length).toBeGreaterThan(0);
+      shell.child.kill('SIGTERM');
+      await shell.exited;
+      const deadline = Date.now() + 15_000;
+      while (server.some(isRunning) && Date.now() < deadline) await sleep(100);
+      expect(server.filter(isRunning)).toEqual([]);
+      expect(await isListening(port)).toBe(false);
+    } finally {
+      for (const pid of server.filter(isRunning)) process.kill(pid, 'SIGKILL');
+      await database.drop();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { migrate } from '../../server/db/migrations.js';
 import { createEmptyDatabase, type TestDatabase } from './database.js';
 
-/** An application's own tables made tenant tables by the one-liners README documents. */
+/** An application's own tables made tenant tables by the one-liners docs/architecture/row-level-security.md documents. */
 export const APP_MIGRATION = `
 CREATE TABLE projects (
   id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

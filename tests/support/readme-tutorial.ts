@@ -20,13 +20,18 @@ function commands(block: string[]): string[] {
     .filter((line) => line.trim() !== '' && !line.startsWith('#'));
 }
 
-/** One `## ` section of the README (or another page), read as a reader follows it: files to write, commands to run. */
-export async function readTutorial(heading: string, page = 'README.md'): Promise<Tutorial> {
-  const readme = await readFile(join(REPOSITORY, page), 'utf8');
-  const start = readme.indexOf(`\n## ${heading}\n`);
+/** The `## heading` section of a page, up to the next `## `. */
+function section(text: string, heading: string, page: string): string {
+  const start = text.indexOf(`\n## ${heading}\n`);
   if (start < 0) throw new Error(`${page} has no section "## ${heading}"`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const lines = readme.slice(start, end < 0 ? undefined : end).split('\n');
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/** A page of the docs (`docs/...md`), or one `## ` section of it, read as a reader follows it: files to write, commands to run. */
+export async function readTutorial(page: string, heading?: string): Promise<Tutorial> {
+  const text = await readFile(join(REPOSITORY, page), 'utf8');
+  const lines = (heading === undefined ? text : section(text, heading, page)).split('\n');
   const tutorial: Tutorial = { files: new Map(), shell: [] };
   let fileName: string | undefined;
   for (let index = 0; index < lines.length; index++) {

@@ -1,12 +1,25 @@
-import { grantAnalystAccess, revokeAnalystAccess } from '../../db/analyst-access.js';
+import type { Command } from 'commander';
+import { grantAnalystAccess, listAnalysts, removeAnalyst, revokeAnalystAccess } from '../../db/analyst-access.js';
 import { roleUrl } from '../../db/role-url.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { withDatabaseTarget } from '../database-target.js';
+import { flagOrArgument } from '../flag-or-argument.js';
 
-interface GrantOptions {
+interface AccessOptions {
+  role?: string;
+  org?: string;
+}
+
+interface GrantOptions extends AccessOptions {
   create?: boolean;
   password?: string;
 }
+
+// `--role r --org s`, or the positional `<role> <org-slug>` of before.
+const access = (command: Command, options: AccessOptions, role: string | undefined, slug: string | undefined) => ({
+  role: flagOrArgument(command, '--role <role>', options.role, role),
+  slug: flagOrArgument(command, '--org <slug>', options.org, slug),
+});
 
 async function grant(role: string, slug: string, options: GrantOptions): Promise<void> {
   return withDatabaseTarget(async (target) => {
@@ -25,24 +38,51 @@ async function revoke(role: string, slug: string): Promise<void> {
   });
 }
 
+async function list(): Promise<void> {
+  const analysts = await withDatabaseTarget((target) => listAnalysts(target.ownerUrl));
+  console.log(analysts.length === 0 ? 'No analysts.' : analysts.map((analyst) => `${analyst.role}: ${analyst.organizations.join(', ')}`).join('\n'));
+}
+
+async function remove(options: { role: string }): Promise<void> {
+  const removed = await withDatabaseTarget((target) => removeAnalyst(target.ownerUrl, options.role));
+  console.log(removed ? `${options.role} can no longer read any organization of this database, nor connect to it.` : `${options.role} had no access to this database.`);
+}
+
+const positional = (what: string) => `${what} (an alias of the flag)`;
+
 export const analystCommand: CliCommand = (program) => {
   const analyst = commandGroup(program, 'analyst', 'Let a PostgreSQL login read chosen organizations (psql, BI tools)');
   analyst
     .command('grant')
-    .description('Let <role> read organization <org-slug>')
-    .usage('<role> <org-slug> [--create [--password <password>]]')
-    .argument('<role>', 'PostgreSQL login role of the analyst')
-    .argument('<org-slug>', 'organization it may read')
+    .description('Let a login role read an organization')
+    .usage('--role <role> --org <slug> [--create [--password <password>]]')
+    .argument('[role]', positional('PostgreSQL login role of the analyst'))
+    .argument('[org-slug]', positional('organization it may read'))
+    .option('--role <role>', 'PostgreSQL login role of the analyst')
+    .option('--org <slug>', 'organization it may read')
     .option('--create', 'create the login role first')
     .option('--password <password>', 'password of the created role (generated and shown once when left out)')
-    .action((role: string, slug: string, options: GrantOptions, command) => {
+    .action((role: string | undefined, slug: string | undefined, options: GrantOptions, command: Command) => {
+      const chosen = access(command, options, role, slug);
       if (options.password !== undefined && !options.create) command.error('error: --password goes with --create');
-      return grant(role, slug, options);
+      return grant(chosen.role, chosen.slug, options);
     });
   analyst
     .command('revoke')
-    .description("Take back <role>'s access to organization <org-slug>")
-    .argument('<role>', 'PostgreSQL login role of the analyst')
-    .argument('<org-slug>', 'organization it may no longer read')
-    .action(revoke);
+    .description("Take back a login role's access to an organization")
+    .usage('--role <role> --org <slug>')
+    .argument('[role]', positional('PostgreSQL login role of the analyst'))
+    .argument('[org-slug]', positional('organization it may no longer read'))
+    .option('--role <role>', 'PostgreSQL login role of the analyst')
+    .option('--org <slug>', 'organization it may no longer read')
+    .action((role: string | undefined, slug: string | undefined, options: AccessOptions, command: Command) => {
+      const chosen = access(command, options, role, slug);
+      return revoke(chosen.role, chosen.slug);
+    });
+  analyst.command('list').description('List the analysts of this database and the organizations each may read').action(list);
+  analyst
+    .command('remove')
+    .description('Take every organization of this database from an analyst, and its CONNECT (the login role stays)')
+    .requiredOption('--role <role>', 'PostgreSQL login role of the analyst')
+    .action(remove);
 };

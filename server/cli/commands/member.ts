@@ -1,4 +1,5 @@
-import { findMemberDetails, type MemberDetails } from '../../db/repositories/members.js';
+import type { Command } from 'commander';
+import { findMemberDetails, listMemberDetails, lockRoleHolders, removeMembership, type MemberDetails } from '../../db/repositories/members.js';
 import { listOrganizationRoles } from '../../db/repositories/roles.js';
 import { addMember, changeMembership } from '../../members/change-membership.js';
 import { without } from '../../members/membership-rules.js';
@@ -6,6 +7,7 @@ import { adminApp, membershipGroup } from '../admin-app.js';
 import { enterOrganization, requireRole, requireUser } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
+import { flagOrArgument } from '../flag-or-argument.js';
 import { assertDisjoint, listed, parsePermissionList, union } from '../permission-list.js';
 import { runAdmin } from '../run-admin.js';
 
@@ -35,6 +37,8 @@ async function add(options: AddOptions): Promise<void> {
 }
 
 interface PermissionsOptions {
+  org?: string;
+  email?: string;
   grant?: string;
   deny?: string;
   clear?: string;
@@ -49,7 +53,9 @@ const describeMember = (member: MemberDetails, organization: string) =>
  * The member's own lists: a grant lifts a deny of the same permission and a deny a grant,
  * --clear takes it off both. Without any, shows the lists.
  */
-async function permissions(slug: string, email: string, options: PermissionsOptions): Promise<void> {
+async function permissions(orgArgument: string | undefined, emailArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
+  const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
+  const email = flagOrArgument(command, '--email <email>', options.email, emailArgument);
   const grant = parsePermissionList(options.grant, 'grant');
   const deny = parsePermissionList(options.deny, 'deny');
   const clear = parsePermissionList(options.clear, 'clear');
@@ -76,6 +82,43 @@ async function permissions(slug: string, email: string, options: PermissionsOpti
   console.log(summary);
 }
 
+interface MemberOptions {
+  org: string;
+  email?: string;
+  group?: string;
+  config?: string;
+}
+
+/** The members of one organization's route group, one line each. */
+async function list(options: MemberOptions): Promise<void> {
+  const routeGroup = membershipGroup(await adminApp(options.config), options.group);
+  const lines = await runAdmin(async (admin) => {
+    const { organization, trx } = await enterOrganization(admin, options.org);
+    const members = await listMemberDetails(trx, { organizationId: organization.id, routeGroup });
+    return members.length === 0 ? [`${organization.slug} has no members (route group ${routeGroup}).`] : members.map((member) => describeMember(member, organization.slug));
+  });
+  console.log(lines.join('\n'));
+}
+
+/** Ends a membership; the organization's last owner stays (make another owner first). */
+async function remove(options: MemberOptions & { email: string }): Promise<void> {
+  const app = await adminApp(options.config);
+  const routeGroup = membershipGroup(app, options.group);
+  const summary = await runAdmin(async (admin) => {
+    const user = await requireUser(admin.owner, options.email);
+    const { organization, trx } = await enterOrganization(admin, options.org);
+    const key = { organizationId: organization.id, routeGroup };
+    const member = await findMemberDetails(trx, key, user.id);
+    if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${routeGroup}).`);
+    if (member.role_slug === app.settings.ownerRole && (await lockRoleHolders(trx, organization.id, app.settings.ownerRole)).length <= 1) {
+      throw new Error(`${user.email} is the last ${app.settings.ownerRole} of ${organization.slug}: make another member ${app.settings.ownerRole} first.`);
+    }
+    await removeMembership(trx, key, user.id);
+    return `Removed ${user.email} from ${organization.slug} (route group ${routeGroup}).`;
+  });
+  console.log(summary);
+}
+
 export const memberCommand: CliCommand = (program) => {
   const member = commandGroup(program, 'member', "Manage organizations' members");
   member
@@ -90,12 +133,30 @@ export const memberCommand: CliCommand = (program) => {
   member
     .command('permissions')
     .description("Grant or deny a member permissions on top of their role's (deny wins); with no option, show them")
-    .argument('<org>', 'the organization slug')
-    .argument('<email>', 'the member')
+    .usage('--org <slug> --email <email> [options]')
+    .argument('[org]', 'the organization slug (same as --org)')
+    .argument('[email]', 'the member (same as --email)')
+    .option('--org <slug>', 'the organization')
+    .option('--email <email>', 'the member')
     .option('--grant <list>', 'permissions to grant, comma- or space-separated (lifts a deny of the same)')
     .option('--deny <list>', 'permissions to deny even if the role has them (lifts a grant of the same)')
     .option('--clear <list>', 'permissions to take off both lists')
     .addOption(groupOption("the membership's"))
     .addOption(configOption())
     .action(permissions);
+  member
+    .command('list')
+    .description("List an organization's members with their role and own permissions")
+    .requiredOption('--org <slug>', 'the organization')
+    .addOption(groupOption('the memberships\''))
+    .addOption(configOption())
+    .action(list);
+  member
+    .command('remove')
+    .description('End a membership (the user stays); never the last owner')
+    .requiredOption('--org <slug>', 'the organization')
+    .requiredOption('--email <email>', 'the member')
+    .addOption(groupOption("the membership's"))
+    .addOption(configOption())
+    .action(remove);
 };

@@ -5,7 +5,7 @@ import { addMember } from '../../members/change-membership.js';
 import { draftOrganization, slugTakenError } from '../../organizations/draft-organization.js';
 import { serializeOrganization } from '../../organizations/serialize-organization.js';
 import { adminApp, membershipGroup } from '../admin-app.js';
-import { requireUser } from '../admin-lookups.js';
+import { enterOrganization, requireUser } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
 import { runAdmin } from '../run-admin.js';
@@ -41,8 +41,31 @@ async function createOrganization(options: CreateOptions, command: Command): Pro
   if (owner) console.log(`${owner.email} is its ${app.settings.ownerRole} (route group ${routeGroup}).`);
 }
 
+async function list(): Promise<void> {
+  const organizations = await runAdmin(async (admin) =>
+    (await admin.tenant({ organizationId: null, userId: null })).selectFrom('organizations').select(['id', 'slug', 'name']).orderBy('id').execute(),
+  );
+  console.log(organizations.length === 0 ? 'No organizations.' : organizations.map((organization) => `${organization.slug} (${organization.name}, id ${organization.id})`).join('\n'));
+}
+
+/** Deletes the organization and everything it owns (members, invitations, its rows, its audit trail). */
+async function remove(options: { org: string }): Promise<void> {
+  const organization = await runAdmin(async (admin) => {
+    const { organization, trx } = await enterOrganization(admin, options.org);
+    await trx.deleteFrom('organizations').where('id', '=', organization.id).execute();
+    return organization;
+  });
+  console.log(`Removed organization ${organization.slug} (${organization.name}, id ${organization.id}) and everything it owned.`);
+}
+
 export const orgCommand: CliCommand = (program) => {
-  const org = commandGroup(program, 'org', 'Create organizations (tenants)');
+  const org = commandGroup(program, 'org', 'Create, list and remove organizations (tenants)');
+  org.command('list').description('List every organization').action(list);
+  org
+    .command('remove')
+    .description('Delete an organization and everything it owns (members, invitations, its rows, its audit trail)')
+    .requiredOption('--org <slug>', 'the organization')
+    .action(remove);
   org
     .command('create')
     .description('Create an organization with the starting roles of the config (organizationRoles; default owner: *)')

@@ -9,6 +9,7 @@ import { adminApp } from '../admin-app.js';
 import { enterOrganization, requireRole } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
+import { flagOrArgument } from '../flag-or-argument.js';
 import { assertDisjoint, listed, parsePermissionList, union } from '../permission-list.js';
 import { runAdmin } from '../run-admin.js';
 
@@ -42,13 +43,17 @@ async function create(slug: string, options: CreateOptions, command: Command): P
 }
 
 interface PermissionsOptions {
+  org?: string;
+  role?: string;
   grant?: string;
   revoke?: string;
   config?: string;
 }
 
 /** Adds and removes entries of the role's list in one organization; without either, shows it. */
-async function permissions(slug: string, roleSlug: string, options: PermissionsOptions): Promise<void> {
+async function permissions(orgArgument: string | undefined, roleArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
+  const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
+  const roleSlug = flagOrArgument(command, '--role <role-slug>', options.role, roleArgument);
   const grant = parsePermissionList(options.grant, 'grant');
   const revoke = parsePermissionList(options.revoke, 'revoke');
   assertDisjoint({ grant, revoke });
@@ -80,8 +85,11 @@ export const roleCommand: CliCommand = (program) => {
   role
     .command('permissions')
     .description("Change a role's permissions in one organization; with no option, show them")
-    .argument('<org>', 'the organization slug')
-    .argument('<role>', 'the role slug')
+    .usage('--org <slug> --role <role-slug> [options]')
+    .argument('[org]', 'the organization slug (same as --org)')
+    .argument('[role]', 'the role slug (same as --role)')
+    .option('--org <slug>', 'the organization')
+    .option('--role <role-slug>', 'the role')
     .option('--grant <list>', 'permissions to add to the list, comma- or space-separated')
     .option('--revoke <list>', 'entries to take off the list (exactly as listed: revoking posts.delete leaves posts.*)')
     .addOption(configOption())

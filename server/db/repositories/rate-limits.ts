@@ -1,41 +1,64 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './executor.js';
 
 export interface WindowCount {
   key: string;
-  hits: number;
-  /** Whole seconds until the window ends, at least 1. */
+  /** Whether the key's window already held its limit: the attempt was not admitted. */
+  refused: boolean;
+  /** Whole seconds until the oldest attempt leaves the window, at least 1. */
   retryAfter: number;
 }
 
+export interface SlidingWindow {
+  key: string;
+  windowSeconds: number;
+  maxAttempts: number;
+}
+
+/** The time an attempt is counted at: the given one, else the database's (every instance agrees). */
+const instant = (at: Date | undefined): RawBuilder<Date> => (at ? sql<Date>`${at.toISOString()}::timestamptz` : sql<Date>`now()`);
+
 /**
- * Counts one hit on each key in one statement, opening a new window of `decaySeconds` on a key
- * whose window has ended. The database's clock decides, so instances with drifting clocks agree.
+ * Counts one attempt on each key in one statement: it is admitted, and its time kept, while
+ * fewer than maxAttempts of the key's kept times fall within the windowSeconds that end with it.
+ * Times that left the window are dropped on the way.
  */
-export async function countHits(db: Executor, windows: readonly { key: string; decaySeconds: number }[]): Promise<WindowCount[]> {
-  const keys = windows.map((window) => window.key);
-  const decays = windows.map((window) => window.decaySeconds);
+export async function countHits(db: Executor, windows: readonly SlidingWindow[], at?: Date): Promise<WindowCount[]> {
+  const now = instant(at);
   const { rows } = await sql<WindowCount>`
-    INSERT INTO rate_limits AS r (key, hits, resets_at)
-    SELECT key, 1, now() + make_interval(secs => decay)
-    FROM unnest(${keys}::text[], ${decays}::integer[]) AS w(key, decay)
+    INSERT INTO rate_limits AS r (key, attempts, window_seconds, max_attempts, expires_at)
+    SELECT key, ARRAY[${now}], window_seconds, max_attempts, ${now} + make_interval(secs => window_seconds)
+    FROM unnest(${windows.map((w) => w.key)}::text[], ${windows.map((w) => w.windowSeconds)}::integer[], ${windows.map((w) => w.maxAttempts)}::integer[])
+      AS w(key, window_seconds, max_attempts)
     ON CONFLICT (key) DO UPDATE SET
-      hits = CASE WHEN r.resets_at <= now() THEN 1 ELSE r.hits + 1 END,
-      resets_at = CASE WHEN r.resets_at <= now() THEN excluded.resets_at ELSE r.resets_at END
-    RETURNING key, hits, greatest(1, ceil(extract(epoch FROM r.resets_at - now())))::integer AS "retryAfter"`.execute(db);
+      (attempts, refused) = (
+        SELECT CASE WHEN count(*) < excluded.max_attempts THEN coalesce(array_agg(t ORDER BY t), '{}') || ${now} ELSE array_agg(t ORDER BY t) END,
+          count(*) >= excluded.max_attempts
+        FROM unnest(r.attempts) AS t
+        WHERE t > ${now} - make_interval(secs => excluded.window_seconds)
+      ),
+      window_seconds = excluded.window_seconds,
+      max_attempts = excluded.max_attempts,
+      expires_at = greatest(r.expires_at, excluded.expires_at)
+    RETURNING key, refused,
+      greatest(1, ceil(extract(epoch FROM attempts[1] + make_interval(secs => window_seconds) - ${now})))::integer AS "retryAfter"`.execute(db);
   return rows;
 }
 
-/** Takes one hit back from a key (an attempt that turned out to be legitimate). */
+/** Takes the newest attempt back from a key (one that turned out to be legitimate). */
 export async function forgiveHit(db: Executor, key: string): Promise<void> {
-  await db.updateTable('rate_limits').set({ hits: sql`greatest(hits - 1, 0)` }).where('key', '=', key).execute();
+  await db
+    .updateTable('rate_limits')
+    .set({ attempts: sql`attempts[1:cardinality(attempts) - 1]` })
+    .where('key', '=', key)
+    .execute();
 }
 
 export async function forgetKey(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
 }
 
-/** Deletes the windows that have ended; a later hit would have restarted them anyway. */
-export async function sweepEndedWindows(db: Executor): Promise<void> {
-  await db.deleteFrom('rate_limits').where('resets_at', '<=', sql<Date>`now()`).execute();
+/** Deletes the keys whose every attempt has left its window. */
+export async function sweepEndedWindows(db: Executor, at?: Date): Promise<void> {
+  await db.deleteFrom('rate_limits').where('expires_at', '<=', instant(at)).execute();
 }

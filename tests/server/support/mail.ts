@@ -11,8 +11,8 @@ const newestMail = async (server: TestServer, recipient: string) =>
   )[0];
 
 /**
- * The newest message to `recipient` in mail_outbox, with the token it carries. Reset mails are
- * written after the answer (so known emails answer no slower): it waits a little for one.
+ * The newest message to `recipient` in mail_outbox, with the token it carries. Mail is delivered
+ * from mail_queue after the answer: it waits a little for one.
  */
 export async function lastMail(server: TestServer, recipient: string, waitMs = 5000): Promise<Mail> {
   const deadline = Date.now() + waitMs;
@@ -27,7 +27,13 @@ export async function lastMail(server: TestServer, recipient: string, waitMs = 5
   return { ...mail, token };
 }
 
-export async function mailCount(server: TestServer, recipient: string): Promise<number> {
+const queued = async (server: TestServer, recipient: string) =>
+  Number((await server.sql<{ count: string }>('SELECT count(*) FROM mail_queue WHERE lower(recipient) = lower($1) AND failed_at IS NULL', [recipient]))[0]?.count);
+
+/** How many messages `recipient` received, once the mail queued for it has gone out (waiting up to waitMs). */
+export async function mailCount(server: TestServer, recipient: string, waitMs = 5000): Promise<number> {
+  const deadline = Date.now() + waitMs;
+  while ((await queued(server, recipient)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   const [row] = await server.sql<{ count: string }>('SELECT count(*) FROM mail_outbox WHERE lower(recipient) = lower($1)', [recipient]);
   return Number(row?.count ?? 0);
 }

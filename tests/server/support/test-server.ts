@@ -74,6 +74,8 @@ export async function startTestServer({ databasePort, clock, ...overrides }: Tes
   const { secretKey } = await (keyPair ??= generateTokenKeyPair());
   const server = await createServer({
     database: { connectionString: viaPort(database.ownerUrl, databasePort), maxConnections: 4 },
+    // The owner's connection: these tests read and write past RLS beside it. The login check has its own tests.
+    allowOwnerConnection: true,
     tokens: { secretKey, clock },
     routeGroups: TEST_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
