@@ -24,7 +24,11 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Queries and pagination', link: '/guides/queries-and-pagination' },
       { text: 'The web client', link: '/guides/web-client' },
       { text: 'React Native', link: '/guides/react-native' },
+      { text: 'Other services', link: '/guides/other-services' },
+      { text: 'Testing your policies', link: '/guides/testing-policies' },
+      { text: 'Why was this refused?', link: '/guides/why-refused' },
       { text: 'Analyst access', link: '/guides/analyst-access' },
+      { text: 'Columns analysts never see', link: '/guides/analyst-hidden-columns' },
       { text: 'Administration', link: '/guides/administration' },
       { text: 'The admin console', link: '/guides/admin-console' },
     ],
@@ -34,6 +38,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Configuration', link: '/reference/configuration' },
       { text: 'CLI', link: '/reference/cli' },
+      { text: 'CLI: listing and removing', link: '/reference/cli-admin' },
       { text: 'HTTP API', link: '/reference/http-api' },
       { text: 'Permissions and errors', link: '/reference/permissions-and-errors' },
       { text: 'Packages and layout', link: '/reference/packages' },
@@ -43,6 +48,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     text: 'Operations',
     items: [
       { text: 'Deployment', link: '/operations/deployment' },
+      { text: 'Deployment notes', link: '/operations/deployment-notes' },
       { text: 'Containers', link: '/operations/containers' },
       { text: 'PgBouncer and several instances', link: '/operations/pgbouncer' },
       { text: 'Metrics and tracing', link: '/operations/metrics-and-tracing' },
