@@ -2,17 +2,16 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pino } from 'pino';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startTestServer } from './support/test-server.js';
+import { BIN } from '../../harness/cli.js';
 
 // The request log is written asynchronously, in batches; a SIGTERM right after a burst of
 // requests must still leave every request's line on stdout.
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'gatehouse.js');
 const REQUESTS = 300;
 
 let testDb: TestDatabase;
