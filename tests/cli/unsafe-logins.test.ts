@@ -1,4 +1,6 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkServiceLogin } from '../../server/db/service-login-check.js';
 import { serviceDatabase } from '../../server/cli/service-database.js';
 import { readEnvironment } from '../../server/cli/environment.js';
 import { roleUrl } from '../../server/db/role-url.js';
@@ -72,8 +74,10 @@ describe.each(Object.keys(UNSAFE) as Unsafe[])('a %s login', (kind) => {
       const before = await stateOf(role);
       const env = readEnvironment({ DATABASE_URL: database.ownerUrl, GATEHOUSE_APP_DATABASE_URL: roleUrl(database.ownerUrl, role, PASSWORD) });
       const target = { ownerUrl: database.ownerUrl, embedded: false, stop: async () => {} };
-      const refusal = kind === 'nologin' ? `role "${role}" is not permitted to log in` : `Refusing to serve as ${role}: ${REASONS[kind]}`;
-      await expect(serviceDatabase(env, target, { provisionLogin: false, allowOwner: false, home: '/nonexistent' })).rejects.toThrow(refusal);
+      const refusal = kind === 'nologin' ? `role "${role}" is not permitted to log in` : `${role}: ${REASONS[kind]}`;
+      // What `serve` does before it listens: pick the service connection, then check its login.
+      const serving = async () => checkServiceLogin(await serviceDatabase(env, target, { provisionLogin: false, home: '/nonexistent' }), false, pino({ level: 'silent' }));
+      await expect(serving()).rejects.toThrow(refusal);
       expect(await stateOf(role)).toEqual(before);
     } finally {
       await queryOnce(database.ownerUrl, `REVOKE gatehouse_app FROM ${role}`);
