@@ -236,7 +236,7 @@ describe('gatehouse analyst', () => {
       const analystRole = uniqueRoleName('analyst');
       expect(await gatehouse('analyst', 'grant', analystRole, 'initech')).toMatchObject({ code: 1, stderr: 'No organization has the slug "initech".\n' });
       const usage = await gatehouse('analyst', 'grant', analystRole, 'acme', '--password', 'without-create-123');
-      expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: gatehouse analyst grant <role> <org-slug> [--create [--password <password>]]') });
+      expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: gatehouse analyst grant --role <role> --org <slug> [--create [--password <password>]]') });
     }));
 });
 

@@ -119,6 +119,7 @@ describe('gatehouse serve', () => {
 
   it('refuses a login without gatehouse_app', async () => {
     await queryOnce(testDb.ownerUrl, `CREATE ROLE ${outsider} LOGIN PASSWORD '${PASSWORD}'`);
+    await queryOnce(testDb.ownerUrl, `GRANT CONNECT ON DATABASE ${testDb.name} TO ${outsider}`);
     const run = await runCli(['serve'], testDb.ownerUrl, env({ GATEHOUSE_APP_DATABASE_URL: roleUrl(testDb.ownerUrl, outsider, PASSWORD) }));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`The service login ${outsider} is not a member of gatehouse_app`);
