@@ -12,4 +12,6 @@ export default defineConfig({
   routeGroups: DEMO_ROUTE_GROUPS,
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
   data: demoData,
+  // The admin console's Decisions page reads the stored refusals.
+  decisionLog: { store: 'database' },
 });

@@ -1,4 +1,4 @@
-import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
+import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, policyMethodName, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
 import { HttpError } from '../http/errors/http-error.js';
 import type { DataPolicy } from './data-context.js';
 import { RecordNotFoundError, UnknownModelError } from '../errors/data-errors.js';
@@ -21,18 +21,10 @@ export interface Refusal {
   reason: RefusalReason;
 }
 
-/** The class that declared the policy: `PostPolicy`, past the subclass binding it to its slug. */
-function policyClassName(policy: DataPolicy): string {
-  for (let type = policy.constructor; type !== Object; type = Object.getPrototypeOf(type) as typeof type) {
-    if (/.Policy$/.test(type.name)) return type.name;
-  }
-  return policy.constructor.name;
-}
-
 /** The reason of a policy method's refusal. */
 export function policyRefusal(policy: DataPolicy, method: PolicyMethod): RefusalReason {
   const permission = `${policy.resourceSlug}.${POLICY_ACTIONS[method]}`;
-  return policy.hasPermission(permission) ? { gate: 'policy', permission, policy: `${policyClassName(policy)}.${method}` } : { gate: 'policy', permission };
+  return policy.hasPermission(permission) ? { gate: 'policy', permission, policy: policyMethodName(policy, method) } : { gate: 'policy', permission };
 }
 
 function gateOf(error: Error): RefusalReason | null {

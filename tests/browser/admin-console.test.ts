@@ -9,7 +9,7 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot') }), launchChromium()]);
+  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot'), decisionLog: { store: 'database' } }), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -100,7 +100,7 @@ describe('the administration console in Chromium', () => {
     await viewer.page.goto(`${server.api.baseUrl}/#/admin/members`);
     const alert = viewer.page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('This action is unauthorized.');
+    expect(await alert.textContent()).toContain('This action is unauthorized. You lack memberships.index.');
     expect(await viewer.page.getByRole('table', { name: 'Members' }).count()).toBe(0);
     await viewer.page.close();
   });
@@ -117,5 +117,23 @@ describe('the administration console in Chromium', () => {
     const mail = await runCli(['mail', '--last', '1'], server.database.ownerUrl);
     expect(mail.code).toBe(0);
     expect(mail.stdout).toContain('To: new.hire@acme.test');
+  });
+
+  it('lists a refusal with its reason, and explains it as a decision tree', async () => {
+    const viewerToken = await server.login('viewer@acme.test');
+    const [post] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Quarterly roadmap'");
+    expect((await server.api.delete(`/api/acme/posts/${post!.id}`, { token: viewerToken })).status).toBe(403);
+    await expect.poll(async () => (await server.sql("SELECT 1 FROM decision_logs WHERE permission = 'posts.destroy'")).length).toBe(1);
+
+    const owner = await signedIn('owner@acme.test');
+    await owner.page.getByRole('link', { name: 'Decisions' }).click();
+    const row = owner.page.getByRole('table', { name: 'Decisions' }).getByRole('row').filter({ hasText: 'posts.destroy' });
+    expect(await row.textContent()).toContain('Vera Viewer');
+    await row.getByRole('button', { name: 'Explain' }).click();
+    const tree = owner.page.getByLabel('Decision');
+    await tree.waitFor();
+    expect(await tree.textContent()).toContain('posts.destroy');
+    await screenshot(owner.page, 'console-decisions');
+    await owner.page.close();
   });
 });

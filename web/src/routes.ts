@@ -17,6 +17,7 @@ export const ADMIN_SECTIONS = {
   roles: { title: 'Roles', action: 'show', subject: 'roles' },
   invitations: { title: 'Invitations', action: 'index', subject: 'invitations' },
   audit: { title: 'Audit', action: 'index', subject: 'audit' },
+  decisions: { title: 'Decisions', action: 'index', subject: 'decisions' },
 } as const;
 
 export type AdminSection = keyof typeof ADMIN_SECTIONS;

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { AdminSection } from '../routes.js';
 import { AuditPage } from './audit-page.js';
+import { DecisionsPage } from './decisions-page.js';
 import { InvitationsPage } from './invitations-page.js';
 import { MembersPage } from './members-page.js';
 import { RolesPage } from './roles-page.js';
@@ -10,6 +11,7 @@ const PAGES: Record<AdminSection, ComponentType> = {
   roles: RolesPage,
   invitations: InvitationsPage,
   audit: AuditPage,
+  decisions: DecisionsPage,
 };
 
 /**
