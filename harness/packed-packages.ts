@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 // The workspace packages as a user gets them: packed by npm (its prepare/prepack scripts build
@@ -15,7 +15,6 @@ const require = createRequire(import.meta.url);
 
 export const REPOSITORY = resolve(import.meta.dirname, '..');
 const TSC = require.resolve('typescript/bin/tsc');
-const BUILD_OUTPUTS = ['engine/dist', 'client/dist', 'server/dist', 'node/dist'];
 
 export interface Tarballs {
   engine: string;
@@ -30,16 +29,58 @@ export async function scratchFolder(prefix: string): Promise<string> {
 }
 
 /**
- * `npm pack` of every package from a checkout without build output: whatever `dist/` the
- * tarballs carry, npm's own lifecycle scripts built it.
+ * A copy of the checkout's files (tracked, and new ones not ignored) without any build output,
+ * sharing the checkout's installed dependencies: packing builds dist/ there, never in the checkout.
+ */
+async function cleanCopy(): Promise<string> {
+  const copy = await scratchFolder('checkout');
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPOSITORY, maxBuffer: 64 * 1024 * 1024 });
+  const files = stdout.split('\0').filter((file) => file !== '');
+  for (const file of files) {
+    await mkdir(dirname(join(copy, file)), { recursive: true });
+    // A file deleted from the work tree but still in the index is not part of this checkout.
+    await copyFile(join(REPOSITORY, file), join(copy, file)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  await linkDependencies(copy);
+  return copy;
+}
+
+/**
+ * node_modules of the copy: every installed package linked from the checkout, except the
+ * workspace links, which point into the copy (a relative link does, made anew there).
+ */
+async function linkDependencies(copy: string): Promise<void> {
+  const modules = join(REPOSITORY, 'node_modules');
+  await mkdir(join(copy, 'node_modules', '@gatehouse'), { recursive: true });
+  for (const entry of await readdir(modules)) {
+    if (entry !== '@gatehouse') await symlink(join(modules, entry), join(copy, 'node_modules', entry));
+  }
+  for (const name of await readdir(join(modules, '@gatehouse'))) {
+    await symlink(await readlink(join(modules, '@gatehouse', name)), join(copy, 'node_modules', '@gatehouse', name));
+  }
+  for (const workspace of ['engine', 'client', 'server', 'node']) {
+    const own = join(REPOSITORY, workspace, 'node_modules');
+    if (await stat(own).then(() => true, () => false)) await symlink(own, join(copy, workspace, 'node_modules'));
+  }
+}
+
+/**
+ * `npm pack` of every package from a copy of the checkout without build output: whatever `dist/`
+ * the tarballs carry, npm's own lifecycle scripts built it. The checkout is left as it was.
  */
 export async function packPackages(destination: string): Promise<Tarballs> {
-  await Promise.all(BUILD_OUTPUTS.map((output) => rm(join(REPOSITORY, output), { recursive: true, force: true })));
-  await mkdir(destination, { recursive: true });
-  await run(NPM, ['pack', '--workspaces', '--pack-destination', destination], {
-    cwd: REPOSITORY,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const copy = await cleanCopy();
+  try {
+    await mkdir(destination, { recursive: true });
+    await run(NPM, ['pack', '--workspaces', '--pack-destination', destination], {
+      cwd: copy,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
   return {
     engine: join(destination, `gatehouse-engine-${await packageVersion(join(REPOSITORY, 'engine'))}.tgz`),
     client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
@@ -52,8 +93,8 @@ const PACKED = 'tarballs.json';
 const FAILED = 'failed.txt';
 
 /**
- * The run's one `npm pack` (packing rebuilds dist/, so two files must not pack at once): the
- * first test file to ask packs into `folder`, the others wait for its tarballs.
+ * The run's one `npm pack` (a full build of every package, too slow to repeat): the first test
+ * file to ask packs into `folder`, the others wait for its tarballs.
  */
 export async function sharedTarballs(folder: string): Promise<Tarballs> {
   const packed = join(folder, PACKED);

@@ -78,6 +78,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     await importTokenKeys(resolved.tokens.secretKey),
     resolved.tokens.ttlSeconds,
     await Promise.all(resolved.tokens.previousPublicKeys.map(importPreviousKey)),
+    config.tokens.clock,
   );
   const tracer = config.tracing ? gatehouseTracer() : null;
   const stageLogs = logger.isLevelEnabled('debug');

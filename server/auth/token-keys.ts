@@ -99,8 +99,8 @@ export function footerKeyId(token: string): string | null {
 }
 
 /** The claims of a token that `publicKey` verifies; throws for anything else. */
-export async function verifyToken(publicKey: PublicKey, token: string): Promise<Record<string, unknown>> {
-  return (await v4.Verify(publicKey, token)).claims;
+export async function verifyToken(publicKey: PublicKey, token: string, now: Date = new Date()): Promise<Record<string, unknown>> {
+  return (await v4.Verify(publicKey, token, { now })).claims;
 }
 
 /** A new Ed25519 key pair as PASERK strings. */

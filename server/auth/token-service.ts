@@ -27,6 +27,8 @@ export class TokenService {
     private readonly keys: TokenKeys,
     readonly ttlSeconds: number,
     previous: readonly VerificationKey[] = [],
+    /** The time expiry is judged by: the wall clock, or a test's. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.verificationKeys = [keys.current, ...previous.filter((key) => key.id !== keys.current.id)];
   }
@@ -51,7 +53,7 @@ export class TokenService {
 
   /** The claims of a genuine, unexpired token; null for anything else. */
   async verify(token: string): Promise<TokenClaims | null> {
-    const known = this.verified.get(token, new Date());
+    const known = this.verified.get(token, this.now());
     if (known) return known;
     const claims = await this.checkSignature(token);
     if (claims) this.verified.remember(token, claims);
@@ -71,7 +73,7 @@ export class TokenService {
 
   private async claimsVerifiedBy(key: VerificationKey, token: string): Promise<TokenClaims | null> {
     try {
-      const claims = await verifyToken(key.publicKey, token);
+      const claims = await verifyToken(key.publicKey, token, this.now());
       const userId = Number(claims.sub);
       const { sid, grp, exp } = claims;
       if (!Number.isSafeInteger(userId) || userId <= 0) return null;

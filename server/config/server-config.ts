@@ -38,6 +38,8 @@ export interface ServerConfig {
     previousPublicKeys?: readonly string[];
     /** Session and token lifetime; default 7 days. */
     ttlSeconds?: number;
+    /** The time a token's expiry is judged by; default the wall clock (tests move their own). */
+    clock?: () => Date;
   };
   routeGroups: readonly RouteGroupConfig[];
   /** 403 for callers without a membership row in the request's route group; default off. */

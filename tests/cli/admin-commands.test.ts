@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { createServer, type GatehouseServer } from '../../server/create-server.j
 import { Api } from '../server/support/http-client.js';
 import { runCli, runCliOnTerminal, type CliRun } from '../../harness/cli.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
+import { gatehouseInProcess, gatehouseRun } from '../support/gatehouse-in-process.js';
 import { queryOnce } from '../support/query.js';
 
 // Each command is a Node process loading TypeScript: slow on a busy machine.
@@ -16,7 +18,8 @@ vi.setConfig({ testTimeout: 180_000 });
 
 // The operator's bootstrap, as docs/guides/administration.md tells it: a database migrated with
 // the core alone (no demo, no config), then users, organizations, members and roles made with the
-// CLI, checked over HTTP against a real server on that database. The tests build on each other.
+// CLI, checked over HTTP against a real server on that database. Each test makes the users,
+// organizations and roles it changes, under names of its own.
 let db: TestDatabase;
 let server: GatehouseServer;
 let api: Api;
@@ -27,6 +30,8 @@ const TWO_GROUPS = join(configDir, 'two-groups.config.mjs');
 const PASSWORD = 'first-user-pass';
 
 const gatehouse = (...args: string[]) => runCli(args, db.ownerUrl);
+/** Fixtures through the same commands, in this process: only the command under test is spawned. */
+const cli = (...args: string[]) => gatehouseInProcess(db.ownerUrl, args);
 const sql = <Row extends Record<string, unknown>>(text: string, values: unknown[] = []) => queryOnce<Row>(db.ownerUrl, text, values);
 
 async function login(email: string, password = PASSWORD, group = ''): Promise<string> {
@@ -35,17 +40,41 @@ async function login(email: string, password = PASSWORD, group = ''): Promise<st
   return response.body.token as string;
 }
 
-/** The status of `GET /api/acme/members` for the user: memberships.index decides it. */
-const membersStatus = async (token: string) => (await api.get('/api/acme/members', { token })).status;
+/** The status of `GET /api/{org}/members` for the user: memberships.index decides it. */
+const membersStatus = async (org: string, token: string) => (await api.get(`/api/${org}/members`, { token })).status;
 
 function succeeded(run: CliRun): string {
   expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
   return run.stdout;
 }
 
+const unique = (label: string) => `${label}-${randomBytes(3).toString('hex')}`;
+const newEmail = (label: string) => `${unique(label)}@example.test`;
+
+/** A user made through `user create`, with the shared password unless told otherwise. */
+async function newUser(label: string, ...extra: string[]): Promise<string> {
+  const email = newEmail(label);
+  await cli('user', 'create', '--email', email, '--name', label, '--password', PASSWORD, ...extra);
+  return email;
+}
+
+/**
+ * Each test's own setting, made as the README's bootstrap makes it: Ada owns acme-*, Ed is its
+ * auditor (memberships.index, roles.index), empty-* has no member.
+ */
+async function bootstrap() {
+  const [ada, ed] = [await newUser('ada', '--permissions', '*'), await newUser('ed')];
+  const [acme, empty, auditor] = [unique('acme'), unique('empty'), unique('auditor')];
+  await cli('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada);
+  await cli('org', 'create', '--name', 'Empty Co', '--slug', empty);
+  await cli('role', 'create', auditor, '--org', acme, '--permissions', 'memberships.index, roles.index');
+  await cli('member', 'add', '--org', acme, '--email', ed, '--role', auditor);
+  return { ada, ed, acme, empty, auditor };
+}
+
 beforeAll(async () => {
   db = await createEmptyDatabase();
-  succeeded(await gatehouse('migrate'));
+  await cli('migrate');
   const { secretKey } = await generateTokenKeyPair();
   // The groups the CLI assumes without a config (one `tenant` group), plus one without tenancy,
   // where a user's own permissions (user create --permissions) apply.
@@ -83,6 +112,7 @@ const COMMANDS: Record<string, string[]> = {
 
 describe('--help', () => {
   it('lists the administration commands and describes each with its flags, changing nothing', async () => {
+    const before = await tableCounts();
     const top = succeeded(await gatehouse('--help'));
     for (const group of ['user', 'org', 'member', 'role']) expect(top).toMatch(new RegExp(`^  ${group}\\b`, 'm'));
     const runs = await Promise.all(Object.keys(COMMANDS).map((command) => gatehouse(...command.split(' '), '--help')));
@@ -91,102 +121,114 @@ describe('--help', () => {
       expect(help).toContain(`Usage: gatehouse ${command}`);
       for (const flag of flags) expect(help, `${command} ${flag}`).toContain(flag);
     });
-    expect(await sql('SELECT email FROM users')).toEqual([]);
+    expect(await tableCounts()).toEqual(before);
   });
 });
 
 describe('user create', () => {
   it('makes a user who signs in, holding the permissions given for groups without organizations', async () => {
-    expect(succeeded(await gatehouse('user', 'create', '--email', 'ada@example.test', '--name', 'Ada Admin', '--password', PASSWORD, '--permissions', '*'))).toMatch(
-      /^Created user ada@example\.test \(Ada Admin, id \d+\); own permissions: \*\.\n$/,
+    const [ada, ed] = [newEmail('ada'), newEmail('ed')];
+    expect(succeeded(await gatehouse('user', 'create', '--email', ada, '--name', 'Ada Admin', '--password', PASSWORD, '--permissions', '*'))).toMatch(
+      new RegExp(`^Created user ${ada.replace('.', '\\.')} \\(Ada Admin, id \\d+\\); own permissions: \\*\\.\n$`),
     );
-    await login('ada@example.test');
-    const admin = await login('ada@example.test', PASSWORD, '/admin');
+    await login(ada);
+    const admin = await login(ada, PASSWORD, '/admin');
     expect((await api.get('/api/admin/user-role', { token: admin })).body).toMatchObject({ role: null, permissions: ['*'] });
     // A space- or comma-separated list; without --permissions the user holds none of their own.
-    succeeded(await gatehouse('user', 'create', '--email', 'ed@example.test', '--name', 'Ed', '--password', PASSWORD));
-    const ed = await login('ed@example.test', PASSWORD, '/admin');
-    expect((await api.get('/api/admin/user-role', { token: ed })).body).toMatchObject({ permissions: [] });
-    expect(await sql('SELECT email, permissions FROM users ORDER BY id')).toEqual([
-      { email: 'ada@example.test', permissions: ['*'] },
-      { email: 'ed@example.test', permissions: [] },
+    succeeded(await gatehouse('user', 'create', '--email', ed, '--name', 'Ed', '--password', PASSWORD));
+    const edToken = await login(ed, PASSWORD, '/admin');
+    expect((await api.get('/api/admin/user-role', { token: edToken })).body).toMatchObject({ permissions: [] });
+    expect(await sql('SELECT email, permissions FROM users WHERE email = ANY ($1) ORDER BY id', [[ada, ed]])).toEqual([
+      { email: ada, permissions: ['*'] },
+      { email: ed, permissions: [] },
     ]);
   });
 
   it('reads the password from one line of standard input when --password is left out', async () => {
-    succeeded(await runCli(['user', 'create', '--email', 'piped@example.test', '--name', 'Piped'], db.ownerUrl, {}, 'piped-password\nignored\n'));
-    await login('piped@example.test', 'piped-password');
+    const piped = newEmail('piped');
+    succeeded(await runCli(['user', 'create', '--email', piped, '--name', 'Piped'], db.ownerUrl, {}, 'piped-password\nignored\n'));
+    await login(piped, 'piped-password');
   });
 
   it('asks twice on a terminal without echoing the password, and refuses two different ones', async () => {
-    const typed = await runCliOnTerminal(['user', 'create', '--email', 'typed@example.test', '--name', 'Typed'], db.ownerUrl, /Password/, ['typed-password', 'typed-password']);
+    const [typedEmail, mistypedEmail] = [newEmail('typed'), newEmail('mistyped')];
+    const typed = await runCliOnTerminal(['user', 'create', '--email', typedEmail, '--name', 'Typed'], db.ownerUrl, /Password/, ['typed-password', 'typed-password']);
     expect(typed.code, typed.stdout).toBe(0);
-    expect(typed.stdout).toMatch(/Password: \r?\nPassword \(again\): \r?\nCreated user typed@example\.test/);
+    expect(typed.stdout).toMatch(/Password: \r?\nPassword \(again\): \r?\nCreated user typed-/);
     expect(typed.stdout).not.toContain('typed-password');
-    await login('typed@example.test', 'typed-password');
+    await login(typedEmail, 'typed-password');
 
-    const mistyped = await runCliOnTerminal(['user', 'create', '--email', 'mistyped@example.test', '--name', 'M'], db.ownerUrl, /Password/, ['one-password', 'another-password']);
+    const mistyped = await runCliOnTerminal(['user', 'create', '--email', mistypedEmail, '--name', 'M'], db.ownerUrl, /Password/, ['one-password', 'another-password']);
     expect(mistyped.code).toBe(1);
     expect(mistyped.stdout).toContain('The password field confirmation does not match.');
-    expect(await sql("SELECT id FROM users WHERE email = 'mistyped@example.test'")).toEqual([]);
+    expect(await sql('SELECT id FROM users WHERE email = $1', [mistypedEmail])).toEqual([]);
   });
 });
 
 describe('organizations on a database migrated with the core alone', () => {
   it('POST /api/organizations makes the caller its owner: the owner role is a core row', async () => {
-    const response = await api.post('/api/organizations', { token: await login('ed@example.test'), body: { name: 'Ed Works', slug: 'ed-works' } });
-    expect(response).toMatchObject({ status: 201, body: { slug: 'ed-works' } });
-    expect((await api.get('/api/ed-works/user-role', { token: await login('ed@example.test') })).body).toMatchObject({ role: 'owner', permissions: ['*'] });
+    const ed = await newUser('ed');
+    const slug = unique('ed-works');
+    const response = await api.post('/api/organizations', { token: await login(ed), body: { name: 'Ed Works', slug } });
+    expect(response).toMatchObject({ status: 201, body: { slug } });
+    expect((await api.get(`/api/${slug}/user-role`, { token: await login(ed) })).body).toMatchObject({ role: 'owner', permissions: ['*'] });
   });
 
   it('org create --owner makes an organization its owner reaches, audited with no user', async () => {
-    expect(succeeded(await gatehouse('org', 'create', '--name', 'Acme', '--slug', 'acme', '--owner', 'ada@example.test'))).toMatch(
-      /^Created organization acme \(Acme, id \d+\)\.\nada@example\.test is its owner \(route group tenant\)\.\n$/,
+    const ada = await newUser('ada');
+    const acme = unique('acme');
+    expect(succeeded(await gatehouse('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada))).toMatch(
+      new RegExp(`^Created organization ${acme} \\(Acme, id \\d+\\)\\.\n${ada.replace('.', '\\.')} is its owner \\(route group tenant\\)\\.\n$`),
     );
-    const ada = await login('ada@example.test');
-    const members = await api.get('/api/acme/members', { token: ada });
+    const members = await api.get(`/api/${acme}/members`, { token: await login(ada) });
     expect(members.status).toBe(200);
-    expect(members.body.data).toEqual([expect.objectContaining({ email: 'ada@example.test', role: expect.objectContaining({ slug: 'owner' }) })]);
-    expect(await sql("SELECT model, action, user_id FROM audit_logs WHERE organization_id = (SELECT id FROM organizations WHERE slug = 'acme') ORDER BY id")).toEqual([
+    expect(members.body.data).toEqual([expect.objectContaining({ email: ada, role: expect.objectContaining({ slug: 'owner' }) })]);
+    expect(await sql('SELECT model, action, user_id FROM audit_logs WHERE organization_id = (SELECT id FROM organizations WHERE slug = $1) ORDER BY id', [acme])).toEqual([
       { model: 'organizations', action: 'created', user_id: null },
       { model: 'memberships', action: 'created', user_id: null },
     ]);
   });
 
   it('org create without --owner makes an organization with no member and its starting roles', async () => {
-    expect(succeeded(await gatehouse('org', 'create', '--name', 'Empty Co', '--slug', 'empty-co'))).toMatch(/^Created organization empty-co \(Empty Co, id \d+\)\.\n$/);
-    expect(await sql("SELECT r.slug, p.permissions FROM org_role_permissions p JOIN roles r ON r.id = p.role_id JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'empty-co'")).toEqual([
+    const empty = unique('empty');
+    expect(succeeded(await gatehouse('org', 'create', '--name', 'Empty Co', '--slug', empty))).toMatch(new RegExp(`^Created organization ${empty} \\(Empty Co, id \\d+\\)\\.\n$`));
+    expect(await sql('SELECT r.slug, p.permissions FROM org_role_permissions p JOIN roles r ON r.id = p.role_id JOIN organizations o ON o.id = p.organization_id WHERE o.slug = $1', [empty])).toEqual([
       { slug: 'owner', permissions: ['*'] },
     ]);
-    expect(await sql("SELECT u.id FROM user_roles u JOIN organizations o ON o.id = u.organization_id WHERE o.slug = 'empty-co'")).toEqual([]);
+    expect(await sql('SELECT u.id FROM user_roles u JOIN organizations o ON o.id = u.organization_id WHERE o.slug = $1', [empty])).toEqual([]);
   });
 });
 
 describe('roles and members', () => {
-  let ed: string;
-
   it('role create --org gives a role permissions in the organization; member add makes a member who reaches it', async () => {
-    expect(succeeded(await gatehouse('role', 'create', 'auditor', '--org', 'acme', '--permissions', 'memberships.index, roles.index'))).toMatch(
-      /^Created role auditor \(Auditor, id \d+\)\.\nIts permissions in acme: memberships\.index, roles\.index\.\n$/,
+    const [ada, ed] = [await newUser('ada'), await newUser('ed')];
+    const [acme, auditor] = [unique('acme'), unique('auditor')];
+    await cli('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada);
+    expect(succeeded(await gatehouse('role', 'create', auditor, '--org', acme, '--permissions', 'memberships.index, roles.index'))).toMatch(
+      new RegExp(`^Created role ${auditor} \\(Auditor \\w+, id \\d+\\)\\.\nIts permissions in ${acme}: memberships\\.index, roles\\.index\\.\n$`),
     );
-    ed = await login('ed@example.test');
-    expect((await api.get('/api/acme/user-role', { token: ed })).status).toBe(404);
-    expect(succeeded(await gatehouse('member', 'add', '--org', 'acme', '--email', 'ed@example.test', '--role', 'auditor'))).toBe(
-      'Added ed@example.test to acme as auditor (route group tenant).\n',
-    );
-    expect((await api.get('/api/acme/user-role', { token: ed })).body).toMatchObject({ role: 'auditor', permissions: ['memberships.index', 'roles.index'] });
-    expect(await membersStatus(ed)).toBe(200);
+    const token = await login(ed);
+    expect((await api.get(`/api/${acme}/user-role`, { token })).status).toBe(404);
+    expect(succeeded(await gatehouse('member', 'add', '--org', acme, '--email', ed, '--role', auditor))).toBe(`Added ${ed} to ${acme} as ${auditor} (route group tenant).\n`);
+    expect((await api.get(`/api/${acme}/user-role`, { token })).body).toMatchObject({ role: auditor, permissions: ['memberships.index', 'roles.index'] });
+    expect(await membersStatus(acme, token)).toBe(200);
   });
 
   it('role permissions revokes and grants, effective on the next request, and shows the list without options', async () => {
-    expect(succeeded(await gatehouse('role', 'permissions', 'acme', 'auditor', '--revoke', 'memberships.index'))).toBe('Permissions of auditor in acme: roles.index.\n');
-    expect(await membersStatus(ed)).toBe(403);
-    expect(succeeded(await gatehouse('role', 'permissions', 'acme', 'auditor', '--grant', 'memberships.index invitations.index'))).toBe(
-      'Permissions of auditor in acme: roles.index, memberships.index, invitations.index.\n',
-    );
-    expect(await membersStatus(ed)).toBe(200);
-    expect(succeeded(await gatehouse('role', 'permissions', 'acme', 'auditor'))).toBe('Permissions of auditor in acme: roles.index, memberships.index, invitations.index.\n');
-    expect(await sql("SELECT old_values, new_values, user_id FROM audit_logs WHERE model = 'role_permissions' ORDER BY id DESC LIMIT 1")).toEqual([
+    const { ed, acme, auditor } = await bootstrap();
+    const token = await login(ed);
+    expect(succeeded(await gatehouse('role', 'permissions', acme, auditor, '--revoke', 'memberships.index'))).toBe(`Permissions of ${auditor} in ${acme}: roles.index.\n`);
+    expect(await membersStatus(acme, token)).toBe(403);
+    const all = `Permissions of ${auditor} in ${acme}: roles.index, memberships.index, invitations.index.\n`;
+    expect(succeeded(await gatehouse('role', 'permissions', acme, auditor, '--grant', 'memberships.index invitations.index'))).toBe(all);
+    expect(await membersStatus(acme, token)).toBe(200);
+    expect(succeeded(await gatehouse('role', 'permissions', acme, auditor))).toBe(all);
+    expect(
+      await sql(
+        "SELECT old_values, new_values, user_id FROM audit_logs WHERE model = 'role_permissions' AND organization_id = (SELECT id FROM organizations WHERE slug = $1) ORDER BY id DESC LIMIT 1",
+        [acme],
+      ),
+    ).toEqual([
       {
         old_values: { permissions: ['roles.index'] },
         new_values: { permissions: ['roles.index', 'memberships.index', 'invitations.index'] },
@@ -196,25 +238,27 @@ describe('roles and members', () => {
   });
 
   it('member permissions: a deny is a 403, --clear lifts it, a grant adds to the role', async () => {
-    expect(succeeded(await gatehouse('member', 'permissions', 'acme', 'ed@example.test', '--deny', 'memberships.index'))).toBe(
-      'ed@example.test in acme: role auditor; granted (none); denied memberships.index.\n',
-    );
-    expect(await membersStatus(ed)).toBe(403);
-    succeeded(await gatehouse('member', 'permissions', 'acme', 'ed@example.test', '--clear', 'memberships.index'));
-    expect(await membersStatus(ed)).toBe(200);
+    const { ed, acme, auditor } = await bootstrap();
+    const token = await login(ed);
+    expect(succeeded(await gatehouse('member', 'permissions', acme, ed, '--deny', 'memberships.index'))).toBe(`${ed} in ${acme}: role ${auditor}; granted (none); denied memberships.index.\n`);
+    expect(await membersStatus(acme, token)).toBe(403);
+    succeeded(await gatehouse('member', 'permissions', acme, ed, '--clear', 'memberships.index'));
+    expect(await membersStatus(acme, token)).toBe(200);
 
-    succeeded(await gatehouse('role', 'permissions', 'acme', 'auditor', '--revoke', 'memberships.index'));
-    expect(await membersStatus(ed)).toBe(403);
+    await cli('role', 'permissions', acme, auditor, '--revoke', 'memberships.index');
+    expect(await membersStatus(acme, token)).toBe(403);
     // A grant lifts a deny of the same permission.
-    succeeded(await gatehouse('member', 'permissions', 'acme', 'ed@example.test', '--deny', 'memberships.index,roles.index'));
-    expect(succeeded(await gatehouse('member', 'permissions', 'acme', 'ed@example.test', '--grant', 'memberships.index'))).toBe(
-      'ed@example.test in acme: role auditor; granted memberships.index; denied roles.index.\n',
-    );
-    expect(await membersStatus(ed)).toBe(200);
-    expect(succeeded(await gatehouse('member', 'permissions', 'acme', 'ed@example.test'))).toBe(
-      'ed@example.test in acme: role auditor; granted memberships.index; denied roles.index.\n',
-    );
-    expect(await sql("SELECT old_values, new_values, user_id FROM audit_logs WHERE model = 'memberships' AND action = 'updated' ORDER BY id DESC LIMIT 1")).toEqual([
+    succeeded(await gatehouse('member', 'permissions', acme, ed, '--deny', 'memberships.index,roles.index'));
+    const shown = `${ed} in ${acme}: role ${auditor}; granted memberships.index; denied roles.index.\n`;
+    expect(succeeded(await gatehouse('member', 'permissions', acme, ed, '--grant', 'memberships.index'))).toBe(shown);
+    expect(await membersStatus(acme, token)).toBe(200);
+    expect(succeeded(await gatehouse('member', 'permissions', acme, ed))).toBe(shown);
+    expect(
+      await sql(
+        "SELECT old_values, new_values, user_id FROM audit_logs WHERE model = 'memberships' AND action = 'updated' AND organization_id = (SELECT id FROM organizations WHERE slug = $1) ORDER BY id DESC LIMIT 1",
+        [acme],
+      ),
+    ).toEqual([
       {
         old_values: { granted_permissions: [], denied_permissions: ['memberships.index', 'roles.index'] },
         new_values: { granted_permissions: ['memberships.index'], denied_permissions: ['roles.index'] },
@@ -224,21 +268,25 @@ describe('roles and members', () => {
   });
 
   it('a role made without --org is shared but configured nowhere until given permissions', async () => {
-    expect(succeeded(await gatehouse('role', 'create', 'content-editor'))).toMatch(/^Created role content-editor \(Content editor, id \d+\)\.\n$/);
-    const add = ['member', 'add', '--org', 'acme', '--email', 'piped@example.test', '--role', 'content-editor'];
+    const { acme } = await bootstrap();
+    const [member, contentEditor] = [await newUser('piped'), unique('content-editor')];
+    expect(succeeded(await gatehouse('role', 'create', contentEditor))).toMatch(new RegExp(`^Created role ${contentEditor} \\(Content editor \\w+, id \\d+\\)\\.\n$`));
+    const add = ['member', 'add', '--org', acme, '--email', member, '--role', contentEditor];
     expect(await gatehouse(...add)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Role content-editor is not configured in acme: give it permissions there first (gatehouse role permissions acme content-editor --grant <list>).\n',
+      stderr: `Role ${contentEditor} is not configured in ${acme}: give it permissions there first (gatehouse role permissions ${acme} ${contentEditor} --grant <list>).\n`,
     });
-    succeeded(await gatehouse('role', 'permissions', 'acme', 'content-editor', '--grant', 'roles.index'));
+    await cli('role', 'permissions', acme, contentEditor, '--grant', 'roles.index');
     succeeded(await gatehouse(...add));
-    expect((await api.get('/api/acme/roles', { token: await login('piped@example.test', 'piped-password') })).status).toBe(200);
+    expect((await api.get(`/api/${acme}/roles`, { token: await login(member) })).status).toBe(200);
   });
 
   it('member add --role owner works on the core alone; --group picks a group of the config', async () => {
-    succeeded(await gatehouse('member', 'add', '--org', 'empty-co', '--email', 'typed@example.test', '--role', 'owner', '--group', 'tenant', '--config', TWO_GROUPS));
-    expect((await api.get('/api/empty-co/user-role', { token: await login('typed@example.test', 'typed-password') })).body).toMatchObject({ role: 'owner' });
+    const { empty } = await bootstrap();
+    const member = await newUser('typed');
+    succeeded(await gatehouse('member', 'add', '--org', empty, '--email', member, '--role', 'owner', '--group', 'tenant', '--config', TWO_GROUPS));
+    expect((await api.get(`/api/${empty}/user-role`, { token: await login(member) })).body).toMatchObject({ role: 'owner' });
   });
 });
 
@@ -249,49 +297,55 @@ async function tableCounts() {
 }
 
 describe('bad input: one line naming the problem, exit 1, nothing applied', () => {
-  const CASES: [string[], string][] = [
-    [['user', 'create', '--email', 'ADA@example.test', '--name', 'Again', '--password', PASSWORD], 'The email ADA@example.test has already been taken.'],
+  const cases = ({ ada, ed, acme, empty, auditor }: Awaited<ReturnType<typeof bootstrap>>): [string[], string][] => [
+    [['user', 'create', '--email', ada.toUpperCase(), '--name', 'Again', '--password', PASSWORD], `The email ${ada.toUpperCase()} has already been taken.`],
     [['user', 'create', '--email', 'not-an-email', '--name', 'X', '--password', PASSWORD], 'The email field must be a valid email address.'],
     [['user', 'create', '--email', 'short@example.test', '--name', 'X', '--password', 'short'], 'The password field must be at least 8 characters.'],
     [['user', 'create', '--email', 'perm@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts..x'], 'The permissions field holds an invalid permission: "posts..x".'],
-    [['user', 'create', '--email', 'nopass@example.test', '--name', 'X'], 'No password given: pass --password, type it on a terminal, or pipe it in on standard input.'],
-    [['org', 'create', '--name', 'Again', '--slug', 'acme'], 'The slug has already been taken.'],
+    [['org', 'create', '--name', 'Again', '--slug', acme], 'The slug has already been taken.'],
     [['org', 'create', '--name', 'Api', '--slug', 'api'], 'The slug is reserved.'],
     [['org', 'create', '--name', 'Admin', '--slug', 'admin', '--config', TWO_GROUPS], 'The slug is reserved.'],
     [['org', 'create', '--name', 'Bad', '--slug', 'Bad_Slug'], 'The slug may contain only lower-case letters, digits and single hyphens between them.'],
     [['org', 'create', '--name', 'New', '--slug', 'new-co', '--owner', 'nobody@example.test'], 'No user has the email "nobody@example.test".'],
-    [['member', 'add', '--org', 'nowhere', '--email', 'ed@example.test', '--role', 'owner'], 'No organization has the slug "nowhere".'],
-    [['member', 'add', '--org', 'acme', '--email', 'nobody@example.test', '--role', 'owner'], 'No user has the email "nobody@example.test".'],
-    [['member', 'add', '--org', 'acme', '--email', 'ed@example.test', '--role', 'nothing'], 'No role has the slug "nothing".'],
-    [['member', 'add', '--org', 'acme', '--email', 'ed@example.test', '--role', 'owner'], 'ed@example.test is already a member of acme (route group tenant).'],
-    [['member', 'add', '--org', 'acme', '--email', 'ed@example.test', '--role', 'owner', '--group', 'admin', '--config', TWO_GROUPS], 'Route group admin has no organizations (tenancy none): choose another with --group.'],
-    [['member', 'add', '--org', 'acme', '--email', 'ed@example.test', '--role', 'owner', '--group', 'staff'], 'No route group is named "staff" (the config has tenant).'],
+    [['member', 'add', '--org', 'nowhere', '--email', ed, '--role', 'owner'], 'No organization has the slug "nowhere".'],
+    [['member', 'add', '--org', acme, '--email', 'nobody@example.test', '--role', 'owner'], 'No user has the email "nobody@example.test".'],
+    [['member', 'add', '--org', acme, '--email', ed, '--role', 'nothing'], 'No role has the slug "nothing".'],
+    [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner'], `${ed} is already a member of ${acme} (route group tenant).`],
+    [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner', '--group', 'admin', '--config', TWO_GROUPS], 'Route group admin has no organizations (tenancy none): choose another with --group.'],
+    [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner', '--group', 'staff'], 'No route group is named "staff" (the config has tenant).'],
     // The role is written before the organization is looked up: the failure takes it back.
     [['role', 'create', 'ghost', '--org', 'nowhere', '--permissions', 'roles.index'], 'No organization has the slug "nowhere".'],
-    [['role', 'create', 'auditor'], 'The role auditor already exists.'],
+    [['role', 'create', auditor], `The role ${auditor} already exists.`],
     [['role', 'create', 'Bad_Role'], 'The slug may contain only lower-case letters, digits and single hyphens between them.'],
-    [['role', 'create', 'writer', '--org', 'acme', '--permissions', 'posts.*, no'], 'The permissions field holds an invalid permission: "no".'],
-    [['role', 'permissions', 'acme', 'owner', '--revoke', '*'], 'The permissions of the owner role cannot be changed.'],
-    [['role', 'permissions', 'acme', 'nothing', '--grant', 'roles.index'], 'No role has the slug "nothing".'],
-    [['role', 'permissions', 'nowhere', 'auditor', '--grant', 'roles.index'], 'No organization has the slug "nowhere".'],
-    [['role', 'permissions', 'acme', 'auditor', '--grant', 'roles.index', '--revoke', 'roles.index'], 'roles.index is in both --grant and --revoke.'],
-    [['member', 'permissions', 'acme', 'ada@example.test', '--grant', 'roles.index posts.*!'], 'The grant field holds an invalid permission: "posts.*!".'],
-    [['member', 'permissions', 'empty-co', 'ed@example.test', '--deny', 'roles.index'], 'ed@example.test is not a member of empty-co (route group tenant).'],
-    [['member', 'permissions', 'acme', 'nobody@example.test', '--deny', 'roles.index'], 'No user has the email "nobody@example.test".'],
-    [['member', 'permissions', 'acme', 'ed@example.test', '--grant', 'roles.index', '--clear', 'roles.index'], 'roles.index is in both --grant and --clear.'],
+    [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.*, no'], 'The permissions field holds an invalid permission: "no".'],
+    [['role', 'permissions', acme, 'owner', '--revoke', '*'], 'The permissions of the owner role cannot be changed.'],
+    [['role', 'permissions', acme, 'nothing', '--grant', 'roles.index'], 'No role has the slug "nothing".'],
+    [['role', 'permissions', 'nowhere', auditor, '--grant', 'roles.index'], 'No organization has the slug "nowhere".'],
+    [['role', 'permissions', acme, auditor, '--grant', 'roles.index', '--revoke', 'roles.index'], 'roles.index is in both --grant and --revoke.'],
+    [['member', 'permissions', acme, ada, '--grant', 'roles.index posts.*!'], 'The grant field holds an invalid permission: "posts.*!".'],
+    [['member', 'permissions', empty, ed, '--deny', 'roles.index'], `${ed} is not a member of ${empty} (route group tenant).`],
+    [['member', 'permissions', acme, 'nobody@example.test', '--deny', 'roles.index'], 'No user has the email "nobody@example.test".'],
+    [['member', 'permissions', acme, ed, '--grant', 'roles.index', '--clear', 'roles.index'], 'roles.index is in both --grant and --clear.'],
   ];
 
   it('for each case, and the tables keep their rows', async () => {
+    const CASES = cases(await bootstrap());
     const before = await tableCounts();
-    // A few at a time: each is a Node process of its own.
-    for (let start = 0; start < CASES.length; start += 4) {
-      const batch = CASES.slice(start, start + 4);
-      const runs = await Promise.all(batch.map(([args]) => gatehouse(...args)));
-      runs.forEach((run, index) => {
-        const [args, message] = batch[index]!;
-        expect(run, `gatehouse ${args.join(' ')}`).toEqual({ code: 1, stdout: '', stderr: `${message}\n` });
-      });
+    // In this process, through the commander program: the refusals are the commands' own.
+    for (const [args, message] of CASES) {
+      expect(await gatehouseRun(db.ownerUrl, args), `gatehouse ${args.join(' ')}`).toEqual({ code: 1, stdout: '', stderr: `${message}\n` });
     }
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  // A process of its own: the password is read from its standard input, here empty.
+  it('prints the refusal as one line and exits 1 from a process of its own too', async () => {
+    const before = await tableCounts();
+    expect(await gatehouse('user', 'create', '--email', newEmail('nopass'), '--name', 'X')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'No password given: pass --password, type it on a terminal, or pipe it in on standard input.\n',
+    });
     expect(await tableCounts()).toEqual(before);
   });
 

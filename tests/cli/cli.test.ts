@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readMigrations } from '../../server/db/migrations.js';
+import { migrate, readMigrations } from '../../server/db/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
+import { serviceLoginName } from '../../server/cli/service-login.js';
 import { runCli, startCli } from '../../harness/cli.js';
-import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
@@ -14,22 +15,43 @@ import { dropRoles, uniqueRoleName } from '../support/roles.js';
 // Each command is a Node process loading TypeScript: slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-// `npx gatehouse ...` as an operator runs it, pointed at a database of its own by DATABASE_URL.
-// The tests build on each other: migrate, seed, then grant on the seeded data.
-let testDb: TestDatabase;
-const analystRole = uniqueRoleName('analyst');
-const serviceRole = uniqueRoleName('service');
+// `npx gatehouse ...` as an operator runs it, pointed at a database by DATABASE_URL. Each test
+// that changes a database gets one of its own, in the state it starts from; `untouched` is only
+// ever read.
+let untouched: TestDatabase;
 
 beforeAll(async () => {
-  testDb = await createEmptyDatabase();
+  untouched = await createEmptyDatabase();
 });
 
-afterAll(async () => {
-  await testDb.drop();
-  await dropRoles(analystRole, serviceRole);
-});
+afterAll(() => untouched.drop());
 
-const gatehouse = (...args: string[]) => runCli(args, testDb.ownerUrl);
+type Start = 'empty' | 'core' | 'seeded';
+
+interface Scratch {
+  db: TestDatabase;
+  gatehouse: (...args: string[]) => ReturnType<typeof runCli>;
+  /** Marks a cluster role the test makes, dropped after its database. */
+  role(name: string): string;
+}
+
+/**
+ * Runs `test` on a new database (empty, with the core migrations only, or the migrated demo),
+ * then drops it and every role the test named.
+ */
+async function withDatabase(start: Start, test: (scratch: Scratch) => Promise<void>): Promise<void> {
+  const db = start === 'seeded' ? await createTestDatabase() : await createEmptyDatabase();
+  const roles: string[] = [];
+  try {
+    if (start === 'core') await migrate(db.ownerUrl);
+    await test({ db, gatehouse: (...args) => runCli(args, db.ownerUrl), role: (name) => (roles.push(name), name) });
+  } finally {
+    await db.drop();
+    await dropRoles(...roles);
+  }
+}
+
+const gatehouse = (...args: string[]) => runCli(args, untouched.ownerUrl);
 
 async function readAs(url: string, text: string): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });
@@ -41,8 +63,8 @@ async function readAs(url: string, text: string): Promise<unknown[]> {
   }
 }
 
-const tableExists = async (table: string) =>
-  (await queryOnce<{ found: string | null }>(testDb.ownerUrl, 'SELECT to_regclass($1) AS found', [table]))[0]?.found !== null;
+const tableExists = async (db: TestDatabase, table: string) =>
+  (await queryOnce<{ found: string | null }>(db.ownerUrl, 'SELECT to_regclass($1) AS found', [table]))[0]?.found !== null;
 
 describe('gatehouse --help', () => {
   it('lists every command and exits 0', async () => {
@@ -56,7 +78,7 @@ describe('gatehouse --help', () => {
   it("prints a command's help and runs nothing: no migration, no key", async () => {
     const migrateHelp = await gatehouse('migrate', '--help');
     expect(migrateHelp).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: gatehouse migrate') });
-    expect(await tableExists('organizations')).toBe(false);
+    expect(await tableExists(untouched, 'organizations')).toBe(false);
     const keygenHelp = await gatehouse('keygen', '--help');
     expect(keygenHelp).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: gatehouse keygen') });
     expect(keygenHelp.stdout).not.toContain('k4.secret');
@@ -72,77 +94,81 @@ describe('gatehouse --help', () => {
       expect(run.stderr).not.toMatch(/^\s+at /m);
     });
     expect(runs[0]?.stderr).toContain("unknown command 'bogus'");
-    expect(await tableExists('organizations')).toBe(false);
+    expect(await tableExists(untouched, 'organizations')).toBe(false);
   });
 });
 
 describe('gatehouse migrate', () => {
-  it('applies the core migrations to an empty database, no demo table, then reports it up to date', async () => {
-    const names = (await readMigrations()).map((migration) => migration.name);
-    expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: `Applied ${names.join(', ')}\n` });
-    expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: 'Database is up to date.\n' });
-    expect(await queryOnce(testDb.ownerUrl, "SELECT to_regclass('posts') AS posts, to_regclass('comments') AS comments")).toEqual([{ posts: null, comments: null }]);
-  });
+  it('applies the core migrations to an empty database, no demo table, then reports it up to date', () =>
+    withDatabase('empty', async ({ db: testDb, gatehouse }) => {
+      const names = (await readMigrations()).map((migration) => migration.name);
+      expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: `Applied ${names.join(', ')}\n` });
+      expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: 'Database is up to date.\n' });
+      expect(await queryOnce(testDb.ownerUrl, "SELECT to_regclass('posts') AS posts, to_regclass('comments') AS comments")).toEqual([{ posts: null, comments: null }]);
+    }));
 
-  it('applies an application folder with --dir, and names a migration that fails', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-'));
-    try {
-      await writeFile(join(dir, '001_notes.sql'), 'CREATE TABLE notes (body text);');
-      expect(await gatehouse('migrate', '--dir', dir)).toMatchObject({ code: 0, stdout: 'Applied app/001_notes.sql\n' });
-      await writeFile(join(dir, '002_typo.sql'), 'CREAT TABLE typo (id int);');
-      expect(await gatehouse('migrate', '--dir', dir)).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: 'Migration app/002_typo.sql failed and was rolled back: syntax error at or near "CREAT"\n',
-      });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  it('applies an application folder with --dir, and names a migration that fails', () =>
+    withDatabase('core', async ({ gatehouse }) => {
+      const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-'));
+      try {
+        await writeFile(join(dir, '001_notes.sql'), 'CREATE TABLE notes (body text);');
+        expect(await gatehouse('migrate', '--dir', dir)).toMatchObject({ code: 0, stdout: 'Applied app/001_notes.sql\n' });
+        await writeFile(join(dir, '002_typo.sql'), 'CREAT TABLE typo (id int);');
+        expect(await gatehouse('migrate', '--dir', dir)).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: 'Migration app/002_typo.sql failed and was rolled back: syntax error at or near "CREAT"\n',
+        });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }));
 });
 
 describe('gatehouse migrate --config', () => {
-  it('applies the folder the config names, runs its seed, and refuses an unknown key in one line', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-config-'));
-    try {
-      await mkdir(join(dir, 'migrations'));
-      await writeFile(join(dir, 'migrations', '003_more_notes.sql'), 'CREATE TABLE more_notes (body text);');
-      await writeFile(join(dir, 'gatehouse.config.mjs'), "export default { migrations: './migrations' };");
-      expect(await gatehouse('migrate', '--config', join(dir, 'gatehouse.config.mjs'))).toMatchObject({ code: 0, stdout: 'Applied app/003_more_notes.sql\n' });
-      await writeFile(join(dir, 'broken.config.mjs'), "export default { migration: './migrations' };");
-      expect(await gatehouse('migrate', '--config', join(dir, 'broken.config.mjs'))).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: `Config file ${join(dir, 'broken.config.mjs')}: unknown option migration.\n`,
-      });
-      // The seed is handed the owner's connection string and says whether it wrote anything.
-      await writeFile(join(dir, 'seeding.config.mjs'), "export default { migrations: './migrations', seed: async (url) => url.startsWith('postgres') };");
-      expect(await gatehouse('seed', '--config', join(dir, 'seeding.config.mjs'))).toMatchObject({ code: 0, stdout: 'Seeded.\n' });
-      expect(await gatehouse('seed', '--config', join(dir, 'gatehouse.config.mjs'))).toMatchObject({ code: 2, stderr: expect.stringContaining('has no seed') });
-      expect(await gatehouse('seed', '--demo', '--config', join(dir, 'seeding.config.mjs'))).toMatchObject({ code: 2, stderr: expect.stringContaining('exclude each other') });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  it('applies the folder the config names, runs its seed, and refuses an unknown key in one line', () =>
+    withDatabase('core', async ({ gatehouse }) => {
+      const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-config-'));
+      try {
+        await mkdir(join(dir, 'migrations'));
+        await writeFile(join(dir, 'migrations', '003_more_notes.sql'), 'CREATE TABLE more_notes (body text);');
+        await writeFile(join(dir, 'gatehouse.config.mjs'), "export default { migrations: './migrations' };");
+        expect(await gatehouse('migrate', '--config', join(dir, 'gatehouse.config.mjs'))).toMatchObject({ code: 0, stdout: 'Applied app/003_more_notes.sql\n' });
+        await writeFile(join(dir, 'broken.config.mjs'), "export default { migration: './migrations' };");
+        expect(await gatehouse('migrate', '--config', join(dir, 'broken.config.mjs'))).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `Config file ${join(dir, 'broken.config.mjs')}: unknown option migration.\n`,
+        });
+        // The seed is handed the owner's connection string and says whether it wrote anything.
+        await writeFile(join(dir, 'seeding.config.mjs'), "export default { migrations: './migrations', seed: async (url) => url.startsWith('postgres') };");
+        expect(await gatehouse('seed', '--config', join(dir, 'seeding.config.mjs'))).toMatchObject({ code: 0, stdout: 'Seeded.\n' });
+        expect(await gatehouse('seed', '--config', join(dir, 'gatehouse.config.mjs'))).toMatchObject({ code: 2, stderr: expect.stringContaining('has no seed') });
+        expect(await gatehouse('seed', '--demo', '--config', join(dir, 'seeding.config.mjs'))).toMatchObject({ code: 2, stderr: expect.stringContaining('exclude each other') });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }));
 });
 
 describe('gatehouse seed --demo', () => {
-  it('seeds the demo organizations once', async () => {
-    expect(await gatehouse('seed', '--demo')).toMatchObject({ code: 0, stdout: 'Seeded the demo data.\n' });
-    expect(await gatehouse('seed', '--demo')).toMatchObject({ code: 0, stdout: 'Demo data already present.\n' });
-    const slugs = await queryOnce<{ slug: string }>(testDb.ownerUrl, 'SELECT slug FROM organizations ORDER BY slug');
-    expect(slugs).toEqual([{ slug: 'acme' }, { slug: 'globex' }]);
-  });
+  it('seeds the demo organizations once', () =>
+    withDatabase('core', async ({ db: testDb, gatehouse }) => {
+      expect(await gatehouse('seed', '--demo')).toMatchObject({ code: 0, stdout: 'Seeded the demo data.\n' });
+      expect(await gatehouse('seed', '--demo')).toMatchObject({ code: 0, stdout: 'Demo data already present.\n' });
+      const slugs = await queryOnce<{ slug: string }>(testDb.ownerUrl, 'SELECT slug FROM organizations ORDER BY slug');
+      expect(slugs).toEqual([{ slug: 'acme' }, { slug: 'globex' }]);
+    }));
 });
 
 describe('gatehouse db url', () => {
   it('prints DATABASE_URL whole', async () => {
-    expect(await gatehouse('db', 'url')).toEqual({ code: 0, stdout: `${testDb.ownerUrl}\n`, stderr: '' });
+    expect(await gatehouse('db', 'url')).toEqual({ code: 0, stdout: `${untouched.ownerUrl}\n`, stderr: '' });
   });
 
   it('prints the URL of another login without any password (an analyst connects with their own)', async () => {
     const run = await gatehouse('db', 'url', '--role', 'acme_reader');
-    const expected = new URL(testDb.ownerUrl);
+    const expected = new URL(untouched.ownerUrl);
     expected.username = 'acme_reader';
     expected.password = '';
     expect(run).toEqual({ code: 0, stdout: `${expected.toString()}\n`, stderr: '' });
@@ -150,65 +176,77 @@ describe('gatehouse db url', () => {
 });
 
 describe('gatehouse mail', () => {
-  it('shows the newest messages of the outbox, oldest first', async () => {
-    expect(await gatehouse('mail')).toMatchObject({ code: 0, stdout: 'The outbox is empty.\n' });
-    for (const n of [1, 2, 3]) {
-      await queryOnce(testDb.ownerUrl, 'INSERT INTO mail_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [`r${n}@example.test`, `Subject ${n}`, `Body ${n}`]);
-    }
-    const run = await gatehouse('mail', '--last', '2');
-    expect(run.code).toBe(0);
-    expect(run.stdout).not.toContain('r1@example.test');
-    expect(run.stdout).toMatch(/To: r2@example\.test\nSubject: Subject 2\n\nBody 2\n[\s\S]*To: r3@example\.test\nSubject: Subject 3\n\nBody 3\n/);
-    expect((await gatehouse('mail')).stdout).toContain('To: r1@example.test');
-  });
+  it('shows the newest messages of the outbox, oldest first', () =>
+    withDatabase('seeded', async ({ db: testDb, gatehouse }) => {
+      expect(await gatehouse('mail')).toMatchObject({ code: 0, stdout: 'The outbox is empty.\n' });
+      for (const n of [1, 2, 3]) {
+        await queryOnce(testDb.ownerUrl, 'INSERT INTO mail_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [`r${n}@example.test`, `Subject ${n}`, `Body ${n}`]);
+      }
+      const run = await gatehouse('mail', '--last', '2');
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toContain('r1@example.test');
+      expect(run.stdout).toMatch(/To: r2@example\.test\nSubject: Subject 2\n\nBody 2\n[\s\S]*To: r3@example\.test\nSubject: Subject 3\n\nBody 3\n/);
+      expect((await gatehouse('mail')).stdout).toContain('To: r1@example.test');
+    }));
 });
 
 describe('gatehouse start', () => {
-  it('prints the database URL with its password masked', async () => {
-    const { secretKey } = await generateTokenKeyPair();
-    const started = startCli(['start'], { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey });
-    try {
-      const stdout = await started.waitFor(/^Database: .*$/m);
-      const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
-      const real = new URL(testDb.ownerUrl);
-      expect(real.password).not.toBe('');
-      expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
-      expect(stdout).not.toContain(real.password);
-    } finally {
-      started.child.kill('SIGTERM');
-      await started.exited;
-    }
-  });
+  // In a home of its own: the service login's password file never lands in the checkout.
+  it('prints the database URL with its password masked', () =>
+    withDatabase('empty', async ({ db: testDb, role }) => {
+      const { secretKey } = await generateTokenKeyPair();
+      const home = await mkdtemp(join(tmpdir(), 'gatehouse-home-'));
+      role(serviceLoginName(testDb.ownerUrl));
+      const started = startCli(['start'], { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home });
+      try {
+        const stdout = await started.waitFor(/^Database: .*$/m);
+        const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
+        const real = new URL(testDb.ownerUrl);
+        expect(real.password).not.toBe('');
+        expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
+        expect(stdout).not.toContain(real.password);
+      } finally {
+        started.child.kill('SIGTERM');
+        await started.exited;
+        await rm(home, { recursive: true, force: true });
+      }
+    }));
 });
 
 describe('gatehouse analyst', () => {
-  it('grant --create makes a login that reads the granted organization with the password printed once', async () => {
-    const run = await gatehouse('analyst', 'grant', analystRole, 'acme', '--create');
-    expect(run.code).toBe(0);
-    const url = /Connect with: psql "(.+)"/.exec(run.stdout)?.[1] ?? '';
-    const password = /Password \(shown once\): (\S+)/.exec(run.stdout)?.[1] ?? '';
-    expect(new URL(url)).toMatchObject({ username: analystRole, password });
-    expect(await readAs(url, 'SELECT title FROM posts ORDER BY title')).toEqual(demoPostTitles('acme'));
+  it('grant --create makes a login that reads the granted organization with the password printed once', () =>
+    withDatabase('seeded', async ({ gatehouse, role }) => {
+      const analystRole = role(uniqueRoleName('analyst'));
+      const run = await gatehouse('analyst', 'grant', analystRole, 'acme', '--create');
+      expect(run.code).toBe(0);
+      const url = /Connect with: psql "(.+)"/.exec(run.stdout)?.[1] ?? '';
+      const password = /Password \(shown once\): (\S+)/.exec(run.stdout)?.[1] ?? '';
+      expect(new URL(url)).toMatchObject({ username: analystRole, password });
+      expect(await readAs(url, 'SELECT title FROM posts ORDER BY title')).toEqual(demoPostTitles('acme'));
 
-    expect(await gatehouse('analyst', 'grant', analystRole, 'globex')).toMatchObject({ code: 0, stdout: expect.stringContaining(`${analystRole} can read organization globex.`) });
-    expect(await readAs(url, 'SELECT slug FROM organizations ORDER BY slug')).toEqual(['acme', 'globex']);
+      expect(await gatehouse('analyst', 'grant', analystRole, 'globex')).toMatchObject({ code: 0, stdout: expect.stringContaining(`${analystRole} can read organization globex.`) });
+      expect(await readAs(url, 'SELECT slug FROM organizations ORDER BY slug')).toEqual(['acme', 'globex']);
 
-    expect(await gatehouse('analyst', 'revoke', analystRole, 'globex')).toMatchObject({ code: 0, stdout: `Revoked ${analystRole}'s access to globex.\n` });
-    expect(await readAs(url, 'SELECT slug FROM organizations')).toEqual(['acme']);
-  });
+      expect(await gatehouse('analyst', 'revoke', analystRole, 'globex')).toMatchObject({ code: 0, stdout: `Revoked ${analystRole}'s access to globex.\n` });
+      expect(await readAs(url, 'SELECT slug FROM organizations')).toEqual(['acme']);
+    }));
 
-  it('explains what it refuses: exit 1 for the database, 2 for the command line', async () => {
-    expect(await gatehouse('analyst', 'grant', analystRole, 'initech')).toMatchObject({ code: 1, stderr: 'No organization has the slug "initech".\n' });
-    const usage = await gatehouse('analyst', 'grant', analystRole, 'acme', '--password', 'without-create-123');
-    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: gatehouse analyst grant <role> <org-slug> [--create [--password <password>]]') });
-  });
+  it('explains what it refuses: exit 1 for the database, 2 for the command line', () =>
+    withDatabase('seeded', async ({ gatehouse }) => {
+      const analystRole = uniqueRoleName('analyst');
+      expect(await gatehouse('analyst', 'grant', analystRole, 'initech')).toMatchObject({ code: 1, stderr: 'No organization has the slug "initech".\n' });
+      const usage = await gatehouse('analyst', 'grant', analystRole, 'acme', '--password', 'without-create-123');
+      expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: gatehouse analyst grant --role <role> --org <slug> [--create [--password <password>]]') });
+    }));
 });
 
 describe('gatehouse app-login', () => {
-  it('creates a service login and prints its connection string', async () => {
-    const run = await gatehouse('app-login', serviceRole);
-    expect(run.code).toBe(0);
-    const url = /Service connection string: (\S+)/.exec(run.stdout)?.[1] ?? '';
-    expect(await readAs(url, "SELECT pg_has_role('gatehouse_app', 'MEMBER')")).toEqual([true]);
-  });
+  it('creates a service login and prints its connection string', () =>
+    withDatabase('seeded', async ({ gatehouse, role }) => {
+      const serviceRole = role(uniqueRoleName('service'));
+      const run = await gatehouse('app-login', serviceRole);
+      expect(run.code).toBe(0);
+      const url = /Service connection string: (\S+)/.exec(run.stdout)?.[1] ?? '';
+      expect(await readAs(url, "SELECT pg_has_role('gatehouse_app', 'MEMBER')")).toEqual([true]);
+    }));
 });

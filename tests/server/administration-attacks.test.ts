@@ -42,6 +42,30 @@ describe('a member’s PATCH (finding 4)', () => {
   });
 });
 
+describe('removing a member whose role holds more', () => {
+  it('is refused to a member who may remove members but lacks one permission of that role', async () => {
+    const [owner, secondOwner, delegate, target, peer] = await createAccounts(server, 'owner', 'second-owner', 'delegate', 'target', 'peer');
+    const tenant = await createTenant(server, [
+      { account: owner, role: 'owner' },
+      { account: secondOwner, role: 'owner' },
+      // All of the editor role but posts.forceDelete (so not posts.*), and the right to remove members.
+      { account: delegate, role: 'editor', granted: ['memberships.destroy'], denied: ['posts.forceDelete'] },
+      { account: target, role: 'editor' },
+      { account: peer, role: 'editor', granted: ['memberships.destroy'] },
+    ]);
+    const before = await membershipsOf(server, tenant);
+    for (const victim of [target, secondOwner]) {
+      expect(await server.api.delete(tenant.path(`/members/${victim.id}`), { token: delegate.token })).toMatchObject(
+        forbidden(`You do not hold the permission ${victim === target ? 'posts.*' : '*'}, so you cannot grant or change it.`),
+      );
+    }
+    expect(await membershipsOf(server, tenant)).toEqual(before);
+    expect(await auditRowsOf(server, tenant, 'memberships')).toEqual([]);
+    // The one missing permission is the reason: a peer who holds the whole editor role may.
+    expect(await server.api.delete(tenant.path(`/members/${target.id}`), { token: peer.token })).toMatchObject({ status: 200 });
+  });
+});
+
 describe('member administration without the permission (finding 8)', () => {
   it('is a 403 whether or not the member exists', async () => {
     const [owner, viewer, outsider] = await createAccounts(server, 'owner', 'viewer', 'outsider');

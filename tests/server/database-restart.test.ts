@@ -17,7 +17,8 @@ import { Api } from './support/http-client.js';
 // A real PostgreSQL of this file's own, stopped and started again under a bounded concurrent
 // load: the shared test cluster must not go down for the other files.
 const WORKERS = 6;
-const OUTAGE_MS = 3_000;
+// 503s each worker receives before the database comes back.
+const OUTAGE_ROUNDS = 3;
 const UNAVAILABLE = { message: 'Service unavailable: the database cannot be reached.' };
 
 interface Outcome {
@@ -62,11 +63,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Workers that each send one request at a time until told to stop: writes, nested writes, reads. */
 function startLoad(token: string) {
   const outcomes: Outcome[] = [];
+  const waiting: { until: (outcomes: Outcome[]) => boolean; resolve: () => void }[] = [];
   let running = true;
   let sequence = 0;
   const worker = async (index: number) => {
@@ -81,11 +81,21 @@ function startLoad(token: string) {
             ? await api.post('/api/organizations', { token, body: { name: `Load ${n}`, slug: `load-${n}` } })
             : await api.get('/api/acme/posts?per_page=1', { token });
       outcomes.push({ kind, status: response.status, body: response.body, startedAt, endedAt: Date.now() });
+      for (const waiter of waiting.filter((entry) => entry.until(outcomes))) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
     }
   };
   const workers = Promise.all(Array.from({ length: WORKERS }, (_, index) => worker(index)));
   return {
     outcomes,
+    /** Resolves once the outcomes so far satisfy `until`: the load's own signal, not a guess at time. */
+    reached: (what: string, until: (outcomes: Outcome[]) => boolean, timeoutMs = 15_000) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the load never reached: ${what}`)), timeoutMs);
+        waiting.push({ until, resolve: () => (clearTimeout(timer), resolve()) });
+      }),
     stop: async () => {
       running = false;
       await workers;
@@ -100,14 +110,17 @@ describe('PostgreSQL stopped and started under load', { timeout: 120_000 }, () =
     expect(login.status).toBe(200);
     const load = startLoad(login.body.token as string);
 
-    await sleep(1_000);
+    // Each kind of request has succeeded once the database is in use.
+    const succeededSince = (since: number) => (outcomes: Outcome[]) =>
+      (['post', 'organization', 'read'] as const).every((kind) => outcomes.some((outcome) => outcome.kind === kind && outcome.startedAt >= since && outcome.status < 300));
+    await load.reached('every kind of request answered', succeededSince(0));
     await cluster.stop();
     const downAt = Date.now();
-    await sleep(OUTAGE_MS);
+    // Down until every worker has been answered 503 a few times: the outage was seen, whatever the machine's speed.
+    await load.reached('503s during the outage', (outcomes) => outcomes.filter((outcome) => outcome.startedAt >= downAt && outcome.status === 503).length >= WORKERS * OUTAGE_ROUNDS);
     cluster = await startCluster();
     const backAt = Date.now();
-    while (!load.outcomes.some((outcome) => outcome.startedAt >= backAt && outcome.status < 300) && Date.now() - backAt < 10_000) await sleep(50);
-    await sleep(1_000);
+    await load.reached('every kind of request answered after the restart', succeededSince(backAt));
     const outcomes = await load.stop();
 
     const firstSuccess = Math.min(...outcomes.filter((outcome) => outcome.startedAt >= backAt && outcome.status < 300).map((outcome) => outcome.endedAt));

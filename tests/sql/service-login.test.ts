@@ -22,6 +22,7 @@ let secretKey: string;
 const service = uniqueRoleName('service');
 const ownerish = uniqueRoleName('ownerish');
 const twoHats = uniqueRoleName('twohats');
+const outsider = uniqueRoleName('outsider');
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -32,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await testDb.drop();
-  await dropRoles(service, ownerish, twoHats, serviceLoginName(testDb.ownerUrl));
+  await dropRoles(service, ownerish, twoHats, outsider, serviceLoginName(testDb.ownerUrl));
   await rm(home, { recursive: true, force: true });
 });
 
@@ -117,9 +118,10 @@ describe('gatehouse serve', () => {
   });
 
   it('refuses a login without gatehouse_app', async () => {
-    await queryOnce(testDb.ownerUrl, `REVOKE gatehouse_app FROM ${twoHats}`);
-    const run = await runCli(['serve'], testDb.ownerUrl, env({ GATEHOUSE_APP_DATABASE_URL: roleUrl(testDb.ownerUrl, twoHats, PASSWORD) }));
+    await queryOnce(testDb.ownerUrl, `CREATE ROLE ${outsider} LOGIN PASSWORD '${PASSWORD}'`);
+    await queryOnce(testDb.ownerUrl, `GRANT CONNECT ON DATABASE ${testDb.name} TO ${outsider}`);
+    const run = await runCli(['serve'], testDb.ownerUrl, env({ GATEHOUSE_APP_DATABASE_URL: roleUrl(testDb.ownerUrl, outsider, PASSWORD) }));
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`The service login ${twoHats} is not a member of gatehouse_app`);
+    expect(run.stderr).toContain(`The service login ${outsider} is not a member of gatehouse_app`);
   });
 });

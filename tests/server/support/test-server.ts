@@ -57,6 +57,8 @@ export interface TestServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
   /** Connect the server to this port instead of the cluster's (a closed port, a proxy). */
   databasePort?: number;
+  /** The clock token expiry is judged by. */
+  clock?: () => Date;
 }
 
 function viaPort(connectionString: string, port: number | undefined): string {
@@ -67,14 +69,14 @@ function viaPort(connectionString: string, port: number | undefined): string {
 }
 
 /** A server on an ephemeral port over a fresh demo database; the token key is shared per file. */
-export async function startTestServer({ databasePort, ...overrides }: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer({ databasePort, clock, ...overrides }: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const { secretKey } = await (keyPair ??= generateTokenKeyPair());
   const server = await createServer({
     database: { connectionString: viaPort(database.ownerUrl, databasePort), maxConnections: 4 },
     // The owner's connection: these tests read and write past RLS beside it. The login check has its own tests.
     allowOwnerConnection: true,
-    tokens: { secretKey },
+    tokens: { secretKey, clock },
     routeGroups: TEST_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
     logger: pino({ level: 'silent' }),
