@@ -29,6 +29,7 @@ afterAll(async () => {
 async function restartedWith(tokens: { secretKey: string; previousPublicKeys?: string[] }): Promise<Api> {
   const server = await createServer({
     database: { connectionString: before.database.ownerUrl, maxConnections: 2 },
+    allowOwnerConnection: true,
     tokens,
     routeGroups: DATA_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),

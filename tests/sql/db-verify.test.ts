@@ -43,13 +43,15 @@ async function snapshot(database: TestDatabase): Promise<Record<string, unknown>
 
 beforeAll(async () => {
   [demoDb, brokenDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  // The seed writes neither invitations nor audit entries: one of each per organization, so no
-  // tenant table is skipped.
+  // The seed writes no invitations, audit entries or stored refusals: one of each per
+  // organization, so no tenant table is skipped.
   await queryOnce(
     demoDb.ownerUrl,
     `INSERT INTO invitations (organization_id, email, role_id, token_hash, expires_at)
        SELECT id, 'guest@example.test', (SELECT min(id) FROM roles), slug || '-token-hash', now() + interval '1 day' FROM organizations;
-     INSERT INTO audit_logs (organization_id, model, record_id, action) SELECT id, 'posts', '1', 'created' FROM organizations;`,
+     INSERT INTO audit_logs (organization_id, model, record_id, action) SELECT id, 'posts', '1', 'created' FROM organizations;
+     INSERT INTO decision_logs (organization_id, request_id, method, route, status, gate, permission)
+       SELECT id, slug || '-request', 'DELETE', '/api/:organization/:model/:id', 403, 'policy', 'posts.destroy' FROM organizations;`,
   );
   // An application table made a tenant table, then opened up by hand: not forced, and a service
   // policy that lets every tenant through.
