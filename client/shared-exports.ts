@@ -18,7 +18,8 @@ export { useOrganizationExists, type OrganizationExistence } from './hooks/use-o
 export { useDebouncedValue } from './hooks/use-debounced-value.js';
 export { useUserRole, type UserRole } from './hooks/use-user-role.js';
 export { useAbility } from './hooks/use-ability.js';
-export { useAuthorize, type AuthorizeCheck, type AuthorizeResult } from './hooks/use-authorize.js';
+export { useAuthorize } from './hooks/use-authorize.js';
+export type { AuthorizeCheck, AuthorizeResult } from '@gatehouse/engine/wire';
 export {
   useRegister,
   usePasswordRecover,

@@ -1,3 +1,4 @@
+import type { AuthorizeCheck, AuthorizeResult } from '@gatehouse/engine/wire';
 import type { ResourcePolicy } from '@gatehouse/engine';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
 import { HttpClient } from './http-client.js';
@@ -12,21 +13,6 @@ export interface GatehouseOptions {
   publicKeys?: readonly string[];
   /** Seconds a permissions answer is used without asking Gatehouse again; default 0 (revalidate on every call). */
   maxAge?: number;
-}
-
-/** One check of `authorize`: may the caller do `action` on `model` (its record `id`)? */
-export interface AuthorizeCheck {
-  model: string;
-  action: string;
-  id?: number | string;
-  fields?: { read?: string[]; write?: string[] };
-  include?: string[];
-}
-
-export interface AuthorizeResult {
-  allowed: boolean;
-  message?: string;
-  reason?: { gate: string; permission?: string; policy?: string; fields?: string[]; include?: string };
 }
 
 export interface Gatehouse {

@@ -1,4 +1,5 @@
-export { createGatehouse, type AuthorizeCheck, type AuthorizeResult, type Gatehouse, type GatehouseOptions } from './create-gatehouse.js';
+export { createGatehouse, type Gatehouse, type GatehouseOptions } from './create-gatehouse.js';
+export type { AuthorizeCheck, AuthorizeResult } from '@gatehouse/engine/wire';
 export { policyContextOf, type ServicePolicyClass } from './engine-bridge.js';
 export { GatehouseError, UnauthenticatedError } from './errors.js';
 export { requestCaller, type ConnectRequest, type ConnectResponse, type FastifyLikeReply, type FastifyLikeRequest, type RequestCaller } from './middleware.js';
