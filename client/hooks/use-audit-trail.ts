@@ -1,4 +1,5 @@
 import { fetchIndexPage } from '../http/index-page.js';
+import { presentParams } from '../urls/present-params.js';
 import { useTenantScope } from './use-data-scope.js';
 import { useScopedQuery } from './use-scoped-request.js';
 
@@ -25,14 +26,7 @@ export interface AuditTrailQuery {
 }
 
 function auditParams({ page, perPage, model, userId, action }: AuditTrailQuery): Record<string, string> {
-  const entries: [string, unknown][] = [
-    ['page', page],
-    ['per_page', perPage],
-    ['filter[model]', model],
-    ['filter[user_id]', userId],
-    ['filter[action]', action],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined && value !== '').map(([key, value]) => [key, String(value)]));
+  return presentParams({ page, per_page: perPage, 'filter[model]': model, 'filter[user_id]': userId, 'filter[action]': action });
 }
 
 /** The organization's audit trail (`audit.index`), newest first, one page as `{data, meta}`. */

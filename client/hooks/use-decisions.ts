@@ -1,5 +1,6 @@
 import type { DecisionGate } from '@gatehouse/engine/wire';
 import { fetchIndexPage } from '../http/index-page.js';
+import { presentParams } from '../urls/present-params.js';
 import { useTenantScope } from './use-data-scope.js';
 import { useScopedQuery } from './use-scoped-request.js';
 
@@ -30,15 +31,7 @@ export interface DecisionsQuery {
 }
 
 function decisionParams({ page, perPage, userId, gate, permission, since }: DecisionsQuery): Record<string, string> {
-  const entries: [string, unknown][] = [
-    ['page', page],
-    ['per_page', perPage],
-    ['user_id', userId],
-    ['gate', gate],
-    ['permission', permission],
-    ['since', since],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined && value !== '').map(([key, value]) => [key, String(value)]));
+  return presentParams({ page, per_page: perPage, user_id: userId, gate, permission, since });
 }
 
 /** The organization's refused requests (`decisions.index`; stored with `decisionLog.store: 'database'`), newest first, one page as `{data, meta}`. */
