@@ -7,4 +7,5 @@ export { PAGE_HEADERS } from './page-headers.js';
 export { GATE_STATUS, type Decision, type DecisionCheck, type RecordState } from './decision.js';
 export { DECISION_GATES, REFUSAL_GATES, type DecisionGate, type RefusalGate, type RefusalReason } from './refusal-reason.js';
 export { POLICY_ACTIONS, STANDARD_ACTIONS, type PolicyMethod, type StandardAction } from './standard-actions.js';
+export { footerKeyId, tokenFooter } from './token-footer.js';
 export { WILDCARD } from './wildcard.js';
