@@ -18,6 +18,7 @@ import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { UNGROUPED_ROUTES } from './openapi/document-routes.js';
 import { hostRouting } from './route-groups/host-routing.js';
+import { anySession } from './route-groups/request-context.js';
 import { compileRoute, routeMatcher } from './route-groups/route-matcher.js';
 import { placeUngrouped, routeTable } from './routes/route-table.js';
 import type { Services } from './services.js';
@@ -46,7 +47,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(service);
   app.use(apiReferenceAssets(services.config.basePath).routes());
   if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));
-  app.use(reservedSlugCheck(services));
+  app.use(reservedSlugCheck(services, anySession(services)));
   app.use(hostRouting(routeTable({ basePath, groups: routeGroups, models, dataRoutes }), services));
   app.use(notFound());
   return app;

@@ -2,12 +2,12 @@ import Router from '@koa/router';
 import type { Next } from 'koa';
 import { pathToRegexp } from 'path-to-regexp';
 import { chain } from '../http/chain.js';
-import type { GatehouseContext, GatehouseMiddleware, GatehouseState } from '../http/state.js';
+import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Placed } from '../routes/placed-route.js';
 import { routeChain } from '../routes/route-chain.js';
 import type { Services } from '../services.js';
-import { dataContext } from './request-context.js';
+import { dataChain } from './request-context.js';
 import { bindRouteGroup } from './bind-route-group.js';
 
 /** A placed route, ready to answer: how it matches a request and its chain, composed once. */
@@ -57,21 +57,25 @@ function compilePath(placed: Exclude<Placed, { kind: 'router' }>): CompiledRoute
   };
 }
 
+// A group's chain reads its group, which the matcher binds before the chain runs; a service
+// route's chain reads no more than every request carries.
+const asRun = (run: GatehouseMiddleware<never>) => run as GatehouseMiddleware;
+
 /** Compiles a placed route once: its matcher and its middleware chain. */
 export function compileRoute(placed: Placed, services: Services): CompiledRoute {
   if (placed.kind === 'router') {
     // An application's router matches its own paths; its request context runs only when one does.
-    const mounted = new Router<GatehouseState>({ prefix: placed.path }).use(placed.router.routes());
+    const mounted = new Router<DataState>({ prefix: placed.path }).use(placed.router.routes());
     return {
       group: placed.group,
       match: (path, method) => {
         const layer = mounted.match(path, method).pathAndMethod.find((candidate) => candidate.methods.length > 0);
         return layer ? { params: layer.params(path, layer.captures(path)), template: layer.path } : null;
       },
-      run: chain([...dataContext(placed.group, services), mounted.routes()]),
+      run: asRun(chain([...dataChain(placed.group, services).before(), mounted.routes() as GatehouseMiddleware<DataState>])),
     };
   }
-  return { group: placed.group, match: compilePath(placed), run: chain(routeChain(placed, services)) };
+  return { group: placed.group, match: compilePath(placed), run: asRun(chain(routeChain(placed, services))) };
 }
 
 /** Answers a request as the request's method and path pick it, with the organization its host names. */
@@ -92,7 +96,6 @@ export function routeMatcher(routes: readonly CompiledRoute[]): RouteDispatch {
         if (!match) continue;
         if (route.group) bindRouteGroup(ctx, route.group, hostOrganization(route.group));
         ctx.params = { ...ctx.params, ...match.params };
-        ctx.request.params = ctx.params;
         (ctx as { _matchedRoute?: unknown })._matchedRoute = match.template;
         return Promise.resolve(route.run(ctx, () => from(index + 1)));
       }

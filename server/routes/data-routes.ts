@@ -1,4 +1,4 @@
-import type { GatehouseContext, GatehouseMiddleware } from '../http/state.js';
+import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Observability } from '../observability/observability.js';
@@ -15,7 +15,7 @@ import type { PageCursors } from '../query/page-cursor.js';
 import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from '../data/read-actions.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
-type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
+type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
 
 /** What an endpoint answers with, for the API reference. */
 export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
@@ -37,12 +37,12 @@ export interface DataRoute {
   handle: Handler;
 }
 
-const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
-const param = (ctx: GatehouseContext, name: string) => ctx.params[name] ?? '';
-const body = (ctx: GatehouseContext) => ctx.request.body;
-const listing = (ctx: GatehouseContext, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+const query = (ctx: GatehouseContext<DataState>) => ctx.query as RawQuery;
+const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[name] ?? '';
+const body = (ctx: GatehouseContext<DataState>) => ctx.request.body;
+const listing = (ctx: GatehouseContext<DataState>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 // Store and update also take form bodies, whose fields are typed by the model.
-const record = (ctx: GatehouseContext, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
+const record = (ctx: GatehouseContext<DataState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
 const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model));
 
@@ -76,13 +76,13 @@ export const INVALID_BODY = 422;
 export const modelHas = (model: ModelDefinition, route: DataRoute) =>
   route.needs === undefined || (route.needs === 'softDeletes' ? model.softDeletes : model.audit);
 
-function respond(ctx: GatehouseContext, status: number, result: unknown): void {
+function respond(ctx: GatehouseContext<DataState>, status: number, result: unknown): void {
   ctx.status = status;
   if (status !== 204) ctx.body = result;
 }
 
 /** A data endpoint's handler, behind its group's request context. */
-export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, observability?: Observability): GatehouseMiddleware {
+export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, observability?: Observability): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const context = dataContextFor(ctx, registry, observability);
     respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
@@ -90,6 +90,6 @@ export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors:
 }
 
 /** `POST {dataBase}/nested`'s handler, behind its group's request context. */
-export function nestedEndpoint(registry: ModelRegistry, observability?: Observability): GatehouseMiddleware {
+export function nestedEndpoint(registry: ModelRegistry, observability?: Observability): GatehouseMiddleware<DataState> {
   return async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx)));
 }

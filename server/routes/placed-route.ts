@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { GatehouseState } from '../http/state.js';
+import type { DataState } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { DataRoute } from './data-routes.js';
@@ -47,7 +47,8 @@ export interface PlacedNestedRoute extends PlacedOperation {
 export interface PlacedRouter extends Place {
   readonly kind: 'router';
   readonly group: RouteGroup;
-  readonly router: Router<GatehouseState>;
+  // A router typed by the looser `GatehouseState` reads the same state, with every field optional.
+  readonly router: Router<DataState>;
 }
 
 export type Placed = PlacedRoute | PlacedDataRoute | PlacedNestedRoute | PlacedRouter;

@@ -1,4 +1,6 @@
+import type Router from '@koa/router';
 import type { DataRoutesFactory } from '../config/server-config.js';
+import type { DataState } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { dataBases, type RouteGroup } from '../models/route-group.js';
 import { BASE_NESTED_ROUTE, DATA_ERRORS, DATA_ROUTES, INVALID_BODY } from './data-routes.js';
@@ -55,7 +57,7 @@ function placeData(group: RouteGroup, source: RouteTableSource): Placed[] {
     .sort((a, b) => literalFirst(a.base) - literalFirst(b.base));
   const { models, dataRoutes, basePath } = source;
   if (!models) {
-    const router = dataRoutes?.(group);
+    const router = dataRoutes?.(group) as Router<DataState> | undefined;
     return router ? bases.map(({ base, prefixed }) => ({ kind: 'router', group, base, prefixed, path: `${basePath}${base}`, router })) : [];
   }
   if (group.models.length === 0) return [];
