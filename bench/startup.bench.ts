@@ -1,13 +1,14 @@
 // `npm run bench -- startup`: how fast the service starts and how much memory it holds. Over a
 // database already migrated and seeded (the demo and a `bench` tenant), three ways of starting
-// it, each in a process of its own: `gatehouse serve` as an operator runs it, `gatehouse start`
-// (the path of `npm start` after its web build: migrations and the seed find nothing to do), and
+// it, each in a process of its own: `gatehouse serve` as an operator runs it, `npm start` (its
+// web build, then `gatehouse start`, whose migrations and seed find nothing to do), and
 // `createServer` in a bare Node process (bench/http/gatehouse-server.ts). For each, the time
 // from starting the process to the first answered data request (a GET of one post, polled from
 // the moment the process starts), and its RSS: just after that first answer, idle 2 s later, the
 // most sampled under BENCH_SECONDS (default 10) of shows at BENCH_CONNECTIONS (default 8)
-// connections, and after that load. Each way is started once to warm up (the OS file cache,
-// tsx's transform cache, the service login `start` creates once), then BENCH_ROUNDS times
+// connections, and after that load (of the server's own process: under `npm start`, npm's child).
+// Each way is started once to warm up (the OS file cache, tsx's transform cache, the service
+// login `gatehouse start` creates once), then BENCH_ROUNDS times
 // (default 3), interleaved; each figure is its own median. Writes bench/results/startup.json.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
@@ -16,14 +17,15 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { startCli } from '../harness/cli.js';
+import { BIN, startCommand, type RunningCommand } from '../harness/cli.js';
 import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/app-login.js';
 import { roleUrl } from '../server/db/role-url.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { generateLoad } from './support/load-generator.js';
-import { peakRssDuring, rssMiB } from './support/process-memory.js';
+import { processStat } from './support/cluster-cpu.js';
+import { childRunning, peakRssDuring, rssMiB } from './support/process-memory.js';
 import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { startServerProcess } from './support/server-process.js';
 
@@ -46,10 +48,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'startup.json');
 const DEMO_CONFIG = join(here, '..', 'policies', 'gatehouse.config.ts');
 
-/** A started service: its process and its URL (known before it listens for the CLI's ways). */
+/** A started service: its URL (known before it listens for the CLI's ways) and its server's process. */
 interface Started {
-  pid: number;
   url: Promise<string>;
+  /** Asked once the service answers. */
+  serverPid(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -101,29 +104,37 @@ await withBenchDatabase(async (ownerUrl) => {
     // Request logs are written, as in production; the pipe is drained by the watcher.
     LOG_LEVEL: 'info',
   };
-  const cli = (args: string[], env: Record<string, string> = {}) => async (): Promise<Started> => {
+  const command = (run: (env: Record<string, string>) => RunningCommand, env: Record<string, string> = {}) => async (): Promise<Started> => {
     const port = await freePort();
-    const running = startCli(args, { ...cliEnv, ...env, PORT: String(port) });
+    const running = run({ ...cliEnv, ...env, PORT: String(port) });
+    const launched = running.child.pid!;
+    // `npm start` runs the server as its child (its script `exec`s node); the CLI is the server itself.
+    const serverPid = async () => (await childRunning(launched, 'gatehouse.js')) ?? launched;
     return {
-      pid: running.child.pid!,
       url: Promise.resolve(`http://127.0.0.1:${port}`),
+      serverPid,
       async stop() {
-        running.child.kill('SIGTERM');
+        const server = await serverPid();
+        // The whole group: npm and the server it started.
+        process.kill(-launched, 'SIGTERM');
         await running.exited;
+        while ((await processStat(String(server))) !== null) await sleep(50);
       },
     };
   };
   const inProcess = async (): Promise<Started> => {
     const server = startServerProcess('createServer', join(here, 'http', 'gatehouse-server.ts'), { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) });
     return {
-      pid: await server.then((started) => started.pid),
       url: server.then((started) => started.url),
+      serverPid: async () => (await server).pid,
       stop: async () => (await server).stop(),
     };
   };
   const ways: Record<string, () => Promise<Started>> = {
-    'gatehouse serve': cli(['serve', '--config', DEMO_CONFIG], { GATEHOUSE_APP_DATABASE_URL: roleUrl(ownerUrl, SERVICE_ROLE, SERVICE_PASSWORD) }),
-    'gatehouse start (npm start after its web build)': cli(['start']),
+    'gatehouse serve': command((env) => startCommand(process.execPath, [BIN, 'serve', '--config', DEMO_CONFIG], env, { detached: true }), {
+      GATEHOUSE_APP_DATABASE_URL: roleUrl(ownerUrl, SERVICE_ROLE, SERVICE_PASSWORD),
+    }),
+    'npm start': command((env) => startCommand('npm', ['start'], env, { detached: true })),
     'createServer in a bare process': inProcess,
   };
 
@@ -146,16 +157,17 @@ await withBenchDatabase(async (ownerUrl) => {
       const url = `${await started.url}${show}`;
       await firstAnswer(url, headers);
       const firstAnswerMs = Math.round(performance.now() - began);
-      const rssAfterFirstAnswerMiB = await rssMiB(started.pid);
+      const pid = await started.serverPid();
+      const rssAfterFirstAnswerMiB = await rssMiB(pid);
       await sleep(IDLE_MS);
-      const rssIdleMiB = await rssMiB(started.pid);
-      const load = await peakRssDuring(started.pid, () => generateLoad({ url, headers, connections: CONNECTIONS, length: { seconds: SECONDS } }));
+      const rssIdleMiB = await rssMiB(pid);
+      const load = await peakRssDuring(pid, () => generateLoad({ url, headers, connections: CONNECTIONS, length: { seconds: SECONDS } }));
       return {
         firstAnswerMs,
         rssAfterFirstAnswerMiB,
         rssIdleMiB,
         rssPeakUnderLoadMiB: load.peakRssMiB,
-        rssAfterLoadMiB: await rssMiB(started.pid),
+        rssAfterLoadMiB: await rssMiB(pid),
         requestsPerSecondUnderLoad: load.result.requestsPerSecond,
       };
     } finally {

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { processStat } from './cluster-cpu.js';
 
 /** A process's resident set size in MiB, read from /proc (Linux), as `ps` and a container's limit count it. */
 export async function rssMiB(pid: number): Promise<number> {
@@ -24,4 +25,14 @@ export async function peakRssDuring<T>(pid: number, work: () => Promise<T>, ever
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** The process started by `parent` whose command line contains `command` (a server a script runs), if any. */
+export async function childRunning(parent: number, command: string): Promise<number | undefined> {
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid) || (await processStat(pid))?.ppid !== parent) continue;
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.includes(command)) return Number(pid);
+  }
+  return undefined;
 }
