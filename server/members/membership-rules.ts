@@ -1,19 +1,19 @@
 import type { MemberDetails } from '../db/repositories/members.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
-import { required, type GatehouseContext } from '../http/state.js';
+import type { GatehouseContext, TenantMemberState } from '../http/state.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import type { Services } from '../services.js';
 import { membershipKey } from './find-member.js';
 import { assertOrganizationKeepsAnOwner, type MembershipFate } from './last-owner-rule.js';
 
 /** The last-owner rule (assertOrganizationKeepsAnOwner) for the request's organization and route group. */
-export function assertKeepsAnOwner(services: Services, ctx: GatehouseContext, member: MemberDetails, fate: MembershipFate): Promise<void> {
-  return assertOrganizationKeepsAnOwner(required(ctx, 'trx'), membershipKey(ctx), services.config.ownerRole, member.id, fate);
+export function assertKeepsAnOwner(services: Services, ctx: GatehouseContext<TenantMemberState>, member: MemberDetails, fate: MembershipFate): Promise<void> {
+  return assertOrganizationKeepsAnOwner(ctx.state.trx, membershipKey(ctx), services.config.ownerRole, member.id, fate);
 }
 
 /** Nobody changes their own role: a member cannot promote, nor by mistake demote, themselves. */
-export function assertNotOwnRole(ctx: GatehouseContext, member: MemberDetails): void {
-  if (member.id === required(ctx, 'auth').user.id) throw new AccessDeniedError('You cannot change your own role.');
+export function assertNotOwnRole(ctx: GatehouseContext<TenantMemberState>, member: MemberDetails): void {
+  if (member.id === ctx.state.auth.user.id) throw new AccessDeniedError('You cannot change your own role.');
 }
 
 /** The entries of `list` that are not in `removed`. */
@@ -27,6 +27,6 @@ const added = (current: readonly string[], next: readonly string[]): string[] =>
  * hands a permission out, removing a grant (or adding a deny) takes it from someone. Roles' and
  * members' lists alike; `after` undefined leaves the list as it is.
  */
-export function assertHoldsChanges(ctx: GatehouseContext, before: readonly string[], after: readonly string[] | undefined): void {
+export function assertHoldsChanges(ctx: GatehouseContext<TenantMemberState>, before: readonly string[], after: readonly string[] | undefined): void {
   if (after !== undefined) assertHolds(ctx, [...added(before, after), ...added(after, before)]);
 }
