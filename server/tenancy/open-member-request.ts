@@ -39,6 +39,8 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       if (!opened.session) throw new UnauthenticatedError();
       if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
       const auth = authenticationOf(claims, opened.session);
+      // Known before the checks below refuse: the decision log names the caller of a refusal.
+      Object.assign(ctx.state, { auth });
       if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
       if (group.tenancy === 'none') return rest({ auth, trx });
       if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
