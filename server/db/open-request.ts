@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from './repositories/memberships.js';
 import type { Schema } from './schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './with-tenant.js';
@@ -41,8 +42,8 @@ interface OpeningRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A value as an SQL literal. The opening has to travel as one simple query (BEGIN cannot share an
- * extended-protocol round trip), so it cannot take parameters; each value is checked to be exactly
+ * A value as an SQL literal. The opening travels as one simple query (BEGIN and the call in one
+ * message, ahead of whatever the request reads), so it cannot take parameters; each value is checked to be exactly
  * what it claims (a UUID, an id, a slug), so a literal can never carry anything else.
  */
 function literal(value: string | number | boolean | null, pattern?: RegExp): string {
@@ -88,8 +89,15 @@ function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
  * Opens a request's tenant transaction and checks its caller in the same round trip (see
  * sql/009_open_request.sql): the session, the route group membership, the organization and the
  * membership in it, with the tenant context set only as far as they hold. fn decides what the
- * facts mean; whatever it throws rolls the transaction back.
+ * facts mean; whatever it throws rolls the transaction back. `ahead`: the statements fn will
+ * read, sent with the opening (`read-ahead.ts`); they run under the context the opening sets, so
+ * before a refused opening they read as nobody, and fn never reads them.
  */
-export async function withOpenedRequest<T>(db: Kysely<Schema>, opening: RequestOpening, fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>): Promise<T> {
-  return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)));
+export async function withOpenedRequest<T>(
+  db: Kysely<Schema>,
+  opening: RequestOpening,
+  fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>,
+  ahead?: ReadAhead,
+): Promise<T> {
+  return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
 }

@@ -1,6 +1,8 @@
 import type { PermissionSources } from '@gatehouse/engine';
-import { findUserById } from '../db/repositories/users.js';
+import { findUserById, userById } from '../db/repositories/users.js';
+import type { CompiledQuery } from 'kysely';
 import type { TenantTransaction } from '../db/with-tenant.js';
+import type { RouteGroup } from '../models/route-group.js';
 import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
 import { compiledPermissions } from './compiled-permissions.js';
 
@@ -25,6 +27,14 @@ async function sourcesOf(ctx: GatehouseContext, trx: TenantTransaction): Promise
   const user = await findUserById(trx, auth.user.id);
   if (!user) return NONE;
   return { role: user.permissions, roleSlug: null, granted: user.granted_permissions, denied: user.denied_permissions };
+}
+
+/**
+ * What sourcesOf reads for a member of `group` (its user's own lists outside tenancy), for the
+ * request's opening to send ahead; the same statement, so its answer is the one sourcesOf reads.
+ */
+export function permissionReads(db: TenantTransaction, { userId, group }: { userId: number; group: RouteGroup }): CompiledQuery[] {
+  return group.tenancy === 'none' ? [userById(db, userId)] : [];
 }
 
 export function loadPermissions(): GatehouseMiddleware {

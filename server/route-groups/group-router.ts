@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { dataRouter } from '../routes/data-routes.js';
+import { dataReads, dataRouter } from '../routes/data-routes.js';
+import { loose } from '../db/loose-transaction.js';
 import { chain } from '../http/chain.js';
 import type { GatehouseRoutes, GatehouseState } from '../http/state.js';
 import { groupRouteSets, mountRoutes } from '../routes/route-sets.js';
@@ -33,7 +34,9 @@ export function groupRoutes(group: RouteGroup, services: Services): GatehouseRou
   const data = groupDataRoutes(group, services);
   const literalFirst = (base: string) => (base.startsWith('/:') ? 1 : 0);
   const bases = [...dataBases(group)].sort((a, b) => literalFirst(a) - literalFirst(b));
-  if (data) for (const base of bases) routers.push(under(base).use(...dataContext(group, services)).use(data.routes()));
+  const { models } = services.config;
+  const reads = (base: string) => (models ? dataReads(models, services.cursors, loose(services.db), `${services.config.basePath}${base}`) : undefined);
+  if (data) for (const base of bases) routers.push(under(base).use(...dataContext(group, services, reads(base))).use(data.routes()));
 
   return chain(routers.map((router) => router.routes()));
 }

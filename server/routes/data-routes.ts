@@ -13,10 +13,28 @@ import { runNestedOperations } from '../data/nested-operations.js';
 import { paginated } from '../data/paginated.js';
 import { preferredCount } from '../models/count-mode.js';
 import type { PageCursors } from '../query/page-cursor.js';
-import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from '../data/read-actions.js';
+import {
+  auditTrail,
+  computeAggregates,
+  indexRecords,
+  planAggregates,
+  planAudit,
+  planListing,
+  planShow,
+  showRecord,
+  trashedRecords,
+  type Listing,
+  type PlannedRead,
+} from '../data/read-actions.js';
+import type { ReadAhead } from '../db/read-ahead.js';
+import type { LooseTransaction } from '../models/loose-schema.js';
+import type { RequestReads } from '../tenancy/request-reads.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
 type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
+
+/** What a read route's handler is going to read, planned before the request's opening answers (`tenancy/request-reads.ts`). */
+type Reads = (read: PlannedRead, ctx: GatehouseContext, cursors: PageCursors, params: Record<string, string>) => ReadAhead | null;
 
 /** What an endpoint answers with, for the API reference. */
 export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
@@ -36,6 +54,8 @@ export interface DataRoute {
   /** Served only for models that keep soft deletes or an audit trail. */
   needs?: 'softDeletes' | 'audit';
   handle: Handler;
+  /** The read's statements, sent with the request's opening. */
+  reads?: Reads;
 }
 
 const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
@@ -49,18 +69,18 @@ const update: Handler = (context, model, ctx) => updateRecord(context, model, pa
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 export const DATA_ROUTES: readonly DataRoute[] = [
-  { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
-  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))) },
+  { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)), reads: (read) => planAggregates(read) },
+  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'only') },
   { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
-  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))) },
+  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'without') },
   { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model)) },
-  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
+  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _cursors, params) => planShow(read, params.id ?? '') },
   { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update },
   { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update },
   { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id')) },
   { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id')) },
   { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id')) },
-  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))) },
+  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
 ];
 
 /** `POST {dataBase}/nested`: operations on any models the group serves. */
@@ -89,4 +109,24 @@ export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observ
     });
   }
   return router;
+}
+
+/**
+ * What the data routes under `prefix` read, for the member chain to send with the request's
+ * opening: the route is matched as the data router will match it (same paths, same order), and
+ * only a route with `reads`, a model the group serves, is planned.
+ */
+export function dataReads(registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction, prefix: string): RequestReads {
+  const matcher = new Router<GatehouseState>({ prefix });
+  for (const route of DATA_ROUTES) if (route.method === 'get') matcher.get(route.operation, route.path, () => {});
+  const byOperation = new Map(DATA_ROUTES.map((route) => [route.operation, route]));
+  return (ctx, { userId, group }) => {
+    const [layer] = matcher.match(ctx.path, ctx.method).pathAndMethod;
+    const route = layer && byOperation.get(layer.name!);
+    if (!layer || !route?.reads) return null;
+    const params = layer.params(ctx.path, layer.captures(ctx.path));
+    const slug = params.model ?? '';
+    if (!group.models.includes(slug) || !registry.has(slug)) return null;
+    return route.reads({ db, registry, model: registry.get(slug), scope: { organizationId: null, userId, routeGroup: group.name }, raw: query(ctx) }, ctx, cursors, params);
+  };
 }

@@ -6,6 +6,10 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { slugPattern } from '../models/fields.js';
 import { required, type GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
+import { permissionReads } from '../permissions/load-permissions.js';
+import type { ReadAhead } from '../db/read-ahead.js';
+import type { GatehouseContext } from '../http/state.js';
+import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
 
 /**
@@ -16,8 +20,12 @@ import { organizationSlug } from './organization-slug.js';
  *
  * The facts are turned into statuses here, in the documented order: authentication (401), route
  * group membership (403), organization (404, also for a non-member).
+ *
+ * With `reads`, a route that knows what it reads sends its statements (and COMMIT) with the
+ * opening: they rely on the context the opening sets, never on its answer, and what they read
+ * stays unread unless every check here and the handler's own gates pass.
  */
-export function openMemberRequest(services: Services): GatehouseMiddleware {
+export function openMemberRequest(services: Services, reads?: RequestReads): GatehouseMiddleware {
   return async (ctx, next) => {
     const group = required(ctx, 'routeGroup');
     const claims = await tokenClaims(ctx, services);
@@ -32,6 +40,7 @@ export function openMemberRequest(services: Services): GatehouseMiddleware {
       routeGroup: group.name,
       organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
     };
+    const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
     try {
       await withOpenedRequest(services.db, opening, async (trx, opened) => {
         if (!opened.session) throw new UnauthenticatedError();
@@ -52,9 +61,25 @@ export function openMemberRequest(services: Services): GatehouseMiddleware {
         }
         ctx.state.trx = trx;
         await next();
-      });
+      }, ahead);
     } finally {
       delete ctx.state.trx;
     }
   };
+}
+
+/**
+ * The permissions' statements and the route's, when the route can plan them. A request the route
+ * cannot plan (a query string it will refuse, among others) reads as it goes: its handler then
+ * meets the same refusal after the checks, in their order.
+ */
+function readAhead(services: Services, ctx: GatehouseContext, caller: ReadingCaller, reads: RequestReads | undefined): ReadAhead | undefined {
+  let planned: ReadAhead | null;
+  try {
+    planned = reads?.(ctx, caller) ?? null;
+  } catch {
+    planned = null;
+  }
+  if (!planned) return undefined;
+  return { statements: [...permissionReads(services.db, caller), ...planned.statements], complete: planned.complete };
 }
