@@ -3,7 +3,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { Aggregate, ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import type { ReadAhead } from '../db/read-ahead.js';
+import { sendLastReads, type ReadAhead } from '../db/read-ahead.js';
 import { NO_NARROWING, sortSignature } from '../query/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../query/count-rows.js';
@@ -163,20 +163,20 @@ export async function auditTrail(context: DataContext, model: ModelDefinition, i
     .where('model', '=', model.slug)
     .where('record_id', '=', String(row.id))
     .where(showsReadableChange(readableChanges(serializer, [model])));
-  const [entries, count] = await Promise.all([
-    trail
-      .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
-      .orderBy('id')
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage)
-      .execute(),
-    trail.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ]);
+  const entries = trail
+    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
+    .orderBy('id')
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+    .compile();
+  const count = trail.select((eb) => eb.fn.countAll<string>().as('total')).compile();
+  await sendLastReads(context.trx, [entries, count]);
+  const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery(entries), context.trx.executeQuery(count)]);
   const read = serializer.reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
   return {
-    data: entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) })),
-    pagination: pagination(query, Number(count.total)),
+    data: rows.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) })),
+    pagination: pagination(query, Number(counted[0]!.total)),
   };
 }
 

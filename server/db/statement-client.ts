@@ -43,6 +43,9 @@ const statementKey = (text: string, values: readonly unknown[]) =>
 
 const ENDS_TRANSACTION = new Set(['COMMIT', 'ROLLBACK']);
 
+/** The answer of a read-ahead without an opening: it only sends. */
+const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows: [] } as pg.QueryResult;
+
 /**
  * A pg client class for the service's pool. With `prepare`, every statement with parameters is
  * sent as a named prepared statement: PostgreSQL parses and plans it once per connection instead
@@ -76,7 +79,8 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const parameters: unknown[] = Array.isArray(values) ? values : [];
       if (config === READ_AHEAD) return this.#readAhead(parameters[0] as OpeningAhead);
       if (this.#ahead.length > 0 || this.#committing) {
-        const key = statementKey(config, parameters);
+        // A transaction whose COMMIT is on its way ends with it: its statements were reads.
+        const key = statementKey(this.#committing && config === 'ROLLBACK' ? 'COMMIT' : config, parameters);
         const index = this.#ahead.findIndex((sent) => sent.key === key);
         if (index >= 0) {
           const [sent] = this.#ahead.splice(index, 1);
@@ -103,7 +107,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const { stream } = this.connection;
       stream.cork();
       try {
-        const opened = this.#send(opening, []);
+        const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#send(opening, []);
         const ahead = [...statements.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
         for (const { sql, parameters } of ahead) {
           const answer = this.#send(sql, parameters);
