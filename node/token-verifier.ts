@@ -1,5 +1,6 @@
 import { InspectFooter, PublicProtocol } from 'paseto';
 import { ImportPublicKeyFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
+import { footerKeyId } from '@gatehouse/engine/wire';
 import { UnauthenticatedError } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
@@ -26,15 +27,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // often, so made-up key ids cannot turn into a flood of requests to Gatehouse.
 const REFETCH_AFTER_MS = 1_000;
 
-function footerKeyId(token: string): string | null {
-  try {
-    const footer: unknown = JSON.parse(new TextDecoder().decode(InspectFooter(token)));
-    return typeof footer === 'object' && footer !== null && 'kid' in footer && typeof footer.kid === 'string' ? footer.kid : null;
-  } catch {
-    return null;
-  }
-}
-
 function callerOf(claims: Record<string, unknown>): TokenCaller | null {
   const userId = Number(claims.sub);
   const { sid, grp, exp } = claims;
@@ -58,7 +50,7 @@ export class TokenVerifier {
   ) {}
 
   async verify(token: string): Promise<TokenCaller> {
-    const kid = footerKeyId(token);
+    const kid = footerKeyId(() => InspectFooter(token));
     let keys = await this.currentKeys();
     if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && Date.now() - this.fetchedAt > REFETCH_AFTER_MS) {
       keys = await this.currentKeys(true);

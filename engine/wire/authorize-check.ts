@@ -1,3 +1,21 @@
+/**
+ * The gates an authorize check can be refused at: the check's own model, action or request
+ * (an unknown model or action, a malformed id), then the gates of the real request.
+ */
+export const AUTHORIZE_GATES = ['model', 'action', 'request', 'record', 'policy', 'fields', 'include'] as const;
+
+export type AuthorizeGate = (typeof AUTHORIZE_GATES)[number];
+
+/** Why a check was refused: only what the caller may know about themself, as a 403's reason. */
+export interface AuthorizeReason {
+  readonly gate: AuthorizeGate;
+  readonly permission?: string;
+  /** `PostPolicy.create`: the policy method whose rule refused. */
+  readonly policy?: string;
+  readonly fields?: readonly string[];
+  readonly include?: string;
+}
+
 /** One question for `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */
 export interface AuthorizeCheck {
   model: string;
@@ -12,5 +30,5 @@ export interface AuthorizeResult {
   allowed: boolean;
   /** What the request itself would answer, when refused. */
   message?: string;
-  reason?: { gate: string; permission?: string; policy?: string; fields?: string[]; include?: string };
+  reason?: AuthorizeReason;
 }

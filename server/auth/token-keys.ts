@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InspectFooter, PublicProtocol } from 'paseto';
+import { footerKeyId, tokenFooter } from '@gatehouse/engine/wire';
 import {
   ExportPublicKeyFactory,
   ExportSecretKeyFactory,
@@ -85,18 +86,11 @@ export async function publicPaserkOf(secretPaserk: string): Promise<PublicPaserk
 
 /** Signs `claims` as a v4.public token whose footer names the signing key: `{"kid": id}`. */
 export function signToken(keys: TokenKeys, claims: { sub: string; sid: string; grp: string | null; exp: string }): Promise<string> {
-  return v4.Sign(keys.secretKey, claims, { footer: new TextEncoder().encode(JSON.stringify({ kid: keys.current.id })) });
+  return v4.Sign(keys.secretKey, claims, { footer: tokenFooter(keys.current.id) });
 }
 
 /** The key id a token's footer names, before anything is verified; null when it names none. */
-export function footerKeyId(token: string): string | null {
-  try {
-    const footer: unknown = JSON.parse(new TextDecoder().decode(InspectFooter(token)));
-    return typeof footer === 'object' && footer !== null && 'kid' in footer && typeof footer.kid === 'string' ? footer.kid : null;
-  } catch {
-    return null;
-  }
-}
+export const tokenKeyId = (token: string): string | null => footerKeyId(() => InspectFooter(token));
 
 /** The claims of a token that `publicKey` verifies; throws for anything else. */
 export async function verifyToken(publicKey: PublicKey, token: string, now: Date = new Date()): Promise<Record<string, unknown>> {

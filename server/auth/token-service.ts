@@ -1,4 +1,4 @@
-import { footerKeyId, signToken, verifyToken, type TokenKeys, type VerificationKey } from './token-keys.js';
+import { signToken, tokenKeyId, verifyToken, type TokenKeys, type VerificationKey } from './token-keys.js';
 import type { TokenClaims } from './token-claims.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
@@ -62,7 +62,7 @@ export class TokenService {
 
   private async checkSignature(token: string): Promise<TokenClaims | null> {
     if (token.length > MAX_TOKEN_LENGTH) return null;
-    const named = footerKeyId(token);
+    const named = tokenKeyId(token);
     const candidates = named === null ? this.verificationKeys : this.verificationKeys.filter((key) => key.id === named);
     for (const key of candidates) {
       const claims = await this.claimsVerifiedBy(key, token);

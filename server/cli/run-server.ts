@@ -7,6 +7,7 @@ import { envConfig } from './env-config.js';
 import { readEnvironment, type Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 import { ownShutdownSignals } from './own-shutdown-signals.js';
+import { watchParent } from './parent-watch.js';
 import { assertPortFree, portError } from './port-check.js';
 import { serviceDatabase } from './service-database.js';
 import { signingKey } from './signing-key.js';
@@ -29,27 +30,16 @@ export interface RunOptions {
   webRoot?: string;
 }
 
-// How often the server looks whether the process that started it is still there.
-const PARENT_CHECK_MS = 500;
-
 /**
  * Listening from the start: a signal during start-up is kept and honoured once the server is up.
- * Losing the parent counts as SIGTERM: `npx` hands a SIGTERM to the shell it started the CLI
- * with, which dies without passing it on, and the server (with its embedded cluster) would be
- * left running, adopted by init.
+ * A signal lost on its way from npm counts too (see watchParent).
  */
 const shutdownSignal = () =>
   new Promise<NodeJS.Signals>((resolve) => {
     ownShutdownSignals();
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
-    const parent = process.ppid;
-    const watch = setInterval(() => {
-      if (process.ppid === parent) return;
-      clearInterval(watch);
-      resolve('SIGTERM');
-    }, PARENT_CHECK_MS);
-    watch.unref();
+    watchParent(resolve);
   });
 
 /**

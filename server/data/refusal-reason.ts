@@ -1,35 +1,22 @@
-import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, policyMethodName, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
+import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, policyMethodName, type AuthorizeReason, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
 import type { DataPolicy } from './data-context.js';
 import { RecordNotFoundError, UnknownModelError } from '../errors/data-errors.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { DomainError } from '../errors/domain-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 
-/**
- * Which gate refused, with only what the caller may know about themself: the permission an
- * action needs and, when they hold it, the policy override that refused anyway; the fields or
- * include hop refused. A record outside the gate is `record` whether it is missing or hidden.
- */
-export interface RefusalReason {
-  gate: 'model' | 'action' | 'request' | 'record' | 'policy' | 'fields' | 'include';
-  permission?: string;
-  policy?: string;
-  fields?: readonly string[];
-  include?: string;
-}
-
 export interface Refusal {
   message: string;
-  reason: RefusalReason;
+  reason: AuthorizeReason;
 }
 
 /** The reason of a policy method's refusal. */
-export function policyRefusal(policy: DataPolicy, method: PolicyMethod): RefusalReason {
+export function policyRefusal(policy: DataPolicy, method: PolicyMethod): AuthorizeReason {
   const permission = `${policy.resourceSlug}.${POLICY_ACTIONS[method]}`;
   return policy.hasPermission(permission) ? { gate: 'policy', permission, policy: policyMethodName(policy, method) } : { gate: 'policy', permission };
 }
 
-function gateOf(error: Error): RefusalReason | null {
+function gateOf(error: Error): AuthorizeReason | null {
   if (error instanceof ForbiddenFieldsError) return { gate: 'fields', fields: error.fields };
   if (error instanceof ForbiddenIncludeError || error instanceof UnknownIncludeError) return { gate: 'include', include: error.path };
   if (error instanceof UnknownModelError) return { gate: 'model' };
@@ -44,7 +31,7 @@ function gateOf(error: Error): RefusalReason | null {
  * The refusal a data action's gate threw, as its request would answer it; `policy` explains a
  * policy method's 403. Anything that is not a refusal (a fault of the service) is thrown on.
  */
-export function refusalOf(error: unknown, policy: () => RefusalReason): Refusal {
+export function refusalOf(error: unknown, policy: () => AuthorizeReason): Refusal {
   if (error instanceof ForbiddenError) return { message: error.message, reason: policy() };
   const reason = error instanceof Error ? gateOf(error) : null;
   if (reason === null) throw error;

@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { PoolConnections } from '../db/database.js';
 import { statementCache } from '../db/statement-cache.js';
 import { THROTTLED_ACTIONS, type ThrottledAction } from '../throttle/throttle-limits.js';
-import { DECISION_GATES, type DecisionGate } from './decision-gates.js';
+import { DECISION_GATES, type DecisionGate } from '@gatehouse/engine';
 
 // Answers of this service take from about a millisecond to seconds: finer steps at the fast end.
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

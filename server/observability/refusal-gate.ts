@@ -1,11 +1,12 @@
-import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError } from '@gatehouse/engine';
+import { DECISION_GATES, ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, type DecisionGate } from '@gatehouse/engine';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
-import { isDecisionGate, type DecisionGate } from './decision-gates.js';
+
+const isDecisionGate = (value: unknown): value is DecisionGate => (DECISION_GATES as readonly unknown[]).includes(value);
 
 const GATES: readonly [new (...args: never[]) => Error, DecisionGate][] = [
   [UnauthenticatedError, 'authentication'],

@@ -1,4 +1,4 @@
-import { DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
+import { AUTHORIZE_GATES, DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 
 /** `#/components/schemas/{name}` of the OpenAPI document. */
@@ -166,7 +166,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
             reason: {
               type: 'object',
               properties: {
-                gate: { type: 'string', enum: ['model', 'action', 'request', 'record', 'policy', 'fields', 'include'] },
+                gate: { type: 'string', enum: [...AUTHORIZE_GATES] },
                 permission: { type: 'string' },
                 policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
                 fields: { type: 'array', items: { type: 'string' } },

@@ -138,7 +138,6 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Renewed', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    // Resend and cancel check their permission after finding the record: 404 before 403.
     handle: (services) => [...memberContext(services), resendInvitation(services)],
   },
   {

@@ -151,11 +151,19 @@ describe('resending and cancelling', () => {
     expect((await server.api.delete('/api/acme/invitations/abc', { token: owner })).status).toBe(404);
   });
 
-  it('checks the record before the permission', async () => {
+  // Issue 28, finding 8's rule: a member without the permission cannot tell which invitations exist.
+  it('checks the permission before the record: a 403 whether or not the invitation exists', async () => {
     const { invitation } = await invited('order@acme.test');
+    const globexInvitation = await invite('order@globex.test', 'viewer', {}, await server.login('owner@globex.test'), 'globex');
+    expect(globexInvitation.status).toBe(201);
     const viewer = await server.login('viewer@acme.test');
-    expect((await server.api.delete(`/api/acme/invitations/${invitation.id}`, { token: viewer })).status).toBe(403);
-    expect((await server.api.delete('/api/acme/invitations/999999', { token: viewer })).status).toBe(404);
+    for (const id of [invitation.id, globexInvitation.body.id, 999999, 'abc']) {
+      const cancel = await server.api.delete(`/api/acme/invitations/${id}`, { token: viewer });
+      const resend = await server.api.post(`/api/acme/invitations/${id}/resend`, { token: viewer });
+      for (const refused of [cancel, resend]) expect(refused, String(id)).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.' } });
+    }
+    expect(await server.sql('SELECT status FROM invitations WHERE id = $1', [invitation.id])).toEqual([{ status: 'pending' }]);
+    expect(await mailCount(server, 'order@acme.test')).toBe(1);
   });
 });
 

@@ -1,12 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/db/embedded-cluster.js';
-import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { BIN, runCli, startCommand } from '../../harness/cli.js';
-import { createTestDatabase } from '../support/database.js';
+import { runCli, startCommand } from '../../harness/cli.js';
 import { descendants, isListening, isRunning } from '../support/processes.js';
+
+/** `pid: command line`, to name what was left running. */
+function commandOf(pid: number): string {
+  try {
+    return `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`;
+  } catch {
+    return `${pid}`;
+  }
+}
 
 // `npm start` exactly as a user runs it, on a fresh embedded cluster of its own (no
 // DATABASE_URL), then SIGTERM to the npm process alone, as a container runtime sends it.
@@ -63,28 +71,33 @@ describe('npm start, then SIGTERM to npm', { timeout: 180_000 }, () => {
   });
 });
 
-// npx runs the CLI under a shell (`sh -c 'gatehouse' start`) and hands a SIGTERM to that shell,
-// which dies without passing it on: the server must notice it lost its parent and stop.
-describe('SIGTERM to a shell in between, as npx does it', { timeout: 120_000 }, () => {
-  it('stops the server too, leaving nothing running or listening', async () => {
-    const [database, { secretKey }, port] = await Promise.all([createTestDatabase(), generateTokenKeyPair(), freePort()]);
-    const env = { DATABASE_URL: database.ownerUrl, GATEHOUSE_ALLOW_OWNER_CONNECTION: 'true', GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: String(port), HOST: '127.0.0.1' };
-    // `; :` keeps the shell from exec'ing node: it stays the parent, as npx's does.
-    const shell = startCommand('sh', ['-c', `"${process.execPath}" "${BIN}" serve; :`], env);
-    let server: number[] = [];
+// The tutorial's `npx gatehouse start`, on the same embedded cluster, stopped by one signal sent to
+// the npx process alone, as a process manager or `kill` sends it. npx runs the CLI under
+// `sh -c` and forwards the signal to that shell only: dash dies of a SIGTERM without passing it on,
+// and catches a SIGINT and waits on. Either way the server must stop and take its cluster along.
+describe.each(['SIGTERM', 'SIGINT'] as const)('npx gatehouse start, then %s to npx', (signal) => {
+  it('stops the server and its cluster, leaving nothing running or listening', { timeout: 150_000 }, async () => {
+    const port = await freePort();
+    const env = { DATABASE_URL: '', GATEHOUSE_HOME: home, PORT: String(port), GATEHOUSE_PASETO_SECRET_KEY: '' };
+    // A process group of its own, to clean up after a failure; the signal goes to npx alone.
+    const npx = startCommand('npx', ['gatehouse', 'start'], env, { detached: true });
+    let started: number[] = [];
     try {
-      await shell.waitFor(/listening on http/, 90_000);
-      server = descendants(shell.child.pid!);
-      expect(server.length).toBeGreaterThan(0);
-      shell.child.kill('SIGTERM');
-      await shell.exited;
+      const stdout = await npx.waitFor(/^Database: .*$/m, 110_000);
+      const databasePort = Number(new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '').port);
+      started = descendants(npx.child.pid!);
+      expect(await Promise.all([isListening(port), isListening(databasePort)])).toEqual([true, true]);
+      npx.child.kill(signal);
+      const stopped = await Promise.race([npx.exited, sleep(30_000).then(() => 'still running')]);
+      expect(stopped, npx.output().stdout).not.toBe('still running');
+      // npx is done once its shell is: the server may still be shutting down, within the grace period.
       const deadline = Date.now() + 15_000;
-      while (server.some(isRunning) && Date.now() < deadline) await sleep(100);
-      expect(server.filter(isRunning)).toEqual([]);
-      expect(await isListening(port)).toBe(false);
+      while (started.some(isRunning) && Date.now() < deadline) await sleep(100);
+      expect(started.filter(isRunning).map(commandOf)).toEqual([]);
+      expect(npx.output().stdout).toContain(`Received ${signal}, shutting down`);
+      expect(await Promise.all([isListening(port), isListening(databasePort)])).toEqual([false, false]);
     } finally {
-      for (const pid of server.filter(isRunning)) process.kill(pid, 'SIGKILL');
-      await database.drop();
+      if (started.some(isRunning)) process.kill(-npx.child.pid!, 'SIGKILL');
     }
   });
 });
