@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { postId, startDataServer } from '../support/data-server.js';
+import { ACME_HOST, postId, startDataServer } from '../support/data-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -10,7 +10,7 @@ import type { TestServer } from '../support/test-server.js';
 
 let proxy: TcpProxy;
 let server: TestServer;
-const tokens = { owner: '', viewer: '', globex: '', admin: '', revoked: '' };
+const tokens = { owner: '', viewer: '', globex: '', admin: '', revoked: '', portal: '' };
 let welcome: number;
 let roadmap: number;
 
@@ -26,6 +26,10 @@ beforeAll(async () => {
   welcome = await postId(server, 'Welcome to Acme');
   roadmap = await postId(server, 'Quarterly roadmap');
   await server.api.delete(`/api/acme/posts/${welcome}`, { token: tokens.owner });
+  await server.sql(`INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
+    SELECT u.id, o.id, r.id, 'portal' FROM users u, organizations o, roles r
+    WHERE u.email = 'owner@acme.test' AND o.slug = 'acme' AND r.slug = 'owner'`);
+  tokens.portal = await server.login('owner@acme.test', { host: ACME_HOST });
 });
 
 afterAll(async () => {
@@ -39,9 +43,9 @@ type Caller = keyof typeof tokens;
  * A request and its round trips: those of the connection that carried its opening, from the
  * opening to the end of its transaction (the pool's other connections serve background work).
  */
-async function measured(caller: Caller, method: string, path: string, body?: unknown) {
+async function measured(caller: Caller, method: string, path: string, body?: unknown, host?: string) {
   const from = proxy.roundTrips.length;
-  const response = await server.api.request(method, path, { token: tokens[caller], body });
+  const response = await server.api.request(method, path, { token: tokens[caller], body, host });
   const during = proxy.roundTrips.slice(from);
   const start = during.findIndex((trip) => trip.sent.includes('gatehouse_open_request'));
   expect(start).toBeGreaterThanOrEqual(0);
@@ -63,6 +67,18 @@ describe('a read takes one round trip', () => {
     const { response, roundTrips } = await measured('owner', 'GET', path());
     expect(response.status).toBe(200);
     expect(roundTrips).toBe(1);
+  });
+
+  it.each([
+    ['the route group in the data path', '/api/tenant/acme/posts', undefined],
+    ['subdomain tenancy', '/api/posts', ACME_HOST],
+  ])('in every shape of data base: %s', async (_shape, base, host) => {
+    const caller = host ? 'portal' : 'owner';
+    for (const path of [base, `${base}/${roadmap}`]) {
+      const { response, roundTrips } = await measured(caller, 'GET', path, undefined, host);
+      expect(response.status).toBe(200);
+      expect(roundTrips).toBe(1);
+    }
   });
 
   it('also outside tenancy, where the permissions are read with the opening', async () => {
