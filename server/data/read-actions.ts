@@ -60,8 +60,9 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
   return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 
+/** The rows as the caller may read them, with their includes: what a read does last. */
 async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
-  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope);
+  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, true);
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
 }

@@ -98,6 +98,16 @@ describe('a read takes one round trip', () => {
     }
   });
 
+  it.each([
+    ['show with an include', () => `/api/acme/posts/${roadmap}?include=comments`, 2],
+    ['index with an include', () => '/api/acme/posts?include=author', 2],
+    ['two includes: one more for the first hop', () => `/api/acme/posts/${roadmap}?include=author,comments`, 3],
+  ])('reads %s in one more round trip per hop, the last with COMMIT', async (_name, path, expected) => {
+    const { response, roundTrips } = await measured('owner', 'GET', path());
+    expect(response.status).toBe(200);
+    expect(roundTrips).toBe(expected);
+  });
+
   it('reads an audit trail in two: the trail depends on the fields the caller may read', async () => {
     const { response, roundTrips } = await measured('owner', 'GET', `/api/acme/posts/${roadmap}/audit`);
     expect(response.status).toBe(200);
