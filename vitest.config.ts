@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const SOURCE = 'gatehouse-source';
 
 const DATABASE = 'tests/support/setup-database.ts';
+// The projects whose tests start `gatehouse` processes build the CLI once for all of them.
+const CLI_BUILD = 'tests/support/setup-cli-build.ts';
 const UNIT = ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}', 'tests/docs/**/*.test.ts'];
 const BROWSER = ['tests/browser/**/*.test.ts'];
 const PACKAGES = ['tests/packages/**/*.test.ts'];
@@ -30,10 +32,10 @@ export default defineConfig({
       // Everything the other projects do not claim: a new test folder lands here by default.
       {
         extends: true,
-        test: { name: 'db', include: ['tests/**/*.test.{ts,tsx}'], exclude: [...UNIT, ...BROWSER, ...PACKAGES, ...TIMING], globalSetup: [DATABASE] },
+        test: { name: 'db', include: ['tests/**/*.test.{ts,tsx}'], exclude: [...UNIT, ...BROWSER, ...PACKAGES, ...TIMING], globalSetup: [DATABASE, CLI_BUILD] },
       },
       { extends: true, test: { name: 'timing', include: TIMING, globalSetup: [DATABASE], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: [DATABASE, 'tests/support/setup-web-build.ts'] } },
+      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: [DATABASE, CLI_BUILD, 'tests/support/setup-web-build.ts'] } },
       { extends: true, test: { name: 'packages', include: PACKAGES, globalSetup: [DATABASE, 'tests/support/setup-pack-folder.ts'] } },
     ],
   },

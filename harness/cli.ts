@@ -4,7 +4,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BIN = join(ROOT, 'server', 'bin', 'gatehouse.js');
+/**
+ * The `gatehouse` the tests run: the CLI built once per test run (tests/support/setup-cli-build.ts),
+ * started as server/bin/gatehouse.js starts it in a checkout.
+ */
+export const BIN = join(ROOT, 'harness', 'gatehouse-build.js');
 
 export interface CliRun {
   code: number;

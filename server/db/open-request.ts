@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from './repositories/memberships.js';
 import type { Schema } from './schema.js';
@@ -42,8 +42,8 @@ interface OpeningRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A value as an SQL literal. The opening travels as one simple query (BEGIN and the call in one
- * message, ahead of whatever the request reads), so it cannot take parameters; each value is checked to be exactly
+ * A value as an SQL literal. The opening has to travel as one simple query (BEGIN cannot share an
+ * extended-protocol round trip), so it cannot take parameters; each value is checked to be exactly
  * what it claims (a UUID, an id, a slug), so a literal can never carry anything else.
  */
 function literal(value: string | number | boolean | null, pattern?: RegExp): string {
@@ -100,4 +100,17 @@ export async function withOpenedRequest<T>(
   ahead?: ReadAhead,
 ): Promise<T> {
   return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
+}
+
+/** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
+export type SessionOpening = Omit<RequestOpening, 'routeGroup' | 'organizationSlug'> & { routeGroup: string | null };
+
+/**
+ * The session and route group facts of the same opening, for a request that needs no tenant
+ * transaction: one parameterized statement, outside any transaction (its settings end with it).
+ */
+export async function openedSession(db: Kysely<Schema>, opening: SessionOpening): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
+  const { rows } = await sql<OpeningRow>`SELECT * FROM gatehouse_open_request(${opening.sessionId}::uuid, ${opening.userId}::integer, ${opening.claimedRouteGroup}::text, ${opening.openContext}, ${opening.routeGroup}::text, NULL)`.execute(db);
+  const { session, groupMember } = openedRequest(rows[0]!, null);
+  return { session, groupMember };
 }

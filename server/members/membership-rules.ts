@@ -2,7 +2,7 @@ import { abilityPermits } from '@gatehouse/engine';
 import { lockRoleHolders, type MemberDetails, type MembershipChanges, type RoleHolder } from '../db/repositories/members.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
-import { required, type GatehouseContext } from '../http/state.js';
+import type { GatehouseContext, TenantMemberState } from '../http/state.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { Services } from '../services.js';
@@ -22,9 +22,9 @@ function afterFate(holder: RoleHolder, fate: MembershipFate): RoleHolder | null 
  * one can be neither demoted, removed nor denied any of them. The owners' memberships are locked
  * first, so two owners acting on each other at the same moment are decided one after the other.
  */
-export async function assertKeepsAnOwner(services: Services, ctx: GatehouseContext, member: MemberDetails, fate: MembershipFate): Promise<void> {
+export async function assertKeepsAnOwner(services: Services, ctx: GatehouseContext<TenantMemberState>, member: MemberDetails, fate: MembershipFate): Promise<void> {
   const { ownerRole } = services.config;
-  const trx = required(ctx, 'trx');
+  const trx = ctx.state.trx;
   const key = membershipKey(ctx);
   const holders = await lockRoleHolders(trx, key.organizationId, ownerRole);
   if (holders.length === 0) return;
@@ -39,8 +39,8 @@ export async function assertKeepsAnOwner(services: Services, ctx: GatehouseConte
 }
 
 /** Nobody changes their own role: a member cannot promote, nor by mistake demote, themselves. */
-export function assertNotOwnRole(ctx: GatehouseContext, member: MemberDetails): void {
-  if (member.id === required(ctx, 'auth').user.id) throw new AccessDeniedError('You cannot change your own role.');
+export function assertNotOwnRole(ctx: GatehouseContext<TenantMemberState>, member: MemberDetails): void {
+  if (member.id === ctx.state.auth.user.id) throw new AccessDeniedError('You cannot change your own role.');
 }
 
 /** The entries of `list` that are not in `removed`. */
@@ -54,6 +54,6 @@ const added = (current: readonly string[], next: readonly string[]): string[] =>
  * hands a permission out, removing a grant (or adding a deny) takes it from someone. Roles' and
  * members' lists alike; `after` undefined leaves the list as it is.
  */
-export function assertHoldsChanges(ctx: GatehouseContext, before: readonly string[], after: readonly string[] | undefined): void {
+export function assertHoldsChanges(ctx: GatehouseContext<TenantMemberState>, before: readonly string[], after: readonly string[] | undefined): void {
   if (after !== undefined) assertHolds(ctx, [...added(before, after), ...added(after, before)]);
 }

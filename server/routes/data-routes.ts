@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { GatehouseContext, GatehouseState } from '../http/state.js';
+import type { DataState, GatehouseContext, GroupState } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Observability } from '../observability/observability.js';
@@ -31,10 +31,10 @@ import type { LooseTransaction } from '../models/loose-schema.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
-type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
+type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
 
 /** What a read route's handler is going to read, planned before the request's opening answers (`tenancy/request-reads.ts`). */
-type Reads = (read: PlannedRead, ctx: GatehouseContext, cursors: PageCursors, params: Record<string, string>) => ReadAhead | null;
+type Reads = (read: PlannedRead, ctx: GatehouseContext<GroupState>, cursors: PageCursors, params: Record<string, string>) => ReadAhead | null;
 
 /** What an endpoint answers with, for the API reference. */
 export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
@@ -58,12 +58,12 @@ export interface DataRoute {
   reads?: Reads;
 }
 
-const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
-const param = (ctx: GatehouseContext, name: string) => ctx.params[name] ?? '';
-const body = (ctx: GatehouseContext) => ctx.request.body;
-const listing = (ctx: GatehouseContext, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+const query = (ctx: Pick<GatehouseContext, 'query'>) => ctx.query as RawQuery;
+const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[name] ?? '';
+const body = (ctx: GatehouseContext<DataState>) => ctx.request.body;
+const listing = (ctx: Pick<GatehouseContext, 'get'>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 // Store and update also take form bodies, whose fields are typed by the model.
-const record = (ctx: GatehouseContext, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
+const record = (ctx: GatehouseContext<DataState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
 const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model));
 
@@ -90,7 +90,7 @@ export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200,
 export const modelHas = (model: ModelDefinition, route: DataRoute) =>
   route.needs === undefined || (route.needs === 'softDeletes' ? model.softDeletes : model.audit);
 
-function respond(ctx: GatehouseContext, status: number, result: unknown): void {
+function respond(ctx: GatehouseContext<DataState>, status: number, result: unknown): void {
   ctx.status = status;
   if (status !== 204) ctx.body = result;
 }
@@ -99,8 +99,8 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  * The contract's data endpoints, relative to a data base; the server mounts the router under each
  * base of a route group, behind the group's request context.
  */
-export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<GatehouseState> {
-  const router = new Router<GatehouseState>();
+export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<DataState> {
+  const router = new Router<DataState>();
   router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx))));
   for (const route of DATA_ROUTES) {
     router[route.method](route.path, async (ctx) => {
@@ -117,7 +117,7 @@ export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observ
  * only a route with `reads`, a model the group serves, is planned.
  */
 export function dataReads(registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction, prefix: string): RequestReads {
-  const matcher = new Router<GatehouseState>({ prefix });
+  const matcher = new Router<GroupState>({ prefix });
   for (const route of DATA_ROUTES) if (route.method === 'get') matcher.get(route.operation, route.path, () => {});
   const byOperation = new Map(DATA_ROUTES.map((route) => [route.operation, route]));
   return (ctx, { userId, group }) => {

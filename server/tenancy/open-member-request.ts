@@ -1,16 +1,18 @@
-import { isSessionOfRequestGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
+import { isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { withOpenedRequest } from '../db/open-request.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { slugPattern } from '../models/fields.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { permissionReads } from '../permissions/load-permissions.js';
 import type { ReadAhead } from '../db/read-ahead.js';
-import type { GatehouseContext } from '../http/state.js';
 import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
+
+type MemberFacts = Pick<MemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
+type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
 
 /**
  * A signed-in member's request, opened in one round trip: the tenant transaction's opening also
@@ -25,47 +27,61 @@ import { organizationSlug } from './organization-slug.js';
  * opening: they rely on the context the opening sets, never on its answer, and what they read
  * stays unread unless every check here and the handler's own gates pass.
  */
-export function openMemberRequest(services: Services, reads?: RequestReads): GatehouseMiddleware {
-  return async (ctx, next) => {
-    const group = required(ctx, 'routeGroup');
-    const claims = await tokenClaims(ctx, services);
-    if (!claims) throw new UnauthenticatedError();
-    const ofGroup = isSessionOfRequestGroup(ctx, claims);
-    const slug = group.tenancy === 'none' ? null : organizationSlug(ctx, group);
-    const opening = {
-      sessionId: claims.sessionId,
-      userId: claims.userId,
-      claimedRouteGroup: claims.routeGroup,
-      openContext: ofGroup,
-      routeGroup: group.name,
-      organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
-    };
-    const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
-    try {
-      await withOpenedRequest(services.db, opening, async (trx, opened) => {
-        if (!opened.session) throw new UnauthenticatedError();
-        if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
-        ctx.state.auth = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
-        if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
-        if (group.tenancy !== 'none') {
-          if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
-          const { membership } = opened;
-          ctx.state.organization = opened.organization;
-          ctx.state.membership = {
-            roleId: membership.role_id,
-            roleSlug: membership.role_slug,
-            rolePermissions: membership.role_permissions,
-            granted: membership.granted_permissions,
-            denied: membership.denied_permissions,
-          };
-        }
-        ctx.state.trx = trx;
-        await next();
-      }, ahead);
-    } finally {
-      delete ctx.state.trx;
-    }
+async function openRequest(ctx: GatehouseContext<GroupState>, services: Services, rest: (facts: MemberFacts) => Promise<void>, reads?: RequestReads): Promise<void> {
+  const group = ctx.state.routeGroup;
+  const claims = await tokenClaims(ctx, services);
+  if (!claims) throw new UnauthenticatedError();
+  const ofGroup = isSessionOfGroup(group, claims);
+  const slug = group.tenancy === 'none' ? null : organizationSlug(ctx, group);
+  const opening = {
+    sessionId: claims.sessionId,
+    userId: claims.userId,
+    claimedRouteGroup: claims.routeGroup,
+    openContext: ofGroup,
+    routeGroup: group.name,
+    organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
   };
+  const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
+  try {
+    await withOpenedRequest(services.db, opening, async (trx, opened) => {
+      if (!opened.session) throw new UnauthenticatedError();
+      if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
+      const auth = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
+      if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
+      if (group.tenancy === 'none') return rest({ auth, trx });
+      if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
+      const { membership } = opened;
+      await rest({
+        auth,
+        trx,
+        organization: opened.organization,
+        membership: {
+          roleId: membership.role_id,
+          roleSlug: membership.role_slug,
+          rolePermissions: membership.role_permissions,
+          granted: membership.granted_permissions,
+          denied: membership.denied_permissions,
+        },
+      });
+    }, ahead);
+  } finally {
+    // The transaction has ended: nothing after this stage may reach it through the state.
+    Reflect.deleteProperty(ctx.state, 'trx');
+  }
+}
+
+/** A member of the route group, in the addressed organization where the group has tenancy. */
+export function openMemberRequest(services: Services, reads?: RequestReads): Stage<GroupState, MemberFacts> {
+  return (ctx, next) => openRequest(ctx, services, next, reads);
+}
+
+/** A member acting in the addressed organization: for the routes only tenant bases serve. */
+export function openTenantMemberRequest(services: Services): Stage<GroupState, TenantMemberFacts> {
+  return (ctx, next) =>
+    openRequest(ctx, services, ({ organization, membership, ...facts }) => {
+      if (!organization || !membership) throw new OrganizationNotFoundError();
+      return next({ ...facts, organization, membership });
+    });
 }
 
 /**
@@ -73,7 +89,7 @@ export function openMemberRequest(services: Services, reads?: RequestReads): Gat
  * cannot plan (a query string it will refuse, among others) reads as it goes: its handler then
  * meets the same refusal after the checks, in their order.
  */
-function readAhead(services: Services, ctx: GatehouseContext, caller: ReadingCaller, reads: RequestReads | undefined): ReadAhead | undefined {
+function readAhead(services: Services, ctx: GatehouseContext<GroupState>, caller: ReadingCaller, reads: RequestReads | undefined): ReadAhead | undefined {
   let planned: ReadAhead | null;
   try {
     planned = reads?.(ctx, caller) ?? null;

@@ -1,5 +1,5 @@
 import type { ReadAhead } from '../db/read-ahead.js';
-import type { GatehouseContext } from '../http/state.js';
+import type { GatehouseContext, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 
 /** Who asks, as far as is known before the opening answers: the token's user in the request's route group. */
@@ -14,7 +14,7 @@ export interface ReadingCaller {
  * Null when the request cannot be planned ahead (a write, a query string its handler will refuse,
  * a statement that depends on what the opening learns); it then reads as it goes.
  */
-export type RequestReads = (ctx: GatehouseContext, caller: ReadingCaller) => ReadAhead | null;
+export type RequestReads = (ctx: GatehouseContext<GroupState>, caller: ReadingCaller) => ReadAhead | null;
 
 /** A route that reads nothing beyond its opening (and its permissions): COMMIT travels with it. */
 export const OPENING_ONLY: RequestReads = () => ({ statements: [], complete: true });

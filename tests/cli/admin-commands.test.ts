@@ -12,6 +12,7 @@ import { runCli, runCliOnTerminal, type CliRun } from '../../harness/cli.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { gatehouseInProcess, gatehouseRun } from '../support/gatehouse-in-process.js';
 import { queryOnce } from '../support/query.js';
+import { asServiceLogin } from '../support/service-login.js';
 
 // Each command is a Node process loading TypeScript: slow on a busy machine.
 vi.setConfig({ testTimeout: 180_000 });
@@ -79,8 +80,7 @@ beforeAll(async () => {
   // The groups the CLI assumes without a config (one `tenant` group), plus one without tenancy,
   // where a user's own permissions (user create --permissions) apply.
   server = await createServer({
-    database: { connectionString: db.ownerUrl, maxConnections: 2 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await db.serviceUrl(), 2),
     tokens: { secretKey },
     routeGroups: [
       { name: 'tenant', prefix: '{organization}', default: true },

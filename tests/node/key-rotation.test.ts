@@ -10,6 +10,7 @@ import { DATA_ROUTE_GROUPS, startDataServer } from '../server/support/data-serve
 import { Api } from '../server/support/http-client.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { tokenClaims } from '../server/support/token-claims.js';
+import { asServiceLogin } from '../support/service-login.js';
 
 // Issue 22, item 4: after a rotation, tokens of the previous key stay valid while it is listed.
 
@@ -28,8 +29,7 @@ afterAll(async () => {
 /** Another instance over the same database, with other token keys: what a restart after a rotation gives. */
 async function restartedWith(tokens: { secretKey: string; previousPublicKeys?: string[] }): Promise<Api> {
   const server = await createServer({
-    database: { connectionString: before.database.ownerUrl, maxConnections: 2 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await before.database.serviceUrl(), 2),
     tokens,
     routeGroups: DATA_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),

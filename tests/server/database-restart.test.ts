@@ -13,6 +13,7 @@ import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '../../serv
 import { migrate } from '../../server/db/migrations.js';
 import { queryOnce } from '../support/query.js';
 import { Api } from './support/http-client.js';
+import { asServiceLogin, provisionServiceLogin } from '../support/service-login.js';
 
 // A real PostgreSQL of this file's own, stopped and started again under a bounded concurrent
 // load: the shared test cluster must not go down for the other files.
@@ -46,8 +47,7 @@ beforeAll(async () => {
   await migrate(cluster.url('gatehouse'), { dir: demo.migrations });
   await seedDemo(cluster.url('gatehouse'));
   server = await createServer({
-    database: { connectionString: cluster.url('gatehouse'), maxConnections: 4 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await provisionServiceLogin(cluster.url('gatehouse')), 4),
     tokens: { secretKey: (await generateTokenKeyPair()).secretKey },
     routeGroups: DEMO_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),

@@ -6,6 +6,7 @@ import type { Mailer, MailMessage } from '../../server/mail/mailer.js';
 import { Api } from './support/http-client.js';
 import { lastMail, mailCount } from './support/mail.js';
 import { startTestServer, TEST_ROUTE_GROUPS, type TestServer } from './support/test-server.js';
+import { asServiceLogin } from '../support/service-login.js';
 
 // The mail a request owes is in mail_queue before the answer: an instance that goes away after
 // answering (here: closed while its mailer hangs, or after its mailer failed) loses nothing, and
@@ -22,10 +23,9 @@ function hangingMailer(): Mailer & { taken: Promise<MailMessage> } {
 const failingMailer: Mailer = { send: () => Promise.reject(new Error('SMTP server down')) };
 
 /** Another instance on the same database, with the default mailer (mail_outbox). */
-const nextInstance = (dropped: TestServer) =>
+const nextInstance = async (dropped: TestServer) =>
   createServer({
-    database: { connectionString: dropped.database.ownerUrl, maxConnections: 2 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await dropped.database.serviceUrl(), 2),
     tokens: { secretKey: dropped.secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),

@@ -4,6 +4,7 @@ import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { ConfigError, createServer, defineModel } from '../../server/index.js';
 import { APP_MIGRATION, createAppDatabase } from '../support/app-database.js';
 import type { TestDatabase } from '../support/database.js';
+import { asServiceLogin } from '../support/service-login.js';
 
 // createServer refuses, before serving anything, a model whose table would not keep tenants apart.
 const projects = defineModel({ slug: 'projects', tenantOwned: true, attributes: { organization_id: 'integer', name: 'string' }, fillable: ['name'] });
@@ -20,8 +21,7 @@ async function start(migration: string, organizationRoles?: Record<string, strin
   database = await createAppDatabase(migration);
   const { secretKey } = await generateTokenKeyPair();
   return createServer({
-    database: { connectionString: database.ownerUrl, maxConnections: 1 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await database.serviceUrl(), 1),
     tokens: { secretKey },
     routeGroups: [{ name: 'tenant', prefix: '{organization}', default: true, models: ['projects'] }],
     logger: pino({ level: 'silent' }),

@@ -7,6 +7,7 @@ import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
 import { Api } from './support/http-client.js';
 import { TEST_ROUTE_GROUPS } from './support/test-server.js';
+import { asServiceLogin } from '../support/service-login.js';
 
 const NOT_MIGRATED = { message: 'database not migrated: run `gatehouse migrate`' };
 
@@ -17,8 +18,7 @@ let api: Api;
 beforeAll(async () => {
   database = await createEmptyDatabase();
   server = await createServer({
-    database: { connectionString: database.ownerUrl, maxConnections: 2 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await database.serviceUrl(), 2),
     tokens: { secretKey: (await generateTokenKeyPair()).secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),

@@ -12,6 +12,7 @@ import { resolveThrottleLimits } from '../../server/throttle/throttle-limits.js'
 import { Api, type ApiResponse } from './support/http-client.js';
 import { lastMail, mailCount } from './support/mail.js';
 import { DEMO_PASSWORD, startTestServer, TEST_ROUTE_GROUPS, type TestServer } from './support/test-server.js';
+import { asServiceLogin } from '../support/service-login.js';
 
 // Small limits so each rule is reached in a few requests. Behind one trusted proxy the client
 // address is the last X-Forwarded-For entry: the one the proxy appended.
@@ -35,8 +36,7 @@ beforeAll(async () => {
   server = await startTestServer({ throttle: THROTTLE, trustProxy: true });
   // A second instance on the same database, as behind a load balancer.
   second = await createServer({
-    database: { connectionString: server.database.ownerUrl, maxConnections: 2 },
-    allowOwnerConnection: true,
+    database: asServiceLogin(await server.database.serviceUrl(), 2),
     tokens: { secretKey: server.secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),

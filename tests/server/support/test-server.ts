@@ -5,11 +5,12 @@ import { generateTokenKeyPair } from '../../../server/auth/token-keys.js';
 import type { ServerConfig } from '../../../server/config/server-config.js';
 import { createServer, type GatehouseServer } from '../../../server/create-server.js';
 import { DEMO_PASSWORD, DEMO_ROLES } from '../../../policies/seed.js';
-import type { GatehouseState } from '../../../server/http/state.js';
+import type { DataState } from '../../../server/http/state.js';
 import { policyContext } from '../../../server/permissions/policy-context.js';
 import type { RouteGroupConfig } from '../../../server/models/route-group.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { Api, type RequestOptions } from './http-client.js';
+import { asServiceLogin } from '../../support/service-login.js';
 
 export { DEMO_PASSWORD };
 
@@ -25,8 +26,8 @@ export const TEST_ROUTE_GROUPS: RouteGroupConfig[] = [
 ];
 
 /** Stands in for issue 5's data routes: echoes what the request context resolved. */
-function probeRoutes(): Router<GatehouseState> {
-  return new Router<GatehouseState>().get('/probe', (ctx) => {
+function probeRoutes(): Router<DataState> {
+  return new Router<DataState>().get('/probe', (ctx) => {
     const policy = policyContext(ctx);
     ctx.body = {
       group: policy.routeGroup,
@@ -68,14 +69,16 @@ function viaPort(connectionString: string, port: number | undefined): string {
   return url.toString();
 }
 
-/** A server on an ephemeral port over a fresh demo database; the token key is shared per file. */
+/**
+ * A server on an ephemeral port over a fresh demo database, serving as the database's service
+ * login while `sql` works as the owner; the token key is shared per file.
+ */
 export async function startTestServer({ databasePort, clock, ...overrides }: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const { secretKey } = await (keyPair ??= generateTokenKeyPair());
+  // As `gatehouse start` serves: through the database's own service login, no role switch at startup.
   const server = await createServer({
-    database: { connectionString: viaPort(database.ownerUrl, databasePort), maxConnections: 4 },
-    // The owner's connection: these tests read and write past RLS beside it. The login check has its own tests.
-    allowOwnerConnection: true,
+    database: asServiceLogin(viaPort(await database.serviceUrl(), databasePort), 4),
     tokens: { secretKey, clock },
     routeGroups: TEST_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
