@@ -79,7 +79,8 @@ export function inOpenedTransaction<T, S = Schema>(
       result = await fn(connection, rows);
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
-      await connection.executeQuery(ahead?.complete ? COMMIT : ROLLBACK);
+      // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
+      await connection.executeQuery(ROLLBACK);
       throw error;
     }
     await connection.executeQuery(COMMIT);
