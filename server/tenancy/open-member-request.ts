@@ -1,4 +1,4 @@
-import { isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
+import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { withOpenedRequest } from '../db/open-request.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
@@ -46,7 +46,9 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     await withOpenedRequest(services.db, opening, async (trx, opened) => {
       if (!opened.session) throw new UnauthenticatedError();
       if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
-      const auth = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
+      const auth = authenticationOf(claims, opened.session);
+      // Known before the checks below refuse: the decision log names the caller of a refusal.
+      Object.assign(ctx.state, { auth });
       if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
       if (group.tenancy === 'none') return rest({ auth, trx });
       if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
