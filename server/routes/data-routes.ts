@@ -1,5 +1,4 @@
-import Router from '@koa/router';
-import type { DataState, GatehouseContext } from '../http/state.js';
+import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Observability } from '../observability/observability.js';
@@ -64,7 +63,14 @@ export const DATA_ROUTES: readonly DataRoute[] = [
 ];
 
 /** `POST {dataBase}/nested`: operations on any models the group serves. */
-export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200, summary: 'Several writes across models, all or nothing' } as const;
+export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200, summary: 'Several writes across models, all or nothing', body: 'nested' } as const;
+
+/**
+ * What every data endpoint may answer besides its request context's refusals: a malformed query
+ * or id (400), the policy (403), no such model or record (404); a body that fails validation 422.
+ */
+export const DATA_ERRORS = [400, 403, 404] as const;
+export const INVALID_BODY = 422;
 
 /** Whether a model has the endpoint (trash and audit only where it keeps them). */
 export const modelHas = (model: ModelDefinition, route: DataRoute) =>
@@ -75,18 +81,15 @@ function respond(ctx: GatehouseContext<DataState>, status: number, result: unkno
   if (status !== 204) ctx.body = result;
 }
 
-/**
- * The contract's data endpoints, relative to a data base; the server mounts the router under each
- * base of a route group, behind the group's request context.
- */
-export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<DataState> {
-  const router = new Router<DataState>();
-  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx))));
-  for (const route of DATA_ROUTES) {
-    router[route.method](route.path, async (ctx) => {
-      const context = dataContextFor(ctx, registry, observability);
-      respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
-    });
-  }
-  return router;
+/** A data endpoint's handler, behind its group's request context. */
+export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, observability?: Observability): GatehouseMiddleware<DataState> {
+  return async (ctx) => {
+    const context = dataContextFor(ctx, registry, observability);
+    respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
+  };
+}
+
+/** `POST {dataBase}/nested`'s handler, behind its group's request context. */
+export function nestedEndpoint(registry: ModelRegistry, observability?: Observability): GatehouseMiddleware<DataState> {
+  return async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx)));
 }
