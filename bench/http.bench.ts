@@ -1,15 +1,20 @@
-// `npm run bench -- http`: the service against a minimal Koa + pg endpoint doing the same checks
-// (bench/http/minimal-server.ts), both over HTTP, each server in a process of its own and
-// autocannon in a third. A `bench` tenant with BENCH_ROWS posts (default 100,000); every target
-// is measured in each of BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 5)
-// at BENCH_CONNECTIONS connections (default 8); each figure reported is its own median over the rounds.
-// Show is also measured on two more instances of the service, one with its Prometheus metrics on
-// and one with metrics and OpenTelemetry traces on, for what observing the service costs.
+// `npm run bench -- http`: the service against two minimal Koa + pg endpoints doing the same
+// checks, all over HTTP, each server in a process of its own and autocannon in another: the
+// minimal endpoint as Gatehouse used to talk to PostgreSQL, statement by statement in three round
+// trips for show (bench/http/minimal-server.ts), and the floor, its whole transaction in one
+// simple-protocol message (bench/http/one-round-trip-server.ts). A `bench` tenant with BENCH_ROWS
+// posts (default 100,000); every target is measured in each of BENCH_ROUNDS interleaved rounds
+// (default 3) of BENCH_SECONDS (default 5) at BENCH_CONNECTIONS connections (default 8), show
+// also at BENCH_TAIL_CONNECTIONS (default 32) for its p99; each figure reported is its own median
+// over the rounds. Show is also measured on two more instances of the service, one with its
+// Prometheus metrics on and one with metrics and OpenTelemetry traces on, for what observing the
+// service costs. Then a fresh instance answers BENCH_SOAK_REQUESTS shows (default 200,000) and its
+// RSS is read after a tenth of them and after all.
 // BENCH_ONLY=<text> measures only the targets whose name contains it (`BENCH_ONLY=show`), and
 // prints its figures without replacing bench/results/http.json.
 // Reports req/s, p50, p99 and the CPU milliseconds per request of the server's process and of
-// PostgreSQL, and the machine's load average (1, 5, 15 minutes) before and after the rounds;
-// writes bench/results/http.json.
+// PostgreSQL, the machine's load average (1, 5, 15 minutes) before and after the rounds, and each
+// of issue 27's goals as met or missed; writes bench/results/http.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,7 +23,9 @@ import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { clusterCpu, cpuMsBetween } from './support/cluster-cpu.js';
+import { printedGoals, verdictOf, type Goal } from './support/goals.js';
 import { generateLoad, type LoadResult } from './support/load-generator.js';
+import { peakRssDuring, rssMiB } from './support/process-memory.js';
 import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -31,6 +38,10 @@ const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 5);
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 8);
+const TAIL_CONNECTIONS = setting('BENCH_TAIL_CONNECTIONS', 32);
+const SOAK_REQUESTS = setting('BENCH_SOAK_REQUESTS', 200_000);
+/** The soak compares RSS after this share of its requests with RSS after all of them. */
+const SOAK_EARLY = Math.round(SOAK_REQUESTS / 10);
 const ONLY = process.env.BENCH_ONLY ?? '';
 const PER_PAGE = 25;
 /** The cursor page's depth: 50,000 rows in, or half the tenant when it is smaller. */
@@ -44,6 +55,8 @@ interface Target {
   server: ServerProcess;
   path: string;
   headers?: Record<string, string>;
+  /** Default BENCH_CONNECTIONS. */
+  connections?: number;
 }
 
 interface Measured extends LoadResult {
@@ -54,17 +67,27 @@ interface Measured extends LoadResult {
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
 
+const SHOW_FLOOR = 'show: minimal, 1 round trip';
+const SHOW = 'show: gatehouse';
+const TAIL_FLOOR = `show at ${TAIL_CONNECTIONS} connections: minimal, 1 round trip`;
+const TAIL = `show at ${TAIL_CONNECTIONS} connections: gatehouse`;
+const INDEX_FLOOR = 'index exact: minimal, 1 round trip';
+const INDEX = 'index exact: gatehouse';
+const SOAK = `soak: ${SOAK_REQUESTS} shows, gatehouse`;
+
 await withBenchDatabase(async (ownerUrl) => {
   await seedDemo(ownerUrl);
   console.log(`Seeding a tenant with ${ROWS} posts...`);
   const tenant = await seedBenchTenant(ownerUrl, ROWS);
   const { secretKey } = await generateTokenKeyPair();
+  // Pools as large as the connections the rounds open, for every server alike.
   const env = { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) };
   const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
   const gatehouse = await startServerProcess('gatehouse', gatehouseModule, env);
   const metered = await startServerProcess('gatehouse, metrics on', gatehouseModule, { ...env, BENCH_METRICS: '1' });
   const traced = await startServerProcess('gatehouse, metrics and tracing on', gatehouseModule, { ...env, BENCH_METRICS: '1', BENCH_TRACING: '1' });
-  const minimal = await startServerProcess('minimal', join(here, 'http', 'minimal-server.ts'), env);
+  const minimal = await startServerProcess('minimal, step by step', join(here, 'http', 'minimal-server.ts'), env);
+  const floor = await startServerProcess('minimal, 1 round trip', join(here, 'http', 'one-round-trip-server.ts'), env);
   const postgresCpu = await clusterCpu(ownerUrl);
   try {
     const login = await fetch(`${gatehouse.url}/api/auth/login`, {
@@ -82,25 +105,64 @@ await withBenchDatabase(async (ownerUrl) => {
 
     const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
     const targets: Target[] = [
-      { name: 'show: minimal', server: minimal, path: show },
-      { name: 'show: gatehouse', server: gatehouse, path: show },
+      { name: 'show: minimal, 3 round trips', server: minimal, path: show },
+      { name: SHOW_FLOOR, server: floor, path: show },
+      { name: SHOW, server: gatehouse, path: show },
       { name: 'show: gatehouse, metrics on', server: metered, path: show },
       { name: 'show: gatehouse, metrics and tracing on', server: traced, path: show },
-      { name: 'index exact: minimal', server: minimal, path: index },
-      { name: 'index exact: gatehouse', server: gatehouse, path: index },
+      { name: TAIL_FLOOR, server: floor, path: show, connections: TAIL_CONNECTIONS },
+      { name: TAIL, server: gatehouse, path: show, connections: TAIL_CONNECTIONS },
+      { name: 'index exact: minimal, 4 round trips', server: minimal, path: index },
+      { name: INDEX_FLOOR, server: floor, path: index },
+      { name: INDEX, server: gatehouse, path: index },
       { name: 'index planned: gatehouse', server: gatehouse, path: index, headers: { Prefer: 'count=planned' } },
       { name: 'index page 1, no count: gatehouse', server: gatehouse, path: index, headers: uncounted },
       { name: `index cursor at ${DEPTH}, no count: gatehouse`, server: gatehouse, path: `${index}&cursor=${encodeURIComponent(cursor)}`, headers: uncounted },
     ].filter((target) => target.name.includes(ONLY));
     const run = async (target: Target, seconds: number): Promise<Measured> => {
       const [cpuBefore, pgBefore] = [await target.server.cpuMicros(), await postgresCpu()];
-      const load = await generateLoad({ url: `${target.server.url}${target.path}`, headers: { authorization, ...target.headers }, connections: CONNECTIONS, seconds });
+      const load = await generateLoad({
+        url: `${target.server.url}${target.path}`,
+        headers: { authorization, ...target.headers },
+        connections: target.connections ?? CONNECTIONS,
+        length: { seconds },
+      });
       const [cpuAfter, pgAfter] = [await target.server.cpuMicros(), await postgresCpu()];
       return {
         ...load,
         serverCpuMsPerRequest: round2((cpuAfter - cpuBefore) / 1000 / load.requests),
         postgresCpuMsPerRequest: pgBefore === null || pgAfter === null ? null : round2(cpuMsBetween(pgBefore, pgAfter) / load.requests),
       };
+    };
+
+    /**
+     * RSS of a fresh instance of the service: idle before its first request, the most sampled
+     * under load, after a tenth of the soak's shows and after all of them.
+     */
+    const soak = async () => {
+      const server = await startServerProcess('gatehouse, soak', gatehouseModule, env);
+      try {
+        const idleRssMiB = await rssMiB(server.pid);
+        const shows = (requests: number) =>
+          peakRssDuring(server.pid, () => generateLoad({ url: `${server.url}${show}`, headers: { authorization }, connections: CONNECTIONS, length: { requests } }));
+        const early = await shows(SOAK_EARLY);
+        const rssAfterEarlyMiB = await rssMiB(server.pid);
+        const rest = await shows(SOAK_REQUESTS - SOAK_EARLY);
+        const rssAfterAllMiB = await rssMiB(server.pid);
+        return {
+          requests: SOAK_REQUESTS,
+          earlyRequests: SOAK_EARLY,
+          connections: CONNECTIONS,
+          requestsPerSecond: rest.result.requestsPerSecond,
+          idleRssMiB,
+          peakRssUnderLoadMiB: Math.max(early.peakRssMiB, rest.peakRssMiB),
+          rssAfterEarlyMiB,
+          rssAfterAllMiB,
+          growth: round2(rssAfterAllMiB / rssAfterEarlyMiB),
+        };
+      } finally {
+        await server.stop();
+      }
     };
 
     // The machine may be shared: its load while the rounds ran says how far the rates can be trusted.
@@ -128,32 +190,52 @@ await withBenchDatabase(async (ownerUrl) => {
         },
       ]),
     );
+    const loadAfterRounds = loadavg();
+    let soaked: Awaited<ReturnType<typeof soak>> | null = null;
+    if (SOAK.includes(ONLY)) {
+      console.log(`Soak: ${SOAK_REQUESTS} shows on a fresh instance...`);
+      soaked = await soak();
+    }
+
+    /** A ratio of two measured targets' figures; BENCH_ONLY may have left either out. */
+    const ratio = (over: string, under: string, figure: 'requestsPerSecond' | 'p99Ms' = 'requestsPerSecond') =>
+      results[over] && results[under] ? round2(results[over][figure] / results[under][figure]) : null;
     const compared: [string, string, string][] = [
-      ['show: gatehouse / minimal (target >= 0.8)', 'show: gatehouse', 'show: minimal'],
-      ['show: metrics on / off (target >= 0.95)', 'show: gatehouse, metrics on', 'show: gatehouse'],
-      ['show: metrics and tracing on / off', 'show: gatehouse, metrics and tracing on', 'show: gatehouse'],
-      ['index exact: gatehouse / minimal (target >= 0.9)', 'index exact: gatehouse', 'index exact: minimal'],
-      ['index planned / index exact, gatehouse (target >= 4)', 'index planned: gatehouse', 'index exact: gatehouse'],
+      ['show: gatehouse / minimal, 3 round trips (target >= 0.8)', SHOW, 'show: minimal, 3 round trips'],
+      ['show: gatehouse / minimal, 1 round trip', SHOW, SHOW_FLOOR],
+      ['show: minimal, 1 round trip / 3 round trips', SHOW_FLOOR, 'show: minimal, 3 round trips'],
+      ['show: metrics on / off (target >= 0.95)', 'show: gatehouse, metrics on', SHOW],
+      ['show: metrics and tracing on / off', 'show: gatehouse, metrics and tracing on', SHOW],
+      ['index exact: gatehouse / minimal, 4 round trips (target >= 0.9)', INDEX, 'index exact: minimal, 4 round trips'],
+      ['index exact: gatehouse / minimal, 1 round trip', INDEX, INDEX_FLOOR],
+      ['index planned / index exact, gatehouse (target >= 4)', 'index planned: gatehouse', INDEX],
       [`cursor at ${DEPTH} / page 1, gatehouse (target >= 0.67, within 1.5x)`, `index cursor at ${DEPTH}, no count: gatehouse`, 'index page 1, no count: gatehouse'],
     ];
-    // A ratio of two measured targets; BENCH_ONLY may have left either out.
-    const ratios = Object.fromEntries(
-      compared
-        .filter(([, over, under]) => results[over] && results[under])
-        .map(([name, over, under]) => [name, Math.round((results[over]!.requestsPerSecond / results[under]!.requestsPerSecond) * 100) / 100]),
-    );
+    const ratios = Object.fromEntries(compared.map(([name, over, under]) => [name, ratio(over, under)]).filter(([, value]) => value !== null));
+    // Issue 27's goals, against the one-round-trip floor.
+    const goals: Goal[] = [
+      { name: 'show req/s, gatehouse / floor', bound: 'at least', target: 1, measured: ratio(SHOW, SHOW_FLOOR) },
+      { name: 'index page 1 with exact totals req/s, gatehouse / floor', bound: 'at least', target: 1, measured: ratio(INDEX, INDEX_FLOOR) },
+      { name: 'server CPU ms per show, gatehouse', bound: 'at most', target: 0.25, measured: results[SHOW]?.serverCpuMsPerRequest },
+      { name: `show p99 at ${TAIL_CONNECTIONS} connections, gatehouse / floor`, bound: 'at most', target: 1.2, measured: ratio(TAIL, TAIL_FLOOR, 'p99Ms') },
+      { name: `RSS after ${SOAK_REQUESTS} / after ${SOAK_EARLY} shows, gatehouse`, bound: 'at most', target: 1.1, measured: soaked?.growth },
+    ];
+    const verdicts = Object.fromEntries(goals.map((goal) => [goal.name, verdictOf(goal)]));
     const result = {
       benchmark: 'http',
       rows_in_tenant: ROWS,
       per_page: PER_PAGE,
       cursor_depth: DEPTH,
       connections: CONNECTIONS,
+      tail_connections: TAIL_CONNECTIONS,
       seconds_per_round: SECONDS,
       rounds: ROUNDS,
       load_generator: 'autocannon, in its own process',
-      load_average: { before: loadBefore.map(round2), after: loadavg().map(round2) },
+      load_average: { before: loadBefore.map(round2), after_rounds: loadAfterRounds.map(round2), after: loadavg().map(round2) },
       results,
+      soak: soaked,
       ratios,
+      goals: verdicts,
       node: process.version,
       measured_at: new Date().toISOString(),
     };
@@ -161,8 +243,9 @@ await withBenchDatabase(async (ownerUrl) => {
       await mkdir(dirname(resultsFile), { recursive: true });
       await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
     }
-    console.log(JSON.stringify({ results, ratios }, null, 2));
+    console.log(JSON.stringify({ results, soak: soaked, ratios }, null, 2));
+    console.log(`\nGoals (issue 27), against the one-round-trip floor:\n${printedGoals(verdicts)}`);
   } finally {
-    for (const server of [gatehouse, metered, traced, minimal]) await server.stop();
+    for (const server of [gatehouse, metered, traced, minimal, floor]) await server.stop();
   }
 });

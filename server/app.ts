@@ -20,6 +20,7 @@ import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { UNGROUPED_ROUTES } from './openapi/document-routes.js';
 import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
+import { anySession } from './route-groups/request-context.js';
 import { mountRoutes } from './routes/route-sets.js';
 import type { Services } from './services.js';
 
@@ -46,7 +47,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(service.routes());
   app.use(apiReferenceAssets(services.config.basePath).routes());
   if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));
-  app.use(reservedSlugCheck(services));
+  app.use(reservedSlugCheck(services, anySession(services)));
   app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
   app.use(notFound());
   return app;

@@ -19,7 +19,21 @@ export * as fields from './models/fields.js';
 export { ConfigError } from './errors/config-error.js';
 export type { RouteGroup, RouteGroupConfig, Tenancy } from './models/route-group.js';
 export type { Mailer, MailMessage } from './mail/mailer.js';
-export type { Authentication, Authorization, AuthUser, CurrentOrganization, GatehouseContext, GatehouseMiddleware, GatehouseState } from './http/state.js';
+export type {
+  Authentication,
+  Authorization,
+  AuthUser,
+  CurrentOrganization,
+  DataState,
+  GatehouseContext,
+  GatehouseMiddleware,
+  GatehouseState,
+  GroupState,
+  MemberState,
+  RequestState,
+  SignedInState,
+  TenantMemberState,
+} from './http/state.js';
 export { policyContext } from './permissions/policy-context.js';
 export { assertCan, authorize } from './permissions/authorize.js';
 export { generateTokenKeyPair } from './auth/token-keys.js';

@@ -2,8 +2,8 @@
 // to /dev/null), in a process of its own for `npm run bench -- http`. BENCH_METRICS=1 turns the
 // Prometheus metrics on (served on a port of their own, as GATEHOUSE_METRICS_PORT does);
 // BENCH_TRACING=1 starts the OpenTelemetry SDK with Gatehouse's spans batched to an exporter
-// that drops them, so the cost measured is the service's, not a collector's.
-import { NodeSDK } from '@opentelemetry/sdk-node';
+// that drops them, so the cost measured is the service's, not a collector's. The SDK is loaded
+// only then, as `gatehouse serve` does: `npm run bench -- startup` times this process's start too.
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
 import { demoData } from '../../policies/demo-data.js';
@@ -15,7 +15,7 @@ import { serveBenchmarkParent } from '../support/server-process.js';
 const env = process.env;
 const tracing = env.BENCH_TRACING === '1';
 const dropped: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-const sdk = tracing ? new NodeSDK({ spanProcessors: [new BatchSpanProcessor({ exporter: dropped })], instrumentations: [] }) : null;
+const sdk = tracing ? new (await import('@opentelemetry/sdk-node')).NodeSDK({ spanProcessors: [new BatchSpanProcessor({ exporter: dropped })], instrumentations: [] }) : null;
 sdk?.start();
 const server = await createServer({
   database: { connectionString: env.BENCH_OWNER_URL!, maxConnections: Number(env.BENCH_POOL) },

@@ -3,7 +3,8 @@ import pg from 'pg';
 
 const TICKS_PER_SECOND = 100;
 
-async function stat(pid: string): Promise<{ ppid: number; ticks: number } | null> {
+/** A process's parent and CPU ticks so far, from /proc; null once it is gone. */
+export async function processStat(pid: string): Promise<{ ppid: number; ticks: number } | null> {
   try {
     const text = await readFile(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces; the fields after it are fixed.
@@ -26,7 +27,7 @@ export async function clusterCpu(ownerUrl: string): Promise<() => Promise<Map<st
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     // Read while the backend lives: once the client ends, its process (and its parent's pid) is gone.
-    postmaster = (await stat(String(rows[0]!.pid)))?.ppid;
+    postmaster = (await processStat(String(rows[0]!.pid)))?.ppid;
   } finally {
     await client.end();
   }
@@ -35,7 +36,7 @@ export async function clusterCpu(ownerUrl: string): Promise<() => Promise<Map<st
     const ticks = new Map<string, number>();
     for (const pid of await readdir('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
-      const process = await stat(pid);
+      const process = await processStat(pid);
       if (process?.ppid === postmaster) ticks.set(pid, process.ticks);
     }
     return ticks;

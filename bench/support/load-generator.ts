@@ -12,12 +12,15 @@ export interface LoadOptions {
   url: string;
   headers: Record<string, string>;
   connections: number;
-  seconds: number;
+  /** For how long, or how many requests in all. */
+  length: { seconds: number } | { requests: number };
 }
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 interface AutocannonResult {
+  /** Seconds the run took. */
+  duration: number;
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
@@ -29,8 +32,9 @@ interface AutocannonResult {
  * Runs autocannon in a process of its own against one URL, so the load generator's CPU is never
  * the server's. Any answer but a 2xx fails the benchmark: a fast error is not a result.
  */
-export async function generateLoad({ url, headers, connections, seconds }: LoadOptions): Promise<LoadResult> {
-  const args = [autocannon, '--json', '--connections', String(connections), '--duration', String(seconds)];
+export async function generateLoad({ url, headers, connections, length }: LoadOptions): Promise<LoadResult> {
+  const [flag, value] = 'seconds' in length ? ['--duration', length.seconds] : ['--amount', length.requests];
+  const args = [autocannon, '--json', '--connections', String(connections), flag, String(value)];
   for (const [name, value] of Object.entries(headers)) args.push('--headers', `${name}: ${value}`);
   args.push(url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -46,7 +50,7 @@ export async function generateLoad({ url, headers, connections, seconds }: LoadO
   }
   return {
     requests: result.requests.total,
-    requestsPerSecond: Math.round(result.requests.total / seconds),
+    requestsPerSecond: Math.round(result.requests.total / ('seconds' in length ? length.seconds : result.duration)),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
   };

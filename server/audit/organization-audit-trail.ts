@@ -3,7 +3,7 @@ import { dataContextFor } from '../data/data-context-for.js';
 import { paginated } from '../data/paginated.js';
 import { pagination } from '../data/read-actions.js';
 import { recordSerializer } from '../data/serialize-record.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import { readAuditTrailQuery } from './audit-trail-query.js';
@@ -15,12 +15,12 @@ import { readableChanges } from './readable-changes.js';
  * (memberships, role permissions) hold only permission lists and roles. An update of fields the
  * caller may not read is left out, as its record audit leaves it out.
  */
-export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware {
+export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const { filters, page } = readAuditTrailQuery(ctx);
     const serializer = registry && recordSerializer(dataContextFor(ctx, registry));
     const readable = serializer && readableChanges(serializer, registry!.models);
-    const { rows, total } = await listAuditLogs(required(ctx, 'trx'), required(ctx, 'organization').id, { ...filters, readable }, page);
+    const { rows, total } = await listAuditLogs(ctx.state.trx, ctx.state.organization.id, { ...filters, readable }, page);
     const reader = serializer?.reader;
     const gate = (model: string, values: unknown) => {
       if (values === null || !reader || !registry!.has(model)) return values;

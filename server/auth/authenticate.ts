@@ -1,14 +1,15 @@
-import { findActiveSession } from '../db/repositories/sessions.js';
+import { openedSession } from '../db/open-request.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
-import type { Authentication, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
+import type { Authentication, GatehouseContext, GroupState, RequestState, SessionState, SignedInState, Stage } from '../http/state.js';
+import type { RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
 import type { TokenClaims } from './token-service.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The verified claims of the bearer token, or null when there is none; a bad token is a 401. */
-export async function tokenClaims(ctx: GatehouseContext, services: Services): Promise<TokenClaims | null> {
+export async function tokenClaims(ctx: GatehouseContext<RequestState>, services: Services): Promise<TokenClaims | null> {
   const header = ctx.get('Authorization');
   if (header === '') return null;
   const token = BEARER.exec(header)?.[1];
@@ -17,10 +18,9 @@ export async function tokenClaims(ctx: GatehouseContext, services: Services): Pr
   return claims;
 }
 
-/** Whether a standing session may act in the request's route group. */
-export function isSessionOfRequestGroup(ctx: GatehouseContext, claims: TokenClaims): boolean {
-  const group = ctx.state.routeGroup?.name;
-  return group === undefined || claims.routeGroup === group;
+/** Whether a standing session may act in the request's route group (any, outside the groups). */
+export function isSessionOfGroup(group: RouteGroup | null, claims: TokenClaims): boolean {
+  return group === null || claims.routeGroup === group.name;
 }
 
 /** The refusal of a standing session of another route group. */
@@ -30,35 +30,55 @@ export function sessionOfAnotherGroup(services: Services, claims: TokenClaims): 
   return servedGroup ? new SessionOfAnotherGroupError() : new UnauthenticatedError();
 }
 
+type SessionFacts = Pick<SignedInState, 'auth' | 'groupMember'>;
+
 /**
- * The session behind the bearer token, or null when there is no token. A token that is present
- * but tampered, expired, signed by another key or revoked is a 401: signatures prove origin, only
- * the session row proves the session still stands. A live session of another route group is a 403.
+ * The session behind the bearer token, or null when there is no token. Whether it stands and
+ * whether its user is a member of the route group are the request opening's answers
+ * (`db/open-request.ts`), the same that open a member's tenant transaction. A token that is
+ * present but tampered, expired, signed by another key or revoked is a 401: signatures prove
+ * origin, only the session row proves the session still stands. A live session of another route
+ * group is a 403.
  */
-async function authenticationOf(ctx: GatehouseContext, services: Services): Promise<Authentication | null> {
+async function openSession(ctx: GatehouseContext<RequestState>, services: Services, group: RouteGroup | null): Promise<SessionFacts | null> {
   const claims = await tokenClaims(ctx, services);
   if (!claims) return null;
-  const session = await findActiveSession(services.db, claims.sessionId);
-  if (!session || session.user_id !== claims.userId || session.route_group !== claims.routeGroup) throw new UnauthenticatedError();
-  if (!isSessionOfRequestGroup(ctx, claims)) throw sessionOfAnotherGroup(services, claims);
-  return { user: { id: session.user_id, name: session.user_name, email: session.user_email }, sessionId: session.id };
+  const ofGroup = isSessionOfGroup(group, claims);
+  const opened = await openedSession(services.db, {
+    sessionId: claims.sessionId,
+    userId: claims.userId,
+    claimedRouteGroup: claims.routeGroup,
+    openContext: group !== null && ofGroup,
+    routeGroup: group?.name ?? null,
+  });
+  if (!opened.session) throw new UnauthenticatedError();
+  if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
+  const auth: Authentication = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
+  return { auth, groupMember: opened.groupMember };
 }
 
 /** 401 unless the request carries a live session; 403 when it belongs to another route group. */
-export function authenticate(services: Services): GatehouseMiddleware {
+export function authenticate(services: Services): Stage<GroupState, SessionFacts> {
   return async (ctx, next) => {
-    const authentication = await authenticationOf(ctx, services);
-    if (!authentication) throw new UnauthenticatedError();
-    ctx.state.auth = authentication;
-    await next();
+    const session = await openSession(ctx, services, ctx.state.routeGroup);
+    if (!session) throw new UnauthenticatedError();
+    await next(session);
+  };
+}
+
+/** 401 unless the request carries a live session, of any route group: for requests outside the groups. */
+export function authenticateAnyGroup(services: Services): Stage<RequestState, Pick<SessionState, 'auth'>> {
+  return async (ctx, next) => {
+    const session = await openSession(ctx, services, null);
+    if (!session) throw new UnauthenticatedError();
+    await next({ auth: session.auth });
   };
 }
 
 /** Guests pass; a token, when sent, must still be valid. */
-export function authenticateIfPresent(services: Services): GatehouseMiddleware {
+export function authenticateIfPresent(services: Services): Stage<RequestState, Partial<Pick<SessionState, 'auth'>>> {
   return async (ctx, next) => {
-    const authentication = await authenticationOf(ctx, services);
-    if (authentication) ctx.state.auth = authentication;
-    await next();
+    const session = await openSession(ctx, services, null);
+    await next(session ? { auth: session.auth } : {});
   };
 }

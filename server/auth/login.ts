@@ -1,8 +1,9 @@
+import { hasGroupMembership } from '../db/repositories/memberships.js';
 import { findUserByEmail } from '../db/repositories/users.js';
 import { InvalidCredentialsError } from '../errors/invalid-credentials-error.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import { NotGroupMemberError } from '../errors/not-group-member-error.js';
+import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 import { validate } from '../http/validate.js';
-import { assertGroupMember } from '../tenancy/require-group-membership.js';
 import type { Services } from '../services.js';
 import { loginSchema } from './auth-schemas.js';
 import { defaultOrganization } from './default-organization.js';
@@ -16,7 +17,7 @@ let decoyHash: Promise<string> | undefined;
 const decoy = () => (decoyHash ??= hashPassword('gatehouse decoy password'));
 
 /** Checks in order: fields (422), throttle (429), credentials (401), group membership (403). */
-export function login(services: Services, echoedGroup: string | null): GatehouseMiddleware {
+export function login(services: Services, echoedGroup: string | null): GatehouseMiddleware<GroupState> {
   return async (ctx) => {
     const credentials = validate(loginSchema, ctx.request.body);
     const attempter = { email: credentials.email, address: ctx.ip };
@@ -27,8 +28,9 @@ export function login(services: Services, echoedGroup: string | null): Gatehouse
     if (!user || !valid) throw new InvalidCredentialsError();
     await services.throttle.succeeded(services.db, 'login', attempter);
 
-    const group = required(ctx, 'routeGroup');
-    await assertGroupMember(services, user.id, group);
+    // No session yet, so no request opening to answer: signing in asks the membership itself.
+    const group = ctx.state.routeGroup;
+    if (services.config.membershipEnforcement && !(await hasGroupMembership(services.db, user.id, group.name))) throw new NotGroupMemberError();
     const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization);
     const token = await startSession(services, user.id, group.name);
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });

@@ -1,11 +1,11 @@
 import { revokeSession } from '../db/repositories/sessions.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, SessionState } from '../http/state.js';
 import type { Services } from '../services.js';
 
 /** Revokes the session the token names; the token is dead from then on, whatever its expiry. */
-export function logout(services: Services): GatehouseMiddleware {
+export function logout(services: Services): GatehouseMiddleware<SessionState> {
   return async (ctx) => {
-    await revokeSession(services.db, required(ctx, 'auth').sessionId);
+    await revokeSession(services.db, ctx.state.auth.sessionId);
     ctx.body = { message: 'Logged out.' };
   };
 }

@@ -3,7 +3,7 @@ import { setInvitationStatus } from '../db/repositories/invitations.js';
 import { findOrganizationById } from '../db/repositories/organizations.js';
 import { createUser, findUserByEmail } from '../db/repositories/users.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { claimInvitation, sameEmail } from '../invitations/claim-invitation.js';
 import type { Services } from '../services.js';
@@ -18,11 +18,11 @@ import { throttledAttempt } from '../throttle/throttled-attempt.js';
  * Registration redeems an invitation of this route group: the user, the membership and the
  * accepted invitation are written together, then a session starts as on login.
  */
-export function register(services: Services, echoedGroup: string | null): GatehouseMiddleware {
+export function register(services: Services, echoedGroup: string | null): GatehouseMiddleware<GroupState> {
   return async (ctx) => {
     const input = validate(registerSchema, ctx.request.body);
     await throttledAttempt(services, services.db, 'register', { email: input.email, address: ctx.ip });
-    const group = required(ctx, 'routeGroup');
+    const group = ctx.state.routeGroup;
     const passwordHash = await hashPassword(input.password);
     const { user, organizationId } = await claimInvitation(services, { token: input.token, userId: null, routeGroup: group.name }, async (trx, invitation) => {
       if (!sameEmail(invitation.email, input.email)) throw ValidationError.field('email', 'The email does not match the invitation.');

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/database.js';
-import type { GatehouseState } from '../http/state.js';
+import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
 import type { ModelRegistry } from '../models/model-registry.js';
@@ -15,9 +15,10 @@ import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
  * server mounts them under each of the group's data bases behind the group's request context
- * (authentication, membership, organization, tenant transaction, permissions).
+ * (authentication, membership, organization, tenant transaction, permissions), so its handlers
+ * find a `DataState` in `ctx.state`; a router typed by the looser `GatehouseState` still mounts.
  */
-export type DataRoutesFactory = (group: RouteGroup) => Router<GatehouseState> | undefined;
+export type DataRoutesFactory = (group: RouteGroup) => Router<DataState> | Router<GatehouseState> | undefined;
 
 export type { DataConfig };
 

@@ -1,4 +1,4 @@
-import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { createModelRegistry } from '../models/model-registry.js';
 import type { Services } from '../services.js';
@@ -10,14 +10,14 @@ import { modelAbilities } from './model-abilities.js';
 // A server that serves no registered models knows none: every check is an unknown model.
 const NO_MODELS = createModelRegistry([]);
 
-const contextOf = (services: Services, ctx: GatehouseContext) => dataContextFor(ctx, services.config.models ?? NO_MODELS);
+const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => dataContextFor(ctx, services.config.models ?? NO_MODELS);
 
 /**
  * `POST {t}/authorize`: each check through its data route's gates, one after the other in the
  * caller's tenant transaction, answered in order. A refused or unknown check is that check's
  * answer, never the call's.
  */
-export function authorizeChecks(services: Services): GatehouseMiddleware {
+export function authorizeChecks(services: Services): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const { checks } = validate(authorizeSchema, ctx.request.body);
     const context = contextOf(services, ctx);
@@ -28,7 +28,7 @@ export function authorizeChecks(services: Services): GatehouseMiddleware {
 }
 
 /** The model-level abilities of the request's caller on what the route group serves. */
-export function callerAbilities(services: Services, ctx: GatehouseContext) {
-  const served = services.config.models ? required(ctx, 'routeGroup').models : [];
+export function callerAbilities(services: Services, ctx: GatehouseContext<DataState>) {
+  const served = services.config.models ? ctx.state.routeGroup.models : [];
   return modelAbilities(contextOf(services, ctx), served);
 }

@@ -1,4 +1,4 @@
-import { required, type GatehouseContext } from '../http/state.js';
+import type { DataState, GatehouseContext } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { policyContext } from '../permissions/policy-context.js';
 import { loose } from '../db/loose-transaction.js';
@@ -6,12 +6,12 @@ import type { Observability } from '../observability/observability.js';
 import { createDataContext, type DataContext } from './data-context.js';
 
 /** A data request's context, from what the server's middleware chain has settled. */
-export function dataContextFor(ctx: GatehouseContext, registry: ModelRegistry, observability?: Observability): DataContext {
+export function dataContextFor(ctx: GatehouseContext<DataState>, registry: ModelRegistry, observability?: Observability): DataContext {
   return createDataContext({
-    trx: loose(required(ctx, 'trx')),
+    trx: loose(ctx.state.trx),
     registry,
     policy: policyContext(ctx),
-    served: required(ctx, 'routeGroup').models,
+    served: ctx.state.routeGroup.models,
     observability,
   });
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { MembershipRecord } from './repositories/memberships.js';
 import type { Schema } from './schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './with-tenant.js';
@@ -92,4 +92,17 @@ function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
  */
 export async function withOpenedRequest<T>(db: Kysely<Schema>, opening: RequestOpening, fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>): Promise<T> {
   return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)));
+}
+
+/** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
+export type SessionOpening = Omit<RequestOpening, 'routeGroup' | 'organizationSlug'> & { routeGroup: string | null };
+
+/**
+ * The session and route group facts of the same opening, for a request that needs no tenant
+ * transaction: one parameterized statement, outside any transaction (its settings end with it).
+ */
+export async function openedSession(db: Kysely<Schema>, opening: SessionOpening): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
+  const { rows } = await sql<OpeningRow>`SELECT * FROM gatehouse_open_request(${opening.sessionId}::uuid, ${opening.userId}::integer, ${opening.claimedRouteGroup}::text, ${opening.openContext}, ${opening.routeGroup}::text, NULL)`.execute(db);
+  const { session, groupMember } = openedRequest(rows[0]!, null);
+  return { session, groupMember };
 }

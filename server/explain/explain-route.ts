@@ -1,26 +1,26 @@
-import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseContext, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import type { Services } from '../services.js';
 import { explainDecision, type DecisionScene } from './explain-decision.js';
 import { explainSchema } from './explain-schema.js';
 import { explainedMember } from './explained-member.js';
 
-function sceneOf(ctx: GatehouseContext, services: Services): DecisionScene {
-  const { id, slug } = required(ctx, 'organization');
+function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): DecisionScene {
+  const { id, slug } = ctx.state.organization;
   return {
-    trx: required(ctx, 'trx'),
+    trx: ctx.state.trx,
     registry: services.config.models,
-    group: required(ctx, 'routeGroup'),
+    group: ctx.state.routeGroup,
     organization: { id, slug },
     membershipEnforcement: services.config.membershipEnforcement,
     base: ctx.path.slice(0, ctx.path.lastIndexOf('/')),
-    callerId: required(ctx, 'auth').user.id,
-    detailed: required(ctx, 'authorization').ability.can('explain', 'decisions'),
+    callerId: ctx.state.auth.user.id,
+    detailed: ctx.state.authorization.ability.can('explain', 'decisions'),
   };
 }
 
 /** `POST {t}/explain`: how the data routes would decide a member's request, and why. */
-export function explainRequest(services: Services): GatehouseMiddleware {
+export function explainRequest(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const input = validate(explainSchema, ctx.request.body);
     ctx.body = await explainDecision(sceneOf(ctx, services), await explainedMember(ctx, input.user_id), input);

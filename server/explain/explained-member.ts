@@ -2,7 +2,7 @@ import { findMemberDetails, type MembershipKey } from '../db/repositories/member
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
 import { NotFoundError } from '../errors/not-found-error.js';
-import { required, type AuthUser, type GatehouseContext } from '../http/state.js';
+import type { AuthUser, GatehouseContext, TenantMemberState } from '../http/state.js';
 import { membershipKey } from '../members/find-member.js';
 import { assertCan } from '../permissions/authorize.js';
 
@@ -19,10 +19,10 @@ export interface ExplainedMember {
  * (403 before anything is looked up, so the answer tells a non-holder nothing about who is a
  * member; a non-member is then as absent as a missing user, 404).
  */
-export async function explainedMember(ctx: GatehouseContext, userId: number | undefined): Promise<ExplainedMember> {
-  const { user } = required(ctx, 'auth');
+export async function explainedMember(ctx: GatehouseContext<TenantMemberState>, userId: number | undefined): Promise<ExplainedMember> {
+  const { user } = ctx.state.auth;
   if (userId === undefined || userId === user.id) {
-    const membership = required(ctx, 'membership');
+    const membership = ctx.state.membership;
     return {
       user,
       role: membership.roleSlug,
@@ -31,7 +31,7 @@ export async function explainedMember(ctx: GatehouseContext, userId: number | un
     };
   }
   assertCan(ctx, 'explain', 'decisions');
-  const member = await memberOf(required(ctx, 'trx'), membershipKey(ctx), userId);
+  const member = await memberOf(ctx.state.trx, membershipKey(ctx), userId);
   if (!member) throw new NotFoundError('Member not found.');
   return member;
 }

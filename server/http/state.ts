@@ -1,4 +1,5 @@
-import type { Router, RouterContext, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import type { RouteGroup } from '../models/route-group.js';
@@ -38,29 +39,85 @@ export interface Authorization {
   ability: GatehouseAbility;
 }
 
-/** What the middleware chain learns about a request, in the order it learns it. */
-export interface GatehouseState {
+// The stages a request passes, each a state that adds what one step of its chain learned. A
+// handler is typed by the state its chain establishes (`route-groups/request-context.ts`), so
+// reading what its chain does not establish is a compile error.
+
+/** Every request, from the application's first middleware on. */
+export interface RequestState {
   requestId: string;
-  routeGroup?: RouteGroup;
+  /** The gate that refused the request, once the error handler has answered it. */
+  refusal?: Refusal;
+}
+
+/** A request of a route group. */
+export interface GroupState extends RequestState {
+  routeGroup: RouteGroup;
   /** The organization slug carried by the host, for subdomain tenancy. */
+  hostOrganization?: string | null;
+}
+
+/** The caller's session stands. */
+export interface SessionState extends RequestState {
+  auth: Authentication;
+}
+
+/** A caller whose session of the request's route group stands. */
+export interface SignedInState extends GroupState, SessionState {
+  /** Whether the caller is a member of the route group, as the request's opening answered it. */
+  groupMember: boolean;
+}
+
+/** A data request: it runs in a tenant transaction, with the caller's permissions loaded. */
+export interface DataState extends GroupState {
+  auth?: Authentication;
+  organization?: CurrentOrganization;
+  membership?: Membership;
+  trx: TenantTransaction;
+  authorization: Authorization;
+}
+
+/** A signed-in member's request in its tenant transaction (the organization where the group has tenancy). */
+export interface MemberState extends DataState {
+  auth: Authentication;
+}
+
+/** A member acting in the addressed organization. */
+export interface TenantMemberState extends MemberState {
+  organization: CurrentOrganization;
+  membership: Membership;
+}
+
+/**
+ * What the application's own middleware (logging, metrics, the decision log) may find about any
+ * request, whichever chain ran: everything past the request id is optional.
+ */
+export interface GatehouseState extends RequestState {
+  routeGroup?: RouteGroup;
   hostOrganization?: string | null;
   auth?: Authentication;
   organization?: CurrentOrganization;
   membership?: Membership;
   trx?: TenantTransaction;
   authorization?: Authorization;
-  /** The gate that refused the request, once the error handler has answered it. */
-  refusal?: Refusal;
 }
 
-export type GatehouseContext = RouterContext<GatehouseState>;
-export type GatehouseMiddleware = RouterMiddleware<GatehouseState>;
+/**
+ * What a route adds to Koa's context. Koa's own router context also carries the router, typed by
+ * the state in a way that ties each state to itself alone; without it, a handler of a smaller
+ * state fits behind every chain that establishes more.
+ */
+interface RouteContext {
+  params: Record<string, string>;
+}
+
+export type GatehouseContext<State = GatehouseState> = ParameterizedContext<State, RouteContext>;
+export type GatehouseMiddleware<State = GatehouseState> = Middleware<State, RouteContext>;
 /** What `router.routes()` returns: a mountable router. */
 export type GatehouseRoutes = ReturnType<Router<GatehouseState>['routes']>;
 
-/** Reads a piece of state an earlier middleware must have set; a missing one is a wiring bug. */
-export function required<K extends keyof GatehouseState>(ctx: { state: GatehouseState }, key: K): NonNullable<GatehouseState[K]> {
-  const value = ctx.state[key];
-  if (value == null) throw new Error(`Middleware order: ctx.state.${String(key)} is not set`);
-  return value as NonNullable<GatehouseState[K]>;
-}
+/**
+ * One step of a request chain: it learns `Learned` about the request and runs the rest of the
+ * chain with it. `next` takes what was learned, so a stage cannot pass on without it.
+ */
+export type Stage<In, Learned> = (ctx: GatehouseContext<In>, next: (learned: Learned) => Promise<void>) => Promise<void>;

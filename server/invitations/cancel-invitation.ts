@@ -1,13 +1,13 @@
 import { setInvitationStatus } from '../db/repositories/invitations.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { findPendingInvitation } from './find-invitation.js';
 import { serializeInvitation } from './serialize-invitation.js';
 
 /** The row stays, marked cancelled, so the list can still show it; its token stops working. */
-export function cancelInvitation(): GatehouseMiddleware {
+export function cancelInvitation(): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const invitation = await findPendingInvitation(ctx, 'destroy', 'cancelled');
-    const cancelled = await setInvitationStatus(required(ctx, 'trx'), invitation.id, 'cancelled');
+    const cancelled = await setInvitationStatus(ctx.state.trx, invitation.id, 'cancelled');
     ctx.body = { message: 'Invitation cancelled.', invitation: serializeInvitation(cancelled) };
   };
 }

@@ -2,7 +2,7 @@ import { createInvitation as insertInvitation, findPendingInvitationForEmail, se
 import { isMemberByEmail } from '../db/repositories/memberships.js';
 import { listOrganizationRoles } from '../db/repositories/roles.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import type { Services } from '../services.js';
 import { assertMayGrant } from './assert-may-grant.js';
@@ -17,13 +17,13 @@ function isInvitableGroup(services: Services, name: string): boolean {
   return services.config.routeGroups.some((group) => group.name === name && group.auth && group.tenancy !== 'none');
 }
 
-export function createInvitation(services: Services): GatehouseMiddleware {
+export function createInvitation(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const input = validate(createInvitationSchema, ctx.request.body);
-    const trx = required(ctx, 'trx');
+    const trx = ctx.state.trx;
     await throttleSend(services, ctx, input.email);
-    const organization = required(ctx, 'organization');
-    const routeGroup = input.route_group ?? required(ctx, 'routeGroup').name;
+    const organization = ctx.state.organization;
+    const routeGroup = input.route_group ?? ctx.state.routeGroup.name;
     if (!isInvitableGroup(services, routeGroup)) throw ValidationError.field('route_group', 'The selected route group is invalid.');
     const roles = await listOrganizationRoles(trx, organization.id);
     if (!roles.some((role) => role.id === input.role_id)) throw ValidationError.field('role_id', 'The selected role is invalid.');
@@ -44,7 +44,7 @@ export function createInvitation(services: Services): GatehouseMiddleware {
       roleId: input.role_id,
       routeGroup,
       tokenHash,
-      invitedBy: required(ctx, 'auth').user.id,
+      invitedBy: ctx.state.auth.user.id,
       expiresAt,
     });
     if (!invitation) throw alreadyPending();

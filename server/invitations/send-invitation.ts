@@ -1,7 +1,7 @@
 import { createSecretToken } from '../auth/secret-token.js';
 import type { InvitationRecord } from '../db/repositories/invitations.js';
 import { queueMessage } from '../db/repositories/mail-queue.js';
-import { required, type CurrentOrganization, type GatehouseContext } from '../http/state.js';
+import type { CurrentOrganization, GatehouseContext, TenantMemberState } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
 import { throttledAttempt } from '../throttle/throttled-attempt.js';
@@ -19,17 +19,17 @@ export function newInvitationToken(services: Services): { token: string; tokenHa
  * request's transaction, so only sends that are committed (and mailed) count; a refused one
  * rolls its count back too.
  */
-export function throttleSend(services: Services, ctx: GatehouseContext, email: string): Promise<void> {
-  const organization = required(ctx, 'organization').id;
-  const inviter = required(ctx, 'auth').user.id;
-  return throttledAttempt(services, required(ctx, 'trx'), 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
+export function throttleSend(services: Services, ctx: GatehouseContext<TenantMemberState>, email: string): Promise<void> {
+  const organization = ctx.state.organization.id;
+  const inviter = ctx.state.auth.user.id;
+  return throttledAttempt(services, ctx.state.trx, 'invitationSend', { email: `${organization}/${email}`, address: `user ${inviter}` });
 }
 
 /**
  * Queues the invitation's mail in the request's transaction: it goes out if, and only if, the
  * invitation is committed. The mail worker is nudged once the answer is out (after the commit).
  */
-export async function mailInvitation(services: Services, ctx: GatehouseContext, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
-  await queueMessage(required(ctx, 'trx'), invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at));
+export async function mailInvitation(services: Services, ctx: GatehouseContext<TenantMemberState>, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
+  await queueMessage(ctx.state.trx, invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at));
   ctx.res.once('close', () => services.mail.kick());
 }

@@ -1,46 +1,19 @@
-import { abilityPermits } from '@gatehouse/engine';
-import { lockRoleHolders, type MemberDetails, type MembershipChanges, type RoleHolder } from '../db/repositories/members.js';
-import { findRolePermissions } from '../db/repositories/roles.js';
+import type { MemberDetails } from '../db/repositories/members.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
-import { required, type GatehouseContext } from '../http/state.js';
+import type { GatehouseContext, TenantMemberState } from '../http/state.js';
 import { assertHolds } from '../permissions/assert-holds.js';
-import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { Services } from '../services.js';
 import { membershipKey } from './find-member.js';
+import { assertOrganizationKeepsAnOwner, type MembershipFate } from './last-owner-rule.js';
 
-/** What happens to a membership: its changes, or `removed`. */
-export type MembershipFate = MembershipChanges | 'removed';
-
-/** The holder after the fate, or null when it no longer holds the role. */
-function afterFate(holder: RoleHolder, fate: MembershipFate): RoleHolder | null {
-  if (fate === 'removed' || (fate.role_id !== undefined && fate.role_id !== holder.role_id)) return null;
-  return { ...holder, granted_permissions: fate.granted_permissions ?? holder.granted_permissions, denied_permissions: fate.denied_permissions ?? holder.denied_permissions };
-}
-
-/**
- * An organization always keeps an owner who holds every permission of the owner role: its last
- * one can be neither demoted, removed nor denied any of them. The owners' memberships are locked
- * first, so two owners acting on each other at the same moment are decided one after the other.
- */
-export async function assertKeepsAnOwner(services: Services, ctx: GatehouseContext, member: MemberDetails, fate: MembershipFate): Promise<void> {
-  const { ownerRole } = services.config;
-  const trx = required(ctx, 'trx');
-  const key = membershipKey(ctx);
-  const holders = await lockRoleHolders(trx, key.organizationId, ownerRole);
-  if (holders.length === 0) return;
-  const role = (await findRolePermissions(trx, key.organizationId, holders[0]!.role_id))?.permissions ?? [];
-  const isFull = (holder: RoleHolder | null) =>
-    holder !== null && role.every((permission) => abilityPermits(compiledPermissions({ role, granted: holder.granted_permissions, denied: holder.denied_permissions }).ability, permission));
-  const isMember = (holder: RoleHolder) => holder.user_id === member.id && holder.route_group === key.routeGroup;
-  const changed = holders.find(isMember);
-  if (!changed || !isFull(changed)) return;
-  if (holders.some((holder) => (isMember(holder) ? isFull(afterFate(holder, fate)) : isFull(holder)))) return;
-  throw new AccessDeniedError(`The last ${ownerRole} of the organization cannot be demoted, removed or denied a permission of the ${ownerRole} role.`);
+/** The last-owner rule (assertOrganizationKeepsAnOwner) for the request's organization and route group. */
+export function assertKeepsAnOwner(services: Services, ctx: GatehouseContext<TenantMemberState>, member: MemberDetails, fate: MembershipFate): Promise<void> {
+  return assertOrganizationKeepsAnOwner(ctx.state.trx, membershipKey(ctx), services.config.ownerRole, member.id, fate);
 }
 
 /** Nobody changes their own role: a member cannot promote, nor by mistake demote, themselves. */
-export function assertNotOwnRole(ctx: GatehouseContext, member: MemberDetails): void {
-  if (member.id === required(ctx, 'auth').user.id) throw new AccessDeniedError('You cannot change your own role.');
+export function assertNotOwnRole(ctx: GatehouseContext<TenantMemberState>, member: MemberDetails): void {
+  if (member.id === ctx.state.auth.user.id) throw new AccessDeniedError('You cannot change your own role.');
 }
 
 /** The entries of `list` that are not in `removed`. */
@@ -54,6 +27,6 @@ const added = (current: readonly string[], next: readonly string[]): string[] =>
  * hands a permission out, removing a grant (or adding a deny) takes it from someone. Roles' and
  * members' lists alike; `after` undefined leaves the list as it is.
  */
-export function assertHoldsChanges(ctx: GatehouseContext, before: readonly string[], after: readonly string[] | undefined): void {
+export function assertHoldsChanges(ctx: GatehouseContext<TenantMemberState>, before: readonly string[], after: readonly string[] | undefined): void {
   if (after !== undefined) assertHolds(ctx, [...added(before, after), ...added(after, before)]);
 }

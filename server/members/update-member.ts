@@ -1,6 +1,6 @@
 import { findRolePermissions, listOrganizationRoles } from '../db/repositories/roles.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import type { Services } from '../services.js';
@@ -15,11 +15,11 @@ import { serializeMember } from './serialize-member.js';
  * permission of the member's role (no one reworks a member above them), of a new role, and of
  * each entry added to or taken from either list. Takes effect on the member's next request.
  */
-export function updateMember(services: Services): GatehouseMiddleware {
+export function updateMember(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const member = await findMember(ctx, 'update');
     const input = validate(updateMemberSchema, ctx.request.body);
-    const trx = required(ctx, 'trx');
+    const trx = ctx.state.trx;
     const key = membershipKey(ctx);
     const roleChanges = input.role_id !== undefined && input.role_id !== member.role_id;
     if (roleChanges) assertNotOwnRole(ctx, member);
@@ -34,6 +34,6 @@ export function updateMember(services: Services): GatehouseMiddleware {
     assertHoldsChanges(ctx, member.denied_permissions, input.denied_permissions);
     await assertKeepsAnOwner(services, ctx, member, input);
 
-    ctx.body = serializeMember(await changeMembership(trx, key, member, input, required(ctx, 'auth').user.id));
+    ctx.body = serializeMember(await changeMembership(trx, key, member, input, ctx.state.auth.user.id));
   };
 }

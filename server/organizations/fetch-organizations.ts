@@ -1,5 +1,5 @@
 import { readQuery } from '../http/query.js';
-import { required, type CurrentOrganization, type GatehouseMiddleware } from '../http/state.js';
+import type { CurrentOrganization, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { loadIncludes, organizationIncludes } from './organization-includes.js';
 import { serializeOrganization } from './serialize-organization.js';
 
@@ -15,16 +15,16 @@ function matches(organization: CurrentOrganization, filters: { slug?: string; id
  * `{t}/organizations`: the caller sees the organization of the request, as a one-element index
  * (`{data: [...]}`) narrowed by `filter[slug]` and `filter[id]`, with the requested includes.
  */
-export function fetchOrganizations(): GatehouseMiddleware {
+export function fetchOrganizations(): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const query = readQuery(ctx, ['filter[slug]', 'filter[id]', 'include']);
-    const includes = organizationIncludes(query.include, required(ctx, 'authorization').ability);
-    const organization = required(ctx, 'organization');
+    const includes = organizationIncludes(query.include, ctx.state.authorization.ability);
+    const organization = ctx.state.organization;
     if (!matches(organization, { slug: query['filter[slug]'], id: query['filter[id]'] })) {
       ctx.body = { data: [] };
       return;
     }
-    const loaded = await loadIncludes(required(ctx, 'trx'), organization, required(ctx, 'routeGroup').name, includes);
+    const loaded = await loadIncludes(ctx.state.trx, organization, ctx.state.routeGroup.name, includes);
     ctx.body = { data: [{ ...serializeOrganization(organization), ...loaded }] };
   };
 }

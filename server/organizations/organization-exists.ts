@@ -1,7 +1,7 @@
 import { isMember } from '../db/repositories/memberships.js';
 import { findOrganizationBySlug } from '../db/repositories/organizations.js';
 import { slugPattern } from '../models/fields.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, SignedInState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { reservedSlugs } from './reserved-slugs.js';
 import { serializeOrganization } from './serialize-organization.js';
@@ -10,13 +10,13 @@ import { serializeOrganization } from './serialize-organization.js';
  * Whether the slug in the path is taken, for any signed-in caller (a sign-up form asks before
  * creating). Reserved slugs count as taken. Only members get the organization itself.
  */
-export function organizationExists(services: Services): GatehouseMiddleware {
+export function organizationExists(services: Services): GatehouseMiddleware<SignedInState> {
   const reserved = reservedSlugs(services.config.routeGroups);
   return async (ctx) => {
     const slug = ctx.params.organization ?? '';
     const organization = slugPattern.test(slug) ? await findOrganizationBySlug(services.db, slug) : undefined;
     const member =
-      organization !== undefined && (await isMember(services.db, organization.id, required(ctx, 'auth').user.id, required(ctx, 'routeGroup').name));
+      organization !== undefined && (await isMember(services.db, organization.id, ctx.state.auth.user.id, ctx.state.routeGroup.name));
     ctx.body = {
       exists: organization !== undefined || reserved.has(slug),
       organization: organization && member ? serializeOrganization(organization) : null,

@@ -1,10 +1,10 @@
-import { authenticate } from '../auth/authenticate.js';
 import { chain } from '../http/chain.js';
-import type { GatehouseMiddleware } from '../http/state.js';
+import type { RequestChain } from '../http/request-chain.js';
+import type { GatehouseMiddleware, RequestState, SessionState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { reservedSlugs } from './reserved-slugs.js';
 
-const taken: GatehouseMiddleware = (ctx) => {
+const taken: GatehouseMiddleware<RequestState> = (ctx) => {
   ctx.body = { exists: true, organization: null };
 };
 
@@ -12,12 +12,13 @@ const taken: GatehouseMiddleware = (ctx) => {
  * The slug check of a reserved slug, answered before the route groups see it: the check for
  * `admin` is `{base}/admin/organizations/exists`, which is also a URL of the `admin` group, and
  * that group would refuse a session of another group or read `exists` as a record id. A reserved
- * slug is taken for any signed-in caller, and no organization has it.
+ * slug is taken for any signed-in caller (`signedIn`, a session of any group), and no
+ * organization has it.
  */
-export function reservedSlugCheck(services: Services): GatehouseMiddleware {
+export function reservedSlugCheck(services: Services, signedIn: RequestChain<RequestState, SessionState>): GatehouseMiddleware {
   const reserved = reservedSlugs(services.config.routeGroups);
   const prefix = `${services.config.basePath}/`;
-  const answer = chain([authenticate(services), taken]);
+  const answer = chain(signedIn.before(taken));
   return (ctx, next) => {
     const segments = ctx.path.startsWith(prefix) ? ctx.path.slice(prefix.length).replace(/\/$/, '').split('/') : [];
     const checksReservedSlug =

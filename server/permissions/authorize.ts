@@ -1,16 +1,16 @@
 import { AccessDeniedError } from '../errors/access-denied-error.js';
-import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 
 /**
  * 403 unless the caller's permissions allow `{slug}.{action}`: the check of a route outside the
  * model policies (members, roles, invitations, an application's own), so its reason is the
  * administration gate with the permission lacking.
  */
-export function assertCan(ctx: GatehouseContext, action: string, slug: string): void {
-  if (!required(ctx, 'authorization').ability.can(action, slug)) throw new AccessDeniedError('This action is unauthorized.', `${slug}.${action}`);
+export function assertCan(ctx: GatehouseContext<DataState>, action: string, slug: string): void {
+  if (!ctx.state.authorization.ability.can(action, slug)) throw new AccessDeniedError('This action is unauthorized.', `${slug}.${action}`);
 }
 
-export function authorize(action: string, slug: string): GatehouseMiddleware {
+export function authorize(action: string, slug: string): GatehouseMiddleware<DataState> {
   return async (ctx, next) => {
     assertCan(ctx, action, slug);
     await next();

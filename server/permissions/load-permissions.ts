@@ -1,7 +1,6 @@
 import type { PermissionSources } from '@gatehouse/engine';
 import { findUserById } from '../db/repositories/users.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
-import { required, type GatehouseContext, type GatehouseMiddleware } from '../http/state.js';
+import type { Authorization, DataState, Stage } from '../http/state.js';
 import { compiledPermissions } from './compiled-permissions.js';
 
 interface Sources extends PermissionSources {
@@ -16,8 +15,8 @@ const NONE: Sources = { role: [], roleSlug: null };
  * granted and denied lists; non-tenant requests read the user's own lists. Only stored facts
  * count: nothing in the request can name a role.
  */
-async function sourcesOf(ctx: GatehouseContext, trx: TenantTransaction): Promise<Sources> {
-  const { auth, organization, membership } = ctx.state;
+async function sourcesOf(state: Facts): Promise<Sources> {
+  const { auth, organization, membership, trx } = state;
   if (!auth) return NONE;
   if (organization && membership) {
     return { role: membership.rolePermissions, roleSlug: membership.roleSlug, granted: membership.granted, denied: membership.denied };
@@ -27,10 +26,12 @@ async function sourcesOf(ctx: GatehouseContext, trx: TenantTransaction): Promise
   return { role: user.permissions, roleSlug: null, granted: user.granted_permissions, denied: user.denied_permissions };
 }
 
-export function loadPermissions(): GatehouseMiddleware {
+/** What the permissions are loaded from: the caller and the transaction the stages before opened. */
+type Facts = Pick<DataState, 'auth' | 'organization' | 'membership' | 'trx'>;
+
+export function loadPermissions(): Stage<Facts, { authorization: Authorization }> {
   return async (ctx, next) => {
-    const { roleSlug, ...sources } = await sourcesOf(ctx, required(ctx, 'trx'));
-    ctx.state.authorization = { role: roleSlug, ...compiledPermissions(sources) };
-    await next();
+    const { roleSlug, ...sources } = await sourcesOf(ctx.state);
+    await next({ authorization: { role: roleSlug, ...compiledPermissions(sources) } });
   };
 }

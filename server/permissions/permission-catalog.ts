@@ -1,5 +1,5 @@
 import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 
 /** The administration operations and the permission each needs, as `{resource: actions}`. */
 export const ADMINISTRATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
@@ -21,9 +21,9 @@ export interface CatalogEntry {
  * so a picker offers the served models' standard actions and the administration operations.
  * Wildcards (`{resource}.*`, `*`) are implied by the entries.
  */
-export function permissionCatalog(): GatehouseMiddleware {
+export function permissionCatalog(): GatehouseMiddleware<GroupState> {
   return async (ctx) => {
-    const served = required(ctx, 'routeGroup').models;
+    const served = ctx.state.routeGroup.models;
     const models: CatalogEntry[] = served.map((resource) => ({ resource, kind: 'model', actions: STANDARD_ACTIONS }));
     // A served model's standard actions already name its administration permissions (`roles.update`).
     const administration: CatalogEntry[] = Object.entries(ADMINISTRATION_PERMISSIONS)

@@ -1,9 +1,9 @@
 import type { PolicyContext } from '@gatehouse/engine';
-import { required, type AuthUser, type GatehouseContext } from '../http/state.js';
+import type { AuthUser, DataState, GatehouseContext } from '../http/state.js';
 
 /** What a resource policy sees of the request: caller, permissions, role, organization, group. */
-export function policyContext(ctx: GatehouseContext): PolicyContext & { readonly user: AuthUser | null } {
-  const { role, ability } = required(ctx, 'authorization');
+export function policyContext(ctx: GatehouseContext<DataState>): PolicyContext & { readonly user: AuthUser | null } {
+  const { role, ability } = ctx.state.authorization;
   const organization = ctx.state.organization;
   return {
     user: ctx.state.auth?.user ?? null,

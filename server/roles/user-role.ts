@@ -1,7 +1,7 @@
 import { packAbilityRules } from '@gatehouse/engine';
 import { callerAbilities } from '../data/authorize-checks.js';
 import { answerRevalidated } from '../http/revalidated-answer.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { DataState, GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 
 /**
@@ -9,9 +9,9 @@ import type { Services } from '../services.js';
  * model-level abilities the policies give, and the organization they hold them in (what another
  * service's policies need); revalidated by ETag, so a client keeps it cheaply.
  */
-export function userRole(services: Services): GatehouseMiddleware {
+export function userRole(services: Services): GatehouseMiddleware<DataState> {
   return async (ctx) => {
-    const { role, permissions, ability } = required(ctx, 'authorization');
+    const { role, permissions, ability } = ctx.state.authorization;
     const { organization } = ctx.state;
     answerRevalidated(ctx, {
       role,

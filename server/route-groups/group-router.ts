@@ -1,18 +1,19 @@
 import Router from '@koa/router';
 import { dataRouter } from '../routes/data-routes.js';
 import { chain } from '../http/chain.js';
-import type { GatehouseRoutes, GatehouseState } from '../http/state.js';
+import type { DataState, GatehouseRoutes, GatehouseState } from '../http/state.js';
 import { groupRouteSets, mountRoutes } from '../routes/route-sets.js';
 import type { Services } from '../services.js';
 import { bindRouteGroup } from './bind-route-group.js';
-import { dataContext } from './request-context.js';
+import { dataChain } from './request-context.js';
 import { dataBases, type RouteGroup } from '../models/route-group.js';
 
 /** The registered models' generic routes where the group lists any, else the application's own. */
-function groupDataRoutes(group: RouteGroup, services: Services): Router<GatehouseState> | undefined {
+function groupDataRoutes(group: RouteGroup, services: Services): Router<DataState> | undefined {
   const { models, dataRoutes } = services.config;
   if (models) return group.models.length > 0 ? dataRouter(models, services.cursors, services.observability) : undefined;
-  return dataRoutes?.(group);
+  // A router typed by the looser `GatehouseState` reads the same state, with every field optional.
+  return dataRoutes?.(group) as Router<DataState> | undefined;
 }
 
 /**
@@ -33,7 +34,7 @@ export function groupRoutes(group: RouteGroup, services: Services): GatehouseRou
   const data = groupDataRoutes(group, services);
   const literalFirst = (base: string) => (base.startsWith('/:') ? 1 : 0);
   const bases = [...dataBases(group)].sort((a, b) => literalFirst(a) - literalFirst(b));
-  if (data) for (const base of bases) routers.push(under(base).use(...dataContext(group, services)).use(data.routes()));
+  if (data) for (const base of bases) routers.push(under(base).use(...dataChain(group, services).before()).use(data.routes()));
 
   return chain(routers.map((router) => router.routes()));
 }

@@ -1,10 +1,10 @@
 import { loginSchema, passwordRecoverSchema, passwordResetSchema, registerSchema } from '../auth/auth-schemas.js';
-import { authenticate } from '../auth/authenticate.js';
 import { login } from '../auth/login.js';
 import { logout } from '../auth/logout.js';
 import { passwordRecover } from '../auth/password-recover.js';
 import { passwordReset } from '../auth/password-reset.js';
 import { register } from '../auth/register.js';
+import { groupSession } from '../route-groups/request-context.js';
 import type { Mount, RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 
@@ -38,7 +38,7 @@ export const AUTH_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: message('Logged out') },
     errors: [401],
-    handle: (services) => [authenticate(services), logout(services)],
+    handle: (services) => groupSession(services).before(logout(services)),
   },
   {
     operationId: 'register',

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { GatehouseContext, GatehouseState } from '../http/state.js';
+import type { DataState, GatehouseContext } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Observability } from '../observability/observability.js';
@@ -16,7 +16,7 @@ import type { PageCursors } from '../query/page-cursor.js';
 import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from '../data/read-actions.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
-type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext, cursors: PageCursors) => Promise<unknown>;
+type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
 
 /** What an endpoint answers with, for the API reference. */
 export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
@@ -38,12 +38,12 @@ export interface DataRoute {
   handle: Handler;
 }
 
-const query = (ctx: GatehouseContext) => ctx.query as RawQuery;
-const param = (ctx: GatehouseContext, name: string) => ctx.params[name] ?? '';
-const body = (ctx: GatehouseContext) => ctx.request.body;
-const listing = (ctx: GatehouseContext, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+const query = (ctx: GatehouseContext<DataState>) => ctx.query as RawQuery;
+const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[name] ?? '';
+const body = (ctx: GatehouseContext<DataState>) => ctx.request.body;
+const listing = (ctx: GatehouseContext<DataState>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 // Store and update also take form bodies, whose fields are typed by the model.
-const record = (ctx: GatehouseContext, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
+const record = (ctx: GatehouseContext<DataState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
 const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model));
 
@@ -70,7 +70,7 @@ export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200,
 export const modelHas = (model: ModelDefinition, route: DataRoute) =>
   route.needs === undefined || (route.needs === 'softDeletes' ? model.softDeletes : model.audit);
 
-function respond(ctx: GatehouseContext, status: number, result: unknown): void {
+function respond(ctx: GatehouseContext<DataState>, status: number, result: unknown): void {
   ctx.status = status;
   if (status !== 204) ctx.body = result;
 }
@@ -79,8 +79,8 @@ function respond(ctx: GatehouseContext, status: number, result: unknown): void {
  * The contract's data endpoints, relative to a data base; the server mounts the router under each
  * base of a route group, behind the group's request context.
  */
-export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<GatehouseState> {
-  const router = new Router<GatehouseState>();
+export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<DataState> {
+  const router = new Router<DataState>();
   router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx))));
   for (const route of DATA_ROUTES) {
     router[route.method](route.path, async (ctx) => {

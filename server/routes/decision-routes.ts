@@ -3,7 +3,7 @@ import { listDecisions } from '../decisions/list-decisions.js';
 import { explainRequest } from '../explain/explain-route.js';
 import { explainSchema } from '../explain/explain-schema.js';
 import { authorize } from '../permissions/authorize.js';
-import { memberContext } from '../route-groups/request-context.js';
+import { tenantMember } from '../route-groups/request-context.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 
@@ -21,7 +21,7 @@ export const DECISION_ROUTES: readonly RouteDefinition[] = [
     body: explainSchema,
     responses: { 200: { description: 'The decision', schema: ref('Decision') } },
     errors: [400, 401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), explainRequest(services)],
+    handle: (services) => tenantMember(services).before(explainRequest(services)),
   },
   {
     operationId: 'listDecisions',
@@ -34,6 +34,6 @@ export const DECISION_ROUTES: readonly RouteDefinition[] = [
     query: decisionsQuerySchema,
     responses: { 200: { description: 'One page of refusals', paged: true, schema: listOf(ref('DecisionLogEntry')) } },
     errors: [400, 401, 403, 404],
-    handle: (services) => [...memberContext(services), authorize('index', 'decisions'), listDecisions()],
+    handle: (services) => tenantMember(services).before(authorize('index', 'decisions'), listDecisions()),
   },
 ];

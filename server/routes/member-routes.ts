@@ -6,7 +6,7 @@ import { removeMember } from '../members/remove-member.js';
 import { updateMember } from '../members/update-member.js';
 import { authorize } from '../permissions/authorize.js';
 import { permissionCatalog } from '../permissions/permission-catalog.js';
-import { memberContext } from '../route-groups/request-context.js';
+import { tenantMember } from '../route-groups/request-context.js';
 import { showRolePermissions, updateRolePermissions } from '../roles/role-permissions.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
@@ -29,7 +29,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Members', schema: listOf(ref('Member')) } },
     errors: [401, 403, 404],
-    handle: (services) => [...memberContext(services), authorize('index', 'memberships'), listMembers()],
+    handle: (services) => tenantMember(services).before(authorize('index', 'memberships'), listMembers()),
   },
   {
     operationId: 'updateMember',
@@ -42,7 +42,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     body: updateMemberSchema,
     responses: { 200: { description: 'The member', schema: ref('Member') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), updateMember(services)],
+    handle: (services) => tenantMember(services).before(updateMember(services)),
   },
   {
     operationId: 'removeMember',
@@ -54,7 +54,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Removed', schema: ref('Message') } },
     errors: [401, 403, 404],
-    handle: (services) => [...memberContext(services), removeMember(services)],
+    handle: (services) => tenantMember(services).before(removeMember(services)),
   },
   {
     operationId: 'showRolePermissions',
@@ -66,7 +66,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
     errors: [401, 403, 404],
-    handle: (services) => [...memberContext(services), showRolePermissions()],
+    handle: (services) => tenantMember(services).before(showRolePermissions()),
   },
   {
     operationId: 'updateRolePermissions',
@@ -79,7 +79,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     body: rolePermissionsSchema,
     responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), updateRolePermissions(services)],
+    handle: (services) => tenantMember(services).before(updateRolePermissions(services)),
   },
   {
     operationId: 'organizationAuditTrail',
@@ -92,7 +92,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     query: auditTrailQuerySchema,
     responses: { 200: { description: 'One page of the trail', paged: true, schema: listOf(ref('OrganizationAuditEntry')) } },
     errors: [400, 401, 403, 404],
-    handle: (services) => [...memberContext(services), authorize('index', 'audit'), organizationAuditTrail(services.config.models)],
+    handle: (services) => tenantMember(services).before(authorize('index', 'audit'), organizationAuditTrail(services.config.models)),
   },
   {
     operationId: 'permissionCatalog',
@@ -104,6 +104,6 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Resources and their actions', schema: listOf(ref('PermissionCatalogEntry')) } },
     errors: [401, 403, 404],
-    handle: (services) => [...memberContext(services), permissionCatalog()],
+    handle: (services) => tenantMember(services).before(permissionCatalog()),
   },
 ];

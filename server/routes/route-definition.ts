@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import type { GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
 
@@ -46,9 +46,10 @@ export interface RouteDescription {
 }
 
 /**
- * One operation of the HTTP surface: how it is described and how it is mounted (its middleware).
- * Routers and the OpenAPI document are both built from these.
+ * One operation of the HTTP surface: how it is described and how it is mounted (its middleware,
+ * for requests that arrive with `State`: a group's routes are bound to their group). Routers and
+ * the OpenAPI document are both built from these.
  */
-export interface RouteDefinition extends RouteDescription {
-  handle(services: Services, mount: Mount): GatehouseMiddleware[];
+export interface RouteDefinition<State = GroupState> extends RouteDescription {
+  handle(services: Services, mount: Mount): GatehouseMiddleware<State>[];
 }

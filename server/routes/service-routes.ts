@@ -1,9 +1,10 @@
-import { authenticateIfPresent } from '../auth/authenticate.js';
 import { acceptInvitation } from '../invitations/accept-invitation.js';
 import { acceptInvitationSchema } from '../invitations/invitation-schemas.js';
 import { health, ready } from '../service/health.js';
 import { publicKey } from '../service/public-key.js';
 import { readinessCheck } from '../service/readiness.js';
+import type { RequestState } from '../http/state.js';
+import { optionalSession } from '../route-groups/request-context.js';
 import type { RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 
@@ -11,7 +12,7 @@ import { ref } from './response-schemas.js';
  * Routes outside every route group: the same on every host, any session may call them. The
  * OpenAPI document and its reference page join them from the layer above (`DOCUMENT_ROUTES`).
  */
-export const SERVICE_ROUTES: readonly RouteDefinition[] = [
+export const SERVICE_ROUTES: readonly RouteDefinition<RequestState>[] = [
   {
     operationId: 'health',
     method: 'get',
@@ -41,7 +42,7 @@ export const SERVICE_ROUTES: readonly RouteDefinition[] = [
       ['/.well-known/paseto-public-key', 'publicKey'],
     ] as const
   ).map(
-    ([path, operationId]): RouteDefinition => ({
+    ([path, operationId]): RouteDefinition<RequestState> => ({
       operationId,
       method: 'get',
       path,
@@ -64,6 +65,6 @@ export const SERVICE_ROUTES: readonly RouteDefinition[] = [
     body: acceptInvitationSchema,
     responses: { 200: { description: 'Accepted, or what a guest must do first', schema: ref('AcceptedInvitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => [authenticateIfPresent(services), acceptInvitation(services)],
+    handle: (services) => optionalSession(services).before(acceptInvitation(services)),
   },
 ];

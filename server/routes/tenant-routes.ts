@@ -11,7 +11,7 @@ import { createOrganizationSchema } from '../organizations/organization-schemas.
 import { authorizeChecks } from '../data/authorize-checks.js';
 import { authorizeSchema } from '../data/authorize-schema.js';
 import { authorize } from '../permissions/authorize.js';
-import { memberContext, signedIn } from '../route-groups/request-context.js';
+import { member, signedIn, tenantMember } from '../route-groups/request-context.js';
 import { listRoles } from '../roles/list-roles.js';
 import { userRole } from '../roles/user-role.js';
 import { MEMBER_ROUTES } from './member-routes.js';
@@ -29,7 +29,7 @@ const userRoleRoute: RouteDefinition = {
   access: 'bearer',
   responses: { 200: { description: 'Role, rules and abilities', schema: ref('UserRole') }, 304: { description: 'Unchanged since the ETag sent in `If-None-Match`' } },
   errors: [401, 403, 404],
-  handle: (services) => [...memberContext(services), userRole(services)],
+  handle: (services) => member(services).before(userRole(services)),
 };
 
 /** `POST {authBase}/organizations` of a group with tenancy: any signed-in caller, who becomes its owner. */
@@ -44,7 +44,7 @@ export const GROUP_ROUTES: readonly RouteDefinition[] = [
     body: createOrganizationSchema,
     responses: { 201: { description: 'Created', schema: ref('Organization') } },
     errors: [401, 403, 422],
-    handle: (services) => [...signedIn(services), createOrganization(services)],
+    handle: (services) => signedIn(services).before(createOrganization(services)),
   },
 ];
 
@@ -64,7 +64,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Taken or free', schema: ref('OrganizationExistence') } },
     errors: [401, 403],
-    handle: (services) => [...signedIn(services), organizationExists(services)],
+    handle: (services) => signedIn(services).before(organizationExists(services)),
   },
   {
     operationId: 'fetchOrganization',
@@ -76,7 +76,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     query: z.object({ 'filter[slug]': z.string().optional(), 'filter[id]': z.string().optional(), include: z.string().optional().describe('`users`, `roles`, comma-separated.') }),
     responses: { 200: { description: 'The organization, or none when the filters exclude it', schema: listOf(ref('OrganizationWithIncludes')) } },
     errors: [400, 401, 403, 404],
-    handle: (services) => [...memberContext(services), fetchOrganizations()],
+    handle: (services) => tenantMember(services).before(fetchOrganizations()),
   },
   {
     operationId: 'listRoles',
@@ -87,7 +87,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Roles', schema: listOf(ref('Role')) } },
     errors: [401, 403, 404],
-    handle: (services) => [...memberContext(services), listRoles()],
+    handle: (services) => tenantMember(services).before(listRoles()),
   },
   userRoleRoute,
   {
@@ -102,7 +102,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     body: authorizeSchema,
     responses: { 200: { description: 'One result per check, in order', schema: ref('AuthorizeResults') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), authorizeChecks(services)],
+    handle: (services) => tenantMember(services).before(authorizeChecks(services)),
   },
   {
     operationId: 'listInvitations',
@@ -114,7 +114,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     query: invitationStatusSchema,
     responses: { 200: { description: 'Invitations', schema: listOf(ref('Invitation')) } },
     errors: [400, 401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), authorize('index', 'invitations'), listInvitations()],
+    handle: (services) => tenantMember(services).before(authorize('index', 'invitations'), listInvitations()),
   },
   {
     operationId: 'createInvitation',
@@ -126,7 +126,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     body: createInvitationSchema,
     responses: { 201: { description: 'Invited; the token goes only into the mail', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), authorize('store', 'invitations'), createInvitation(services)],
+    handle: (services) => tenantMember(services).before(authorize('store', 'invitations'), createInvitation(services)),
   },
   {
     operationId: 'resendInvitation',
@@ -137,7 +137,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Renewed', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), resendInvitation(services)],
+    handle: (services) => tenantMember(services).before(resendInvitation(services)),
   },
   {
     operationId: 'cancelInvitation',
@@ -150,7 +150,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
       200: { description: 'Cancelled', schema: { type: 'object', properties: { message: { type: 'string' }, invitation: ref('Invitation') }, required: ['message', 'invitation'] } },
     },
     errors: [401, 403, 404, 422],
-    handle: (services) => [...memberContext(services), cancelInvitation()],
+    handle: (services) => tenantMember(services).before(cancelInvitation()),
   },
   ...MEMBER_ROUTES,
   ...DECISION_ROUTES,

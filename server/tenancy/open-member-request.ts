@@ -1,12 +1,15 @@
-import { isSessionOfRequestGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
+import { isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { withOpenedRequest } from '../db/open-request.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { slugPattern } from '../models/fields.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { organizationSlug } from './organization-slug.js';
+
+type MemberFacts = Pick<MemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
+type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
 
 /**
  * A signed-in member's request, opened in one round trip: the tenant transaction's opening also
@@ -17,44 +20,58 @@ import { organizationSlug } from './organization-slug.js';
  * The facts are turned into statuses here, in the documented order: authentication (401), route
  * group membership (403), organization (404, also for a non-member).
  */
-export function openMemberRequest(services: Services): GatehouseMiddleware {
-  return async (ctx, next) => {
-    const group = required(ctx, 'routeGroup');
-    const claims = await tokenClaims(ctx, services);
-    if (!claims) throw new UnauthenticatedError();
-    const ofGroup = isSessionOfRequestGroup(ctx, claims);
-    const slug = group.tenancy === 'none' ? null : organizationSlug(ctx, group);
-    const opening = {
-      sessionId: claims.sessionId,
-      userId: claims.userId,
-      claimedRouteGroup: claims.routeGroup,
-      openContext: ofGroup,
-      routeGroup: group.name,
-      organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
-    };
-    try {
-      await withOpenedRequest(services.db, opening, async (trx, opened) => {
-        if (!opened.session) throw new UnauthenticatedError();
-        if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
-        ctx.state.auth = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
-        if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
-        if (group.tenancy !== 'none') {
-          if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
-          const { membership } = opened;
-          ctx.state.organization = opened.organization;
-          ctx.state.membership = {
-            roleId: membership.role_id,
-            roleSlug: membership.role_slug,
-            rolePermissions: membership.role_permissions,
-            granted: membership.granted_permissions,
-            denied: membership.denied_permissions,
-          };
-        }
-        ctx.state.trx = trx;
-        await next();
-      });
-    } finally {
-      delete ctx.state.trx;
-    }
+async function openRequest(ctx: GatehouseContext<GroupState>, services: Services, rest: (facts: MemberFacts) => Promise<void>): Promise<void> {
+  const group = ctx.state.routeGroup;
+  const claims = await tokenClaims(ctx, services);
+  if (!claims) throw new UnauthenticatedError();
+  const ofGroup = isSessionOfGroup(group, claims);
+  const slug = group.tenancy === 'none' ? null : organizationSlug(ctx, group);
+  const opening = {
+    sessionId: claims.sessionId,
+    userId: claims.userId,
+    claimedRouteGroup: claims.routeGroup,
+    openContext: ofGroup,
+    routeGroup: group.name,
+    organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
   };
+  try {
+    await withOpenedRequest(services.db, opening, async (trx, opened) => {
+      if (!opened.session) throw new UnauthenticatedError();
+      if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
+      const auth = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
+      if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
+      if (group.tenancy === 'none') return rest({ auth, trx });
+      if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
+      const { membership } = opened;
+      await rest({
+        auth,
+        trx,
+        organization: opened.organization,
+        membership: {
+          roleId: membership.role_id,
+          roleSlug: membership.role_slug,
+          rolePermissions: membership.role_permissions,
+          granted: membership.granted_permissions,
+          denied: membership.denied_permissions,
+        },
+      });
+    });
+  } finally {
+    // The transaction has ended: nothing after this stage may reach it through the state.
+    Reflect.deleteProperty(ctx.state, 'trx');
+  }
+}
+
+/** A member of the route group, in the addressed organization where the group has tenancy. */
+export function openMemberRequest(services: Services): Stage<GroupState, MemberFacts> {
+  return (ctx, next) => openRequest(ctx, services, next);
+}
+
+/** A member acting in the addressed organization: for the routes only tenant bases serve. */
+export function openTenantMemberRequest(services: Services): Stage<GroupState, TenantMemberFacts> {
+  return (ctx, next) =>
+    openRequest(ctx, services, ({ organization, membership, ...facts }) => {
+      if (!organization || !membership) throw new OrganizationNotFoundError();
+      return next({ ...facts, organization, membership });
+    });
 }

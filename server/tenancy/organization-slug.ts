@@ -1,4 +1,4 @@
-import type { GatehouseContext } from '../http/state.js';
+import type { GatehouseContext, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 
 /**
@@ -6,7 +6,7 @@ import type { RouteGroup } from '../models/route-group.js';
  * tenancy. Tenant-only routes of a subdomain group carry the segment too, and it must name the
  * host's organization; a disagreement addresses nothing (null).
  */
-export function organizationSlug(ctx: GatehouseContext, group: RouteGroup): string | null {
+export function organizationSlug(ctx: GatehouseContext<GroupState>, group: RouteGroup): string | null {
   const fromPath = ctx.params.organization ?? null;
   if (group.tenancy === 'path') return fromPath;
   if (group.tenancy === 'none') return null;

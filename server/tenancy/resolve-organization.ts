@@ -1,20 +1,18 @@
 import { findOrganizationBySlug } from '../db/repositories/organizations.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { slugPattern } from '../models/fields.js';
-import { required, type GatehouseMiddleware } from '../http/state.js';
+import type { CurrentOrganization, GroupState, Stage } from '../http/state.js';
 import type { Services } from '../services.js';
 import { organizationSlug } from './organization-slug.js';
 
 /** Loads the addressed organization (404 when there is none); tenancy 'none' passes through. */
-export function resolveOrganization(services: Services): GatehouseMiddleware {
+export function resolveOrganization(services: Services): Stage<GroupState, { organization?: CurrentOrganization }> {
   return async (ctx, next) => {
-    const group = required(ctx, 'routeGroup');
-    if (group.tenancy !== 'none') {
-      const slug = organizationSlug(ctx, group);
-      const organization = slug && slugPattern.test(slug) ? await findOrganizationBySlug(services.db, slug) : undefined;
-      if (!organization) throw new OrganizationNotFoundError();
-      ctx.state.organization = organization;
-    }
-    await next();
+    const group = ctx.state.routeGroup;
+    if (group.tenancy === 'none') return next({});
+    const slug = organizationSlug(ctx, group);
+    const organization = slug && slugPattern.test(slug) ? await findOrganizationBySlug(services.db, slug) : undefined;
+    if (!organization) throw new OrganizationNotFoundError();
+    await next({ organization });
   };
 }

@@ -84,6 +84,18 @@ describe('bearer tokens', () => {
     expect((await rolesWith(other)).status).toBe(401);
   });
 
+  it('are refused on signed-in routes as on member routes, from the very next request', async () => {
+    // The slug check and organization creation need only a session, no organization: the same
+    // database opening answers for them, so a revoked session is refused there at once too.
+    const other = await server.login('viewer@acme.test');
+    const signedInOnly = [() => server.api.get('/api/acme/organizations/exists', { token: other }), () => server.api.post('/api/organizations', { token: other, body: {} })];
+    expect((await signedInOnly[0]!()).status).toBe(200);
+    expect((await signedInOnly[1]!()).status).toBe(422);
+    await server.sql('UPDATE sessions SET revoked_at = now() WHERE id = $1', [tokenClaims(other).sid]);
+    for (const request of signedInOnly) expect((await request()).status).toBe(401);
+    expect((await rolesWith(other)).status).toBe(401);
+  });
+
   it('authenticate only in the route group they were issued for, elsewhere 403 so that clients keep the session', async () => {
     const adminToken = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
     expect((await server.api.get('/api/admin/user-role', { token: adminToken })).status).toBe(200);

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
-import { findMemberDetails, listMemberDetails, lockRoleHolders, removeMembership, type MemberDetails } from '../../db/repositories/members.js';
+import { findMemberDetails, listMemberDetails, removeMembership, type MemberDetails, type MembershipKey } from '../../db/repositories/members.js';
 import { listOrganizationRoles } from '../../db/repositories/roles.js';
+import type { TenantTransaction } from '../../db/with-tenant.js';
+import { AccessDeniedError } from '../../errors/access-denied-error.js';
 import { addMember, changeMembership } from '../../members/change-membership.js';
+import { assertOrganizationKeepsAnOwner, type MembershipFate } from '../../members/last-owner-rule.js';
 import { without } from '../../members/membership-rules.js';
 import { adminApp, membershipGroup } from '../admin-app.js';
 import { enterOrganization, requireRole, requireUser } from '../admin-lookups.js';
@@ -49,6 +52,24 @@ interface PermissionsOptions {
 const describeMember = (member: MemberDetails, organization: string) =>
   `${member.email} in ${organization}: role ${member.role_slug}; granted ${listed(member.granted_permissions)}; denied ${listed(member.denied_permissions)}.`;
 
+interface LastOwnerCheck {
+  trx: TenantTransaction;
+  key: MembershipKey;
+  ownerRole: string;
+  member: MemberDetails;
+  organization: string;
+}
+
+/** The HTTP API's last-owner rule; its refusal names the member and the way out. */
+async function keepAnOwner({ trx, key, ownerRole, member, organization }: LastOwnerCheck, fate: MembershipFate, refused: string): Promise<void> {
+  try {
+    await assertOrganizationKeepsAnOwner(trx, key, ownerRole, member.id, fate);
+  } catch (error) {
+    if (!(error instanceof AccessDeniedError)) throw error;
+    throw new Error(`${member.email} is the last ${ownerRole} of ${organization}${refused}: make another member ${ownerRole} first.`, { cause: error });
+  }
+}
+
 /**
  * The member's own lists: a grant lifts a deny of the same permission and a deny a grant,
  * --clear takes it off both. Without any, shows the lists.
@@ -60,23 +81,21 @@ async function permissions(orgArgument: string | undefined, emailArgument: strin
   const deny = parsePermissionList(options.deny, 'deny');
   const clear = parsePermissionList(options.clear, 'clear');
   assertDisjoint({ grant, deny, clear });
-  const routeGroup = membershipGroup(await adminApp(options.config), options.group);
+  const app = await adminApp(options.config);
+  const routeGroup = membershipGroup(app, options.group);
   const summary = await runAdmin(async (admin) => {
     const user = await requireUser(admin.owner, email);
     const { organization, trx } = await enterOrganization(admin, slug);
     const key = { organizationId: organization.id, routeGroup };
     const member = await findMemberDetails(trx, key, user.id);
     if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${routeGroup}).`);
-    const updated = await changeMembership(
-      trx,
-      key,
-      member,
-      {
-        granted_permissions: without(union(member.granted_permissions, grant), [...deny, ...clear]),
-        denied_permissions: without(union(member.denied_permissions, deny), [...grant, ...clear]),
-      },
-      null,
-    );
+    const changes = {
+      granted_permissions: without(union(member.granted_permissions, grant), [...deny, ...clear]),
+      denied_permissions: without(union(member.denied_permissions, deny), [...grant, ...clear]),
+    };
+    const check = { trx, key, ownerRole: app.settings.ownerRole, member, organization: organization.slug };
+    await keepAnOwner(check, changes, ` and keeps every permission of the ${app.settings.ownerRole} role`);
+    const updated = await changeMembership(trx, key, member, changes, null);
     return describeMember(updated, organization.slug);
   });
   console.log(summary);
@@ -110,9 +129,7 @@ async function remove(options: MemberOptions & { email: string }): Promise<void>
     const key = { organizationId: organization.id, routeGroup };
     const member = await findMemberDetails(trx, key, user.id);
     if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${routeGroup}).`);
-    if (member.role_slug === app.settings.ownerRole && (await lockRoleHolders(trx, organization.id, app.settings.ownerRole)).length <= 1) {
-      throw new Error(`${user.email} is the last ${app.settings.ownerRole} of ${organization.slug}: make another member ${app.settings.ownerRole} first.`);
-    }
+    await keepAnOwner({ trx, key, ownerRole: app.settings.ownerRole, member, organization: organization.slug }, 'removed', '');
     await removeMembership(trx, key, user.id);
     return `Removed ${user.email} from ${organization.slug} (route group ${routeGroup}).`;
   });

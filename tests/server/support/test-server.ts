@@ -5,7 +5,7 @@ import { generateTokenKeyPair } from '../../../server/auth/token-keys.js';
 import type { ServerConfig } from '../../../server/config/server-config.js';
 import { createServer, type GatehouseServer } from '../../../server/create-server.js';
 import { DEMO_PASSWORD, DEMO_ROLES } from '../../../policies/seed.js';
-import type { GatehouseState } from '../../../server/http/state.js';
+import type { DataState } from '../../../server/http/state.js';
 import { policyContext } from '../../../server/permissions/policy-context.js';
 import type { RouteGroupConfig } from '../../../server/models/route-group.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
@@ -26,8 +26,8 @@ export const TEST_ROUTE_GROUPS: RouteGroupConfig[] = [
 ];
 
 /** Stands in for issue 5's data routes: echoes what the request context resolved. */
-function probeRoutes(): Router<GatehouseState> {
-  return new Router<GatehouseState>().get('/probe', (ctx) => {
+function probeRoutes(): Router<DataState> {
+  return new Router<DataState>().get('/probe', (ctx) => {
     const policy = policyContext(ctx);
     ctx.body = {
       group: policy.routeGroup,
