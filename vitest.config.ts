@@ -11,6 +11,7 @@ const CLI_BUILD = 'tests/support/setup-cli-build.ts';
 const UNIT = ['tests/engine/**/*.test.ts', 'tests/client/**/*.test.{ts,tsx}', 'tests/docs/**/*.test.ts'];
 const BROWSER = ['tests/browser/**/*.test.ts'];
 const PACKAGES = ['tests/packages/**/*.test.ts'];
+const SERVER_RESOLVE = { conditions: [SOURCE, ...defaultServerConditions.filter((condition) => condition !== 'module')], mainFields: ['main'] };
 // Statistics over response times: run alone, after every other project, so npm pack, tsc and
 // Chromium are not competing for the same two cores while they measure.
 const TIMING = ['tests/server/timing-oracle.test.ts'];
@@ -21,7 +22,10 @@ export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   // Server code resolves packages as Node does: no bundlers' `module` builds, which some packages
   // (OpenTelemetry's) ship with imports Node cannot load, and Vite hands external packages to Node.
-  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions.filter((condition) => condition !== 'module')], mainFields: ['main'] } },
+  ssr: { resolve: SERVER_RESOLVE },
+  // The environment the global setups run in (migrating the template, building the CLI) resolves
+  // the same way: without it, workspace packages would load from their dist/, stale or missing.
+  environments: { __vitest__: { resolve: SERVER_RESOLVE } },
   test: {
     setupFiles: ['tests/support/node-binary-types.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],

@@ -5,7 +5,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate, readMigrations } from '../../server/db/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { serviceLoginName } from '../../server/cli/service-login.js';
 import { runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
@@ -193,10 +192,9 @@ describe('gatehouse mail', () => {
 describe('gatehouse start', () => {
   // In a home of its own: the service login's password file never lands in the checkout.
   it('prints the database URL with its password masked', () =>
-    withDatabase('empty', async ({ db: testDb, role }) => {
+    withDatabase('empty', async ({ db: testDb }) => {
       const { secretKey } = await generateTokenKeyPair();
       const home = await mkdtemp(join(tmpdir(), 'gatehouse-home-'));
-      role(serviceLoginName(testDb.ownerUrl));
       const started = startCli(['start'], { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home });
       try {
         const stdout = await started.waitFor(/^Database: .*$/m);

@@ -6,9 +6,10 @@ import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
 
 // The list and remove commands, and the one flag style, run in-process through the commander
-// program on a copy of the demo database (DATABASE_URL).
+// program on a copy of the demo database (DATABASE_URL); a test that changes it has its own copy.
 let db: TestDatabase;
 const analyst = uniqueRoleName('analyst');
+const leaving = uniqueRoleName('analyst');
 let printed: string[] = [];
 
 beforeAll(async () => {
@@ -23,8 +24,20 @@ afterAll(async () => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
   await db.drop();
-  await dropRoles(analyst);
+  await dropRoles(analyst, leaving);
 });
+
+/** Runs `test` with DATABASE_URL naming a fresh copy of the demo database, dropped afterwards. */
+async function onOwnDatabase(test: (own: TestDatabase) => Promise<void>): Promise<void> {
+  const own = await createTestDatabase();
+  vi.stubEnv('DATABASE_URL', own.ownerUrl);
+  try {
+    await test(own);
+  } finally {
+    vi.stubEnv('DATABASE_URL', db.ownerUrl);
+    await own.drop();
+  }
+}
 
 /** Runs `gatehouse ...args`; resolves with what it printed, rejects with what it threw. */
 async function gatehouse(...args: string[]): Promise<string> {
@@ -46,34 +59,41 @@ describe('list', () => {
     expect(members).not.toContain('globex.test');
   });
 
-  it('lists analysts after a grant made with the flags', async () => {
-    expect(await gatehouse('analyst', 'list')).toBe('No analysts.');
-    await gatehouse('analyst', 'grant', '--role', analyst, '--org', 'acme', '--create');
-    await gatehouse('analyst', 'grant', analyst, 'globex');
-    expect(await gatehouse('analyst', 'list')).toBe(`${analyst}: acme, globex`);
-  });
+  it('lists analysts after a grant made with the flags', () =>
+    onOwnDatabase(async () => {
+      expect(await gatehouse('analyst', 'list')).toBe('No analysts.');
+      await gatehouse('analyst', 'grant', '--role', analyst, '--org', 'acme', '--create');
+      await gatehouse('analyst', 'grant', analyst, 'globex');
+      expect(await gatehouse('analyst', 'list')).toBe(`${analyst}: acme, globex`);
+    }));
 });
 
 describe('remove', () => {
-  it('ends a membership, keeps the user, and never removes the last owner', async () => {
-    expect(await gatehouse('member', 'remove', '--org', 'acme', '--email', 'viewer@acme.test')).toBe('Removed viewer@acme.test from acme (route group tenant).');
-    expect(await gatehouse('member', 'list', '--org', 'acme')).not.toContain('viewer@acme.test');
-    expect(await gatehouse('user', 'list')).toContain('viewer@acme.test');
-    await expect(gatehouse('member', 'remove', '--org', 'acme', '--email', 'owner@acme.test')).rejects.toThrow('owner@acme.test is the last owner of acme: make another member owner first.');
-  });
+  it('ends a membership, keeps the user, and never removes the last owner', () =>
+    onOwnDatabase(async () => {
+      expect(await gatehouse('member', 'remove', '--org', 'acme', '--email', 'viewer@acme.test')).toBe('Removed viewer@acme.test from acme (route group tenant).');
+      expect(await gatehouse('member', 'list', '--org', 'acme')).not.toContain('viewer@acme.test');
+      expect(await gatehouse('user', 'list')).toContain('viewer@acme.test');
+      await expect(gatehouse('member', 'remove', '--org', 'acme', '--email', 'owner@acme.test')).rejects.toThrow('owner@acme.test is the last owner of acme: make another member owner first.');
+    }));
 
-  it('deletes a user with their memberships', async () => {
-    expect(await gatehouse('user', 'remove', '--email', 'editor@acme.test')).toMatch(/^Removed user editor@acme\.test \(id \d+\)\.$/);
-    expect(await gatehouse('user', 'list')).not.toContain('editor@acme.test');
-    expect(await queryOnce(db.ownerUrl, "SELECT 1 FROM user_roles r JOIN users u ON u.id = r.user_id WHERE u.email = 'editor@acme.test'")).toEqual([]);
-  });
+  it('deletes a user with their memberships', () =>
+    onOwnDatabase(async (own) => {
+      expect(await gatehouse('user', 'remove', '--email', 'editor@acme.test')).toMatch(/^Removed user editor@acme\.test \(id \d+\)\.$/);
+      expect(await gatehouse('user', 'list')).not.toContain('editor@acme.test');
+      expect(await queryOnce(own.ownerUrl, "SELECT 1 FROM user_roles r JOIN users u ON u.id = r.user_id WHERE u.email = 'editor@acme.test'")).toEqual([]);
+    }));
 
-  it("deletes an organization and what it owns, and takes an analyst's access away", async () => {
-    expect(await gatehouse('org', 'remove', '--org', 'globex')).toContain('Removed organization globex');
-    expect(await gatehouse('org', 'list')).not.toContain('globex');
-    expect(await gatehouse('analyst', 'remove', '--role', analyst)).toBe(`${analyst} can no longer read any organization of this database, nor connect to it.`);
-    expect(await gatehouse('analyst', 'list')).toBe('No analysts.');
-  });
+  it("deletes an organization and what it owns, and takes an analyst's access away", () =>
+    onOwnDatabase(async () => {
+      await gatehouse('analyst', 'grant', '--role', leaving, '--org', 'acme', '--create');
+      await gatehouse('analyst', 'grant', leaving, 'globex');
+      expect(await gatehouse('org', 'remove', '--org', 'globex')).toContain('Removed organization globex');
+      expect(await gatehouse('org', 'list')).not.toContain('globex');
+      expect(await gatehouse('analyst', 'list')).toBe(`${leaving}: acme`);
+      expect(await gatehouse('analyst', 'remove', '--role', leaving)).toBe(`${leaving} can no longer read any organization of this database, nor connect to it.`);
+      expect(await gatehouse('analyst', 'list')).toBe('No analysts.');
+    }));
 });
 
 describe('one flag style, the positional forms as aliases', () => {

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { randomBytes } from 'node:crypto';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getHttpClient, useAuth, useOrganizationExists, useUserRole } from '../../client/index.js';
@@ -45,9 +46,11 @@ describe('organizations seen from a signed-in page', () => {
     const { result } = renderClientHook(() => ({ auth: useAuth(), role: useUserRole() }));
     await waitFor(() => expect(result.current.role.data?.role).toBe('viewer'));
 
-    const created = await getHttpClient().post('/organizations', { name: 'Initech', slug: 'initech' });
+    // A slug of its own: the slug check above expects initech to be free.
+    const slug = `initech-${randomBytes(4).toString('hex')}`;
+    const created = await getHttpClient().post('/organizations', { name: 'Initech', slug });
     expect(created.status).toBe(201);
-    await act(() => result.current.auth.setOrganization('initech'));
+    await act(() => result.current.auth.setOrganization(slug));
 
     await waitFor(() => expect(result.current.role.data).toMatchObject({ role: 'owner', permissions: ['*'] }));
   });

@@ -97,9 +97,9 @@ describe('GET {t}/decisions', () => {
 });
 
 describe('the decision store', () => {
-  const event = (index: number): DecisionEvent => ({
+  const event = (requestId: string): DecisionEvent => ({
     event: 'authz.denied',
-    request_id: `flood-${index}`,
+    request_id: requestId,
     user_id: viewerId,
     organization_id: acmeId,
     route_group: 'tenant',
@@ -114,7 +114,7 @@ describe('the decision store', () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
       const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20 }), pino({ level: 'silent' }));
-      for (let index = 0; index < 1000; index++) store.add(event(index));
+      for (let index = 0; index < 1000; index++) store.add(event(`flood-${index}`));
       expect(store.stats()).toEqual({ queued: 50, written: 0, dropped: 950 });
       await store.drain();
       expect(store.stats()).toEqual({ queued: 0, written: 50, dropped: 950 });
@@ -135,7 +135,7 @@ describe('the decision store', () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
       const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', retentionDays: 30 }), pino({ level: 'silent' }));
-      store.add(event(-1));
+      store.add(event('retention'));
       await store.drain();
     } finally {
       await database.close();

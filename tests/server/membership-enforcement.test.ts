@@ -57,7 +57,12 @@ describe('route group membership enforcement', () => {
     const adminToken = (await login('admin@example.test', '/api/admin/auth/login')).body.token;
     const response = await server.api.get('/api/admin/user-role', { token: adminToken });
     expect(response.status).toBe(200);
-    await server.sql("DELETE FROM user_roles WHERE route_group = 'admin'");
-    expect((await server.api.get('/api/admin/user-role', { token: adminToken })).status).toBe(403);
+    // Restored afterwards: the admin still logs in for the other tests.
+    const removed = await server.sql("DELETE FROM user_roles WHERE route_group = 'admin' RETURNING *");
+    try {
+      expect((await server.api.get('/api/admin/user-role', { token: adminToken })).status).toBe(403);
+    } finally {
+      await server.sql('INSERT INTO user_roles OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(null::user_roles, $1)', [JSON.stringify(removed)]);
+    }
   });
 });

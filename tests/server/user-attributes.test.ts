@@ -7,19 +7,22 @@ import type { TestServer } from './support/test-server.js';
 // organization's owner changes it; the user does, or the non-tenant group with users.*. Audited.
 let server: TestServer;
 let attacker: Account;
-let victim: Account;
-let evil: Tenant;
-let home: Tenant;
 
 beforeAll(async () => {
   server = await startDataServer();
-  [attacker, victim] = await createAccounts(server, 'attacker', 'victim');
-  home = await createTenant(server, [{ account: victim, role: 'viewer', granted: ['users.update', 'users.show'] }]);
-  evil = await createTenant(server, [
+  [attacker] = await createAccounts(server, 'attacker');
+});
+
+/** The test's own user named victim: in a home organization (with users.update) and in the attacker's. */
+async function newVictim(): Promise<{ victim: Account; home: Tenant; evil: Tenant }> {
+  const [victim] = await createAccounts(server, 'victim');
+  const home = await createTenant(server, [{ account: victim, role: 'viewer', granted: ['users.update', 'users.show'] }]);
+  const evil = await createTenant(server, [
     { account: attacker, role: 'owner' },
     { account: victim, role: 'viewer' },
   ]);
-});
+  return { victim, home, evil };
+}
 
 afterAll(() => server.close());
 
@@ -30,12 +33,14 @@ const userAudit = (account: Account) =>
 
 describe('a user’s name', () => {
   it('is read-only in a tenant, even for a * owner of an organization the user belongs to', async () => {
+    const { victim, evil } = await newVictim();
     expect(await rename(evil.path(`/users/${victim.id}`), attacker.token, 'Olivia Owner')).toMatchObject({ status: 403 });
     expect(await nameOf(victim)).toBe('victim');
     expect(await userAudit(victim)).toEqual([]);
   });
 
   it('is changed by the user themself, audited outside any organization', async () => {
+    const { victim, home } = await newVictim();
     expect(await rename(home.path(`/users/${victim.id}`), victim.token, 'Victoria')).toMatchObject({ status: 200, body: { name: 'Victoria' } });
     expect(await userAudit(victim)).toEqual([
       { organization_id: null, action: 'updated', old_values: expect.objectContaining({ name: 'victim' }), new_values: expect.objectContaining({ name: 'Victoria' }), user_id: victim.id },
@@ -43,6 +48,8 @@ describe('a user’s name', () => {
   });
 
   it('is changed through the non-tenant group with users.*, audited', async () => {
+    const { victim, home } = await newVictim();
+    expect(await rename(home.path(`/users/${victim.id}`), victim.token, 'Victoria')).toMatchObject({ status: 200 });
     const admin = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
     expect(await rename(`/api/admin/users/${victim.id}`, admin, 'Vic')).toMatchObject({ status: 200, body: { name: 'Vic' } });
     const adminId = (await server.sql("SELECT id FROM users WHERE email = 'admin@example.test'"))[0].id;

@@ -14,6 +14,7 @@ import { dropRoles, uniqueRoleName } from '../support/roles.js';
 // run SET ROLE NONE and be the owner again.
 let testDb: TestDatabase;
 const role = uniqueRoleName('service');
+const reprovisioned = uniqueRoleName('service');
 let url: string;
 let analyst: TestAnalyst;
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await testDb.drop();
-  await dropRoles(role, analyst.role);
+  await dropRoles(role, reprovisioned, analyst.role);
 });
 
 describe('a dedicated service login', () => {
@@ -57,9 +58,11 @@ describe('a dedicated service login', () => {
     }
   });
 
-  // Last: the earlier tests log in with the generated password.
+  // A login of its own: the other tests log in with the generated password.
   it('gets a new password when provisioned again, and the old one stops working', async () => {
-    const again = await provisionAppLogin(testDb.ownerUrl, role, 'a-chosen-password-123');
+    const first = await provisionAppLogin(testDb.ownerUrl, reprovisioned);
+    const url = roleUrl(testDb.ownerUrl, reprovisioned, first.generatedPassword!);
+    const again = await provisionAppLogin(testDb.ownerUrl, reprovisioned, 'a-chosen-password-123');
     expect(again).toEqual({ created: false, generatedPassword: null });
     const attempt = async (connectionString: string) => {
       const client = new pg.Client({ connectionString });
@@ -67,7 +70,7 @@ describe('a dedicated service login', () => {
       await client.end();
     };
     await expect(attempt(url)).rejects.toThrow(/password authentication failed/);
-    await attempt(roleUrl(testDb.ownerUrl, role, 'a-chosen-password-123'));
+    await attempt(roleUrl(testDb.ownerUrl, reprovisioned, 'a-chosen-password-123'));
   });
 
   it('is refused for roles that hold more than the service role', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceLoginName, serviceLoginUrl } from '../../server/cli/service-login.js';
+import { serviceLoginUrl } from '../../server/cli/service-login.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { ConfigError } from '../../server/errors/config-error.js';
 import { createServer } from '../../server/create-server.js';
@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([first.drop(), second.drop()]);
-  await dropRoles(serviceLoginName(first.ownerUrl), serviceLoginName(second.ownerUrl), analyst.role, stranger);
+  await dropRoles(analyst.role, stranger);
   await rm(home, { recursive: true, force: true });
 });
 

@@ -47,8 +47,17 @@ afterAll(async () => {
 });
 
 describe('the embedded cluster of a project folder', { timeout: 120_000 }, () => {
+  // A cluster of its own: the folder's cluster may be migrated already, by the tests around it.
   it('says a fresh cluster is not migrated, rather than that a role is missing', async () => {
-    await expect(assertMigrated(embedded!.ownerUrl)).rejects.toThrow(/^database not migrated: run `gatehouse migrate`$/);
+    const freshHome = await mkdtemp(join(tmpdir(), 'gatehouse-fresh-'));
+    await chmod(freshHome, 0o755);
+    const fresh = await openDatabaseTarget(readEnvironment({ GATEHOUSE_HOME: freshHome }));
+    try {
+      await expect(assertMigrated(fresh.ownerUrl)).rejects.toThrow(/^database not migrated: run `gatehouse migrate`$/);
+    } finally {
+      await fresh.stop();
+      await rm(freshHome, { recursive: true, force: true });
+    }
   });
 
   it('keeps a service login password per cluster and database across DATABASE_URL and back', async () => {
@@ -66,6 +75,8 @@ describe('the embedded cluster of a project folder', { timeout: 120_000 }, () =>
   });
 
   it('gives the login a new password when the database refuses the stored one', async () => {
+    await migrate(embedded!.ownerUrl);
+    expect(await connects(await serviceLoginUrl(embedded!.ownerUrl, home))).toBe(true);
     await queryOnce(embedded!.ownerUrl, "ALTER ROLE svc_gatehouse PASSWORD 'changed behind its back'");
     const repaired = await serviceLoginUrl(embedded!.ownerUrl, home);
     expect(await connects(repaired)).toBe(true);

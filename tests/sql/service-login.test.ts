@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await testDb.drop();
-  await dropRoles(service, ownerish, twoHats, outsider, serviceLoginName(testDb.ownerUrl));
+  await dropRoles(service, ownerish, twoHats, outsider);
   await rm(home, { recursive: true, force: true });
 });
 

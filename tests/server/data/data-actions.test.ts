@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoModels } from '../../../policies/demo-models.js';
 import { demoPolicies } from '../../../policies/demo-policies.js';
 import { computeAggregates, indexRecords } from '../../../server/data/read-actions.js';
@@ -114,6 +114,16 @@ describe('index', () => {
 });
 
 describe('writes', () => {
+  // What each test stores is deleted after it: the reads and aggregates see the seeded rows alone, in any order.
+  let seeded: { posts: number; comments: number };
+  beforeAll(async () => {
+    seeded = (await queryOnce<typeof seeded>(testDb.ownerUrl, 'SELECT (SELECT max(id) FROM posts) AS posts, (SELECT max(id) FROM comments) AS comments'))[0]!;
+  });
+  afterEach(async () => {
+    await queryOnce(testDb.ownerUrl, 'DELETE FROM comments WHERE id > $1', [seeded.comments]);
+    await queryOnce(testDb.ownerUrl, 'DELETE FROM posts WHERE id > $1', [seeded.posts]);
+  });
+
   it('stores a post in the caller’s organization with the caller as author', async () => {
     const post = await inTenant(editor, (context) => storeRecord(context, posts, { title: 'Fresh', status: 'draft' }));
     expect(post).toMatchObject({ title: 'Fresh', status: 'draft', organization_id: editor.organization.id, author_id: editor.user.id });
@@ -121,10 +131,10 @@ describe('writes', () => {
 
   it('takes the tenant, the author and the key from the server, never from a * role\'s body', async () => {
     const post = await inTenant(owner, (context) =>
-      storeRecord(context, posts, { title: 'x', organization_id: editor.organization.id + 1, author_id: editor.user.id, id: 9 }),
+      storeRecord(context, posts, { title: 'x', organization_id: editor.organization.id + 1, author_id: editor.user.id, id: globexPostId }),
     );
     expect(post).toMatchObject({ title: 'x', organization_id: owner.organization.id, author_id: owner.user.id });
-    expect(post.id).not.toBe(9);
+    expect(post.id).not.toBe(globexPostId);
   });
 
   it.each([
