@@ -13,7 +13,7 @@ import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/app-login.js';
 import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { roleUrl } from '../server/db/role-url.js';
-import { startCli, type RunningCommand } from '../harness/cli.js';
+import { ROOT, startCommand, type RunningCommand } from '../harness/cli.js';
 import { startPgBouncer } from '../harness/pgbouncer.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
@@ -28,6 +28,8 @@ const SERVICE_ROLE = 'scale_bench_service';
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'scale.json');
 // Without a config `serve` serves the core alone; the instances serve the demo's models.
 const DEMO_CONFIG = fileURLToPath(new URL('../policies/gatehouse.config.ts', import.meta.url));
+/** The CLI as a checkout runs it (`npx gatehouse`), not the tests' prebuilt copy. */
+const GATEHOUSE = join(ROOT, 'server', 'bin', 'gatehouse.js');
 
 function get(agent: Agent, url: string, token: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -84,7 +86,7 @@ await withBenchDatabase(async (ownerUrl) => {
     };
     const urls: string[] = [];
     for (let index = 0; index < 2; index += 1) {
-      const instance = startCli(['serve', '--config', DEMO_CONFIG], env);
+      const instance = startCommand(process.execPath, [GATEHOUSE, 'serve', '--config', DEMO_CONFIG], env);
       instances.push(instance);
       urls.push(/Gatehouse listening on (\S+)/.exec(await instance.waitFor(/Gatehouse listening on (\S+)/))![1]!);
     }

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { BIN, startCommand, type RunningCommand } from '../harness/cli.js';
+import { ROOT, startCommand, type RunningCommand } from '../harness/cli.js';
 import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/app-login.js';
@@ -47,6 +47,8 @@ const SERVICE_PASSWORD = 'startup-bench-service-password';
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'startup.json');
 const DEMO_CONFIG = join(here, '..', 'policies', 'gatehouse.config.ts');
+/** The CLI as a checkout runs it (`npx gatehouse`), not the tests' prebuilt copy. */
+const GATEHOUSE = join(ROOT, 'server', 'bin', 'gatehouse.js');
 
 /** A started service: its URL (known before it listens for the CLI's ways) and its server's process. */
 interface Started {
@@ -115,8 +117,12 @@ await withBenchDatabase(async (ownerUrl) => {
       serverPid,
       async stop() {
         const server = await serverPid();
-        // The whole group: npm and the server it started.
-        process.kill(-launched, 'SIGTERM');
+        // The whole group: npm and the server it started (gone already if the service failed).
+        try {
+          process.kill(-launched, 'SIGTERM');
+        } catch {
+          console.error(`the service had exited: ${JSON.stringify(running.output())}`);
+        }
         await running.exited;
         while ((await processStat(String(server))) !== null) await sleep(50);
       },
@@ -131,7 +137,7 @@ await withBenchDatabase(async (ownerUrl) => {
     };
   };
   const ways: Record<string, () => Promise<Started>> = {
-    'gatehouse serve': command((env) => startCommand(process.execPath, [BIN, 'serve', '--config', DEMO_CONFIG], env, { detached: true }), {
+    'gatehouse serve': command((env) => startCommand(process.execPath, [GATEHOUSE, 'serve', '--config', DEMO_CONFIG], env, { detached: true }), {
       GATEHOUSE_APP_DATABASE_URL: roleUrl(ownerUrl, SERVICE_ROLE, SERVICE_PASSWORD),
     }),
     'npm start': command((env) => startCommand('npm', ['start'], env, { detached: true })),

@@ -1,6 +1,6 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { ROOT } from './cli.js';
 
 /**
@@ -10,14 +10,6 @@ import { ROOT } from './cli.js';
  * stays out of version control, beside the other tools' caches.
  */
 export const CLI_BUILD = join(ROOT, 'node_modules', '.gatehouse-cli', 'main.js');
-
-/** Installed packages stay imports, as in a build; the CLI's own sources and the workspace packages' are bundled. */
-const installedPackagesExternal: Plugin = {
-  name: 'installed-packages-external',
-  setup(bundler) {
-    bundler.onResolve({ filter: /^[^./]/ }, ({ path }) => (path.startsWith('@gatehouse/') ? undefined : { external: true }));
-  },
-};
 
 /**
  * Bundles the CLI's TypeScript sources once into CLI_BUILD (esbuild, about a second), so every
@@ -33,8 +25,10 @@ export async function buildCli(): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    conditions: ['gatehouse-source'],
-    plugins: [installedPackagesExternal],
+    // Packages stay imports, as in a build, the workspace packages too: an application's config
+    // imports `@gatehouse/engine` (its policies extend `ResourcePolicy`, the engine's errors cross
+    // back), so the CLI must load the very same module, not a bundled copy.
+    packages: 'external',
     logLevel: 'warning',
   });
   await rename(written, CLI_BUILD);

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import Koa from 'koa';
 import { jsonBody, requireJsonType } from './http/body-parser.js';
 import { cors } from './http/cors.js';
@@ -18,17 +17,18 @@ import { apiReferenceAssets } from './pages/api-reference.js';
 import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { UNGROUPED_ROUTES } from './openapi/document-routes.js';
-import { groupRoutes } from './route-groups/group-router.js';
 import { hostRouting } from './route-groups/host-routing.js';
 import { anySession } from './route-groups/request-context.js';
-import { mountRoutes } from './routes/route-sets.js';
+import { compileRoute, routeMatcher } from './route-groups/route-matcher.js';
+import { placeUngrouped, routeTable } from './routes/route-table.js';
 import type { Services } from './services.js';
 
 /** The whole request pipeline, outermost first. */
 export function createApp(services: Services): Koa<GatehouseState> {
   const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy > 0, maxIpsCount: services.config.trustProxy });
 
-  const service = mountRoutes(new Router<GatehouseState>({ prefix: services.config.basePath }), { routes: UNGROUPED_ROUTES, base: '', prefix: '' }, services, null);
+  const { basePath, routeGroups, models, dataRoutes } = services.config;
+  const service = routeMatcher(placeUngrouped(UNGROUPED_ROUTES, basePath).map((placed) => compileRoute(placed, services)));
 
   const { metrics, tracer } = services.observability;
   app.use(requestId());
@@ -44,11 +44,11 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(multipartBody(services.config.bodyLimit));
   app.use(rejectNul());
   app.use(methodOverride());
-  app.use(service.routes());
+  app.use(service);
   app.use(apiReferenceAssets(services.config.basePath).routes());
   if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));
   app.use(reservedSlugCheck(services, anySession(services)));
-  app.use(hostRouting(services.config.routeGroups, (group) => groupRoutes(group, services)));
+  app.use(hostRouting(routeTable({ basePath, groups: routeGroups, models, dataRoutes }), services));
   app.use(notFound());
   return app;
 }

@@ -61,6 +61,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Layers and a request’s path', link: '/architecture/layers' },
       { text: 'Row-level security', link: '/architecture/row-level-security' },
+      { text: 'A request’s round trips', link: '/architecture/request-round-trips' },
       { text: 'Administration rules', link: '/architecture/administration-rules' },
       { text: 'Decisions', link: '/architecture/decisions' },
     ],

@@ -1,4 +1,4 @@
-import { openedSession } from '../db/open-request.js';
+import { openedSession, type OpenedRequest } from '../db/open-request.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { Authentication, GatehouseContext, GroupState, RequestState, SessionState, SignedInState, Stage } from '../http/state.js';
@@ -30,6 +30,11 @@ export function sessionOfAnotherGroup(services: Services, claims: TokenClaims): 
   return servedGroup ? new SessionOfAnotherGroupError() : new UnauthenticatedError();
 }
 
+/** The caller, once the request's opening found the token's session standing. */
+export function authenticationOf(claims: TokenClaims, session: NonNullable<OpenedRequest['session']>): Authentication {
+  return { user: { id: claims.userId, name: session.userName, email: session.userEmail }, sessionId: claims.sessionId };
+}
+
 type SessionFacts = Pick<SignedInState, 'auth' | 'groupMember'>;
 
 /**
@@ -53,8 +58,7 @@ async function openSession(ctx: GatehouseContext<RequestState>, services: Servic
   });
   if (!opened.session) throw new UnauthenticatedError();
   if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
-  const auth: Authentication = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
-  return { auth, groupMember: opened.groupMember };
+  return { auth: authenticationOf(claims, opened.session), groupMember: opened.groupMember };
 }
 
 /** 401 unless the request carries a live session; 403 when it belongs to another route group. */

@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { isStoredInteger } from '../models/integer-range.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { NO_NARROWING, type TrashedMode } from '../query/build-index-query.js';
-import type { LooseRow } from '../models/loose-schema.js';
-import { selectRows, type SelectionStatement } from '../query/selection-statement.js';
+import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
+import { selectionStatement, type Selection, type SelectionStatement } from '../query/selection-statement.js';
 import type { DataContext } from './data-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 
@@ -24,11 +24,16 @@ export function requireSoftDeletes(model: ModelDefinition): void {
 /** One record by its key, behind the record gate. */
 const RECORD: SelectionStatement<{ id: number }> = { build: (selected, { id }) => selected.selectAll().where(sql.ref('id'), '=', id).compile() };
 
+/** The statement of one record by its key behind the record gate of `selection`. */
+export function recordStatement(trx: LooseTransaction, selection: Selection, id: number): CompiledQuery {
+  return selectionStatement(trx, selection, RECORD, (bound) => ({ id: bound.bind(id) }));
+}
+
 /** The record behind the record gate, or the same 404 whether it is missing, foreign, hidden or not matching. */
 export async function findRecord(context: DataContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
   const id = parseRecordId(rawId);
-  const [row] = await selectRows<{ id: number }, LooseRow>(context.trx, { model, scope: context.scope, trashed, narrowing }, RECORD, (bound) => ({ id: bound.bind(id) }));
-  if (!row) throw new RecordNotFoundError();
-  return row;
+  const { rows } = await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing }, id));
+  if (!rows[0]) throw new RecordNotFoundError();
+  return rows[0];
 }

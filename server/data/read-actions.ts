@@ -1,24 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { NotFoundError } from '../errors/not-found-error.js';
-import type { Aggregate, ModelDefinition } from '../models/define-model.js';
-import { sortSignature } from '../query/build-index-query.js';
+import type { Aggregate, ModelDefinition, ScopeContext } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import { sendLastReads, type ReadAhead } from '../db/read-ahead.js';
+import { NO_NARROWING, sortSignature } from '../query/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
-import { countRows } from '../query/count-rows.js';
-import { fetchPage } from '../query/fetch-page.js';
+import { countRows, countStatements } from '../query/count-rows.js';
+import { fetchPage, fetchPageStatement } from '../query/fetch-page.js';
 import { PageCursors } from '../query/page-cursor.js';
 import { loadIncludes } from '../query/load-includes.js';
-import type { LooseRow } from '../models/loose-schema.js';
+import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { parseIndexQuery } from '../query/parse-index-query.js';
-import { selectRows, type SelectionStatement } from '../query/selection-statement.js';
-import type { ListQuery, ShapeQuery } from '../query/parsed-query.js';
+import { readsCallerContext, selectionStatement, type Selection, type SelectionStatement } from '../query/selection-statement.js';
+import type { ListQuery, ParsedQuery, ShapeQuery } from '../query/parsed-query.js';
 import type { RawQuery } from '../query/query-parameter.js';
 import type { DataContext } from './data-context.js';
 import { readableChanges } from '../audit/readable-changes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
-import { findRecord } from './find-record.js';
+import { findRecord, parseRecordId, recordStatement, requireSoftDeletes } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 
 export interface Pagination {
@@ -58,18 +60,25 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
   return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 
+/** The rows as the caller may read them, with their includes: what a read does last. */
 async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
-  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope);
+  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, true);
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
 }
 
-async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
-  const query = gateListing(context, model, raw, trashed);
+/** Where a listing reads: its cursor's binding, the key it starts after, and its selection. */
+function listingSelection(model: ModelDefinition, scope: ScopeContext, query: ParsedQuery, listing: Listing, trashed: 'without' | 'only') {
   // A cursor is bound to the model, the listing and the order it was read in.
   const binding = `${model.slug}|${trashed}|${sortSignature(query.sort)}`;
   const after = query.cursor === null ? null : listing.cursors.decode(binding, query.cursor);
-  const selection = { model, scope: context.scope, trashed, narrowing: query };
+  const selection: Selection = { model, scope, trashed, narrowing: query };
+  return { binding, after, selection };
+}
+
+async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
+  const query = gateListing(context, model, raw, trashed);
+  const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
   const page = await fetchPage(context.trx, selection, { ...query, after });
   const count = await countRows(context.trx, selection, listing.preferredCount ?? model.count);
   return {
@@ -115,19 +124,25 @@ const AGGREGATES: SelectionStatement<NamedAggregate[]> = {
       .compile(),
 };
 
+/** The declared aggregates a computed request asks for: all of them unless it names some. */
+function askedAggregates(model: ModelDefinition, query: ParsedQuery): NamedAggregate[] {
+  return Object.entries(model.computed)
+    .filter(([name]) => query.aggregates?.includes(name) ?? true)
+    .map(([name, aggregate]) => ({ name, ...aggregate }));
+}
+
+const aggregatesStatement = (trx: LooseTransaction, selection: Selection, aggregates: NamedAggregate[]) => selectionStatement(trx, selection, AGGREGATES, () => aggregates);
+
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
 export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseIndexQuery(context.registry, model, raw, 'computed');
   context.authorize(model, 'viewAny');
-  const entries = Object.entries(model.computed).filter(([name]) => query.aggregates?.includes(name) ?? true);
-  if (entries.length === 0) return {};
-  const [row] = await selectRows<NamedAggregate[], Record<string, string | null>>(
-    context.trx,
-    { model, scope: context.scope, trashed: 'without', narrowing: query },
-    AGGREGATES,
-    () => entries.map(([name, aggregate]) => ({ name, ...aggregate })),
-  );
-  return Object.fromEntries(entries.map(([name]) => [name, row![name] === null ? null : Number(row![name])]));
+  const aggregates = askedAggregates(model, query);
+  if (aggregates.length === 0) return {};
+  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
+  const { rows } = await context.trx.executeQuery<Record<string, string | null>>(aggregatesStatement(context.trx, selection, aggregates));
+  const row = rows[0]!;
+  return Object.fromEntries(aggregates.map(({ name }) => [name, row[name] === null ? null : Number(row[name])]));
 }
 
 /**
@@ -149,19 +164,70 @@ export async function auditTrail(context: DataContext, model: ModelDefinition, i
     .where('model', '=', model.slug)
     .where('record_id', '=', String(row.id))
     .where(showsReadableChange(readableChanges(serializer, [model])));
-  const [entries, count] = await Promise.all([
-    trail
-      .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
-      .orderBy('id')
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage)
-      .execute(),
-    trail.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ]);
+  const entries = trail
+    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
+    .orderBy('id')
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+    .compile();
+  const count = trail.select((eb) => eb.fn.countAll<string>().as('total')).compile();
+  await sendLastReads(context.trx, [entries, count]);
+  const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery(entries), context.trx.executeQuery(count)]);
   const read = serializer.reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
   return {
-    data: entries.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) })),
-    pagination: pagination(query, Number(count.total)),
+    data: rows.map((entry) => ({ ...entry, id: Number(entry.id), old_values: gate(entry.old_values), new_values: gate(entry.new_values) })),
+    pagination: pagination(query, Number(counted[0]!.total)),
   };
+}
+
+/**
+ * A read as its route knows it before the request's opening answers: the request itself and its
+ * caller's claims. The scope's organization is not known yet; a selection whose SQL depends on
+ * the caller (a record scope, a named scope) is not planned.
+ */
+export interface PlannedRead {
+  /** Builds the statements; they run in the request's own transaction. */
+  db: LooseTransaction;
+  registry: ModelRegistry;
+  model: ModelDefinition;
+  scope: ScopeContext;
+  raw: RawQuery;
+}
+
+/** The statements a read sends over `selection`, unless its SQL depends on what the opening learns. */
+function planned(selection: Selection, statements: () => CompiledQuery[], complete: boolean): ReadAhead | null {
+  return readsCallerContext(selection) ? null : { statements: statements(), complete };
+}
+
+/** What indexRecords and trashedRecords read, includes aside (their rows are not known yet). */
+export function planListing({ db, registry, model, scope, raw }: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
+  if (trashed === 'only') requireSoftDeletes(model);
+  const query = parseIndexQuery(registry, model, raw);
+  const { after, selection } = listingSelection(model, scope, query, listing, trashed);
+  const statements = () => [fetchPageStatement(db, selection, { ...query, after }), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
+  return planned(selection, statements, query.includes.length === 0);
+}
+
+/** What showRecord reads, includes aside. */
+export function planShow({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
+  const query = parseIndexQuery(registry, model, raw, 'show');
+  const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
+  return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], query.includes.length === 0);
+}
+
+/** What computeAggregates reads. */
+export function planAggregates({ db, registry, model, scope, raw }: PlannedRead): ReadAhead | null {
+  const query = parseIndexQuery(registry, model, raw, 'computed');
+  const aggregates = askedAggregates(model, query);
+  const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
+  return planned(selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
+}
+
+/** What auditTrail reads first: its record. The trail's statement depends on the fields the caller may read. */
+export function planAudit({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
+  parseIndexQuery(registry, model, raw, 'audit');
+  if (!model.audit) return null;
+  const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING };
+  return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], false);
 }

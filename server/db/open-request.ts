@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from './repositories/memberships.js';
 import type { Schema } from './schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './with-tenant.js';
@@ -88,10 +89,17 @@ function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
  * Opens a request's tenant transaction and checks its caller in the same round trip (see
  * sql/009_open_request.sql): the session, the route group membership, the organization and the
  * membership in it, with the tenant context set only as far as they hold. fn decides what the
- * facts mean; whatever it throws rolls the transaction back.
+ * facts mean; whatever it throws rolls the transaction back. `ahead`: the statements fn will
+ * read, sent with the opening (`read-ahead.ts`); they run under the context the opening sets, so
+ * before a refused opening they read as nobody, and fn never reads them.
  */
-export async function withOpenedRequest<T>(db: Kysely<Schema>, opening: RequestOpening, fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>): Promise<T> {
-  return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)));
+export async function withOpenedRequest<T>(
+  db: Kysely<Schema>,
+  opening: RequestOpening,
+  fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>,
+  ahead?: ReadAhead,
+): Promise<T> {
+  return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
 }
 
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { APP_ROLE } from './database.js';
+import { readAheadQuery, type ReadAhead } from './read-ahead.js';
 import type { Schema } from './schema.js';
 
 export interface TenantContext {
@@ -59,15 +60,26 @@ export async function enterTenant(ownerTransaction: Kysely<Schema>, context: Ten
  * Runs fn in one transaction opened by `opening` (BEGIN and whatever must travel with it, one
  * simple-protocol round trip); fn receives the rows of the opening's last statement. A failure
  * anywhere rolls everything back.
+ *
+ * With `ahead`, the statements fn is going to read (and, when they are all it reads, COMMIT)
+ * travel with the opening in the same write (`read-ahead.ts`): a read then takes one round trip.
+ * After a complete read-ahead the transaction has already ended with COMMIT once its answers are
+ * in: on a refusal nothing was written, and the answers fn did not read are thrown away.
  */
-export function inOpenedTransaction<T, S = Schema>(db: Kysely<S>, opening: string, fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>): Promise<T> {
+export function inOpenedTransaction<T, S = Schema>(
+  db: Kysely<S>,
+  opening: string,
+  fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
+  ahead?: ReadAhead,
+): Promise<T> {
   return db.connection().execute(async (connection) => {
     let result: T;
     try {
-      const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(opening));
+      const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
       result = await fn(connection, rows);
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
+      // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
       await connection.executeQuery(ROLLBACK);
       throw error;
     }

@@ -1,6 +1,6 @@
 import { changedValues } from '../audit/record-audit.js';
 import { appendAuditLog } from '../db/repositories/audit-logs.js';
-import { findMemberDetails, updateMembership, type MemberDetails, type MembershipChanges, type MembershipKey } from '../db/repositories/members.js';
+import { findMemberDetails, removeMembership, updateMembership, type MemberDetails, type MembershipChanges, type MembershipKey } from '../db/repositories/members.js';
 import { addMembership } from '../db/repositories/memberships.js';
 import type { TenantTransaction } from '../db/with-tenant.js';
 import { membershipFacts } from './serialize-member.js';
@@ -33,4 +33,10 @@ export async function addMember(trx: TenantTransaction, key: MembershipKey, user
   const member = (await findMemberDetails(trx, key, userId))!;
   await appendAuditLog(trx, { organizationId: key.organizationId, model: 'memberships', recordId: userId, action: 'created', oldValues: null, newValues: membershipFacts(member), userId: actorId });
   return member;
+}
+
+/** Ends the membership (the user stays), audited like changeMembership. */
+export async function endMembership(trx: TenantTransaction, key: MembershipKey, member: MemberDetails, actorId: number | null): Promise<void> {
+  await removeMembership(trx, key, member.id);
+  await appendAuditLog(trx, { organizationId: key.organizationId, model: 'memberships', recordId: member.id, action: 'deleted', oldValues: membershipFacts(member), newValues: null, userId: actorId });
 }

@@ -1,12 +1,10 @@
-import { appendAuditLog } from '../db/repositories/audit-logs.js';
-import { removeMembership } from '../db/repositories/members.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
 import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import type { Services } from '../services.js';
+import { endMembership } from './change-membership.js';
 import { findMember, membershipKey } from './find-member.js';
 import { assertKeepsAnOwner } from './membership-rules.js';
-import { membershipFacts } from './serialize-member.js';
 
 /** `DELETE {t}/members/{id}`: ends the membership (the user stays); never the last owner's. */
 export function removeMember(services: Services): GatehouseMiddleware<TenantMemberState> {
@@ -16,16 +14,7 @@ export function removeMember(services: Services): GatehouseMiddleware<TenantMemb
     const key = membershipKey(ctx);
     assertHolds(ctx, (await findRolePermissions(trx, key.organizationId, member.role_id))?.permissions ?? []);
     await assertKeepsAnOwner(services, ctx, member, 'removed');
-    await removeMembership(trx, key, member.id);
-    await appendAuditLog(trx, {
-      organizationId: key.organizationId,
-      model: 'memberships',
-      recordId: member.id,
-      action: 'deleted',
-      oldValues: membershipFacts(member),
-      newValues: null,
-      userId: ctx.state.auth.user.id,
-    });
+    await endMembership(trx, key, member, ctx.state.auth.user.id);
     ctx.body = { message: 'Member removed.' };
   };
 }

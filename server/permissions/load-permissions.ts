@@ -1,5 +1,8 @@
 import type { PermissionSources } from '@gatehouse/engine';
-import { findUserById } from '../db/repositories/users.js';
+import type { CompiledQuery } from 'kysely';
+import { findUserById, userById } from '../db/repositories/users.js';
+import type { TenantTransaction } from '../db/with-tenant.js';
+import type { RouteGroup } from '../models/route-group.js';
 import type { Authorization, DataState, Stage } from '../http/state.js';
 import { compiledPermissions } from './compiled-permissions.js';
 
@@ -28,6 +31,14 @@ async function sourcesOf(state: Facts): Promise<Sources> {
 
 /** What the permissions are loaded from: the caller and the transaction the stages before opened. */
 type Facts = Pick<DataState, 'auth' | 'organization' | 'membership' | 'trx'>;
+
+/**
+ * What sourcesOf reads for a member of `group` (its user's own lists outside tenancy), for the
+ * request's opening to send ahead; the same statement, so its answer is the one sourcesOf reads.
+ */
+export function permissionReads(db: TenantTransaction, { userId, group }: { userId: number; group: RouteGroup }): CompiledQuery[] {
+  return group.tenancy === 'none' ? [userById(db, userId)] : [];
+}
 
 export function loadPermissions(): Stage<Facts, { authorization: Authorization }> {
   return async (ctx, next) => {

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { ESTIMATE_THRESHOLD, type CountMode } from '../models/count-mode.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
-import { selectRows, type Selection, type SelectionStatement } from './selection-statement.js';
+import { selectionStatement, selectRows, type Selection, type SelectionStatement } from './selection-statement.js';
 
 export interface RowCount {
   /** Null for `count=none`. */
@@ -36,6 +36,15 @@ async function total(trx: LooseTransaction, selection: Selection, statement: Sel
 async function plannedCount(trx: LooseTransaction, selection: Selection): Promise<number> {
   const [row] = await selectRows<null, { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(trx, selection, PLANNED, noShape);
   return Math.round(row!['QUERY PLAN'][0].Plan['Plan Rows']);
+}
+
+/**
+ * The statements countRows may read for `mode`, for a request to send ahead: `estimated` reads the
+ * planner's estimate only past the threshold, but planning alone costs less than a round trip.
+ */
+export function countStatements(trx: LooseTransaction, selection: Selection, mode: CountMode): CompiledQuery[] {
+  const statements = { none: [], planned: [PLANNED], estimated: [BOUNDED, PLANNED], exact: [EXACT] }[mode];
+  return statements.map((statement) => selectionStatement(trx, selection, statement, noShape));
 }
 
 /** Counts the rows of an index's selection the way `mode` says. */

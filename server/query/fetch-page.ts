@@ -1,8 +1,9 @@
+import type { CompiledQuery } from 'kysely';
 import { keyAlias, pageStatement, sortKey, type PageShape } from './build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
-import { selectRows, type Selection, type SelectionStatement } from './selection-statement.js';
+import { selectionStatement, type Selection, type SelectionStatement } from './selection-statement.js';
 
 export interface Page {
   rows: LooseRow[];
@@ -17,17 +18,24 @@ export interface PageRequest extends Pick<ListQuery, 'sort' | 'page' | 'perPage'
 
 const PAGE: SelectionStatement<PageShape> = { build: (selected, shape) => pageStatement(selected, shape).compile() };
 
-/** One page of a selection, in the requested order, and where the next one starts. */
-export async function fetchPage(trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> {
+/** The statement of one page of a selection (see fetchPage). */
+export function fetchPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest): CompiledQuery {
   const key = sortKey(request.sort);
   const { after, perPage } = request;
   // Which key values are null changes the keyset condition itself, so it is part of the shape.
-  const fetched = await selectRows<PageShape, LooseRow>(trx, selection, PAGE, (bound) => ({
+  return selectionStatement<PageShape>(trx, selection, PAGE, (bound) => ({
     key,
     after: after && key.map((_, index) => (after[index] == null ? null : bound.bind(after[index]))),
     limit: bound.bind(perPage + 1),
     offset: bound.bind(after ? 0 : (request.page - 1) * perPage),
   }));
+}
+
+/** One page of a selection, in the requested order, and where the next one starts. */
+export async function fetchPage(trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> {
+  const key = sortKey(request.sort);
+  const { perPage } = request;
+  const { rows: fetched } = await trx.executeQuery<LooseRow>(fetchPageStatement(trx, selection, request));
   const keyOf = (row: LooseRow) => key.map((_, index) => (row[keyAlias(index)] ?? null) as string | null);
   const rows = fetched.slice(0, perPage);
   const nextKey = fetched.length > perPage && rows.length > 0 ? keyOf(rows[rows.length - 1]!) : null;

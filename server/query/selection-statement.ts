@@ -31,17 +31,24 @@ export interface SelectionStatement<S> {
 const contextKey = ({ model, scope, narrowing }: Selection) =>
   model.recordScope || narrowing.scopes.length > 0 ? [scope.organizationId, scope.userId, scope.routeGroup] : null;
 
+/** Whether `selection`'s SQL depends on who asks (see contextKey): then it cannot be built before the request's opening answers. */
+export const readsCallerContext = (selection: Selection) => contextKey(selection) !== null;
+
 /**
- * Runs `statement` over `selection`, compiled once per shape: `shapeOf` binds this request's
- * values (besides the narrowing's) and returns the rest of what the SQL depends on. The key is
- * the JSON of everything the builder reads, so two requests share SQL only when it is the same.
+ * `statement` over `selection`, compiled once per shape: `shapeOf` binds this request's values
+ * (besides the narrowing's) and returns the rest of what the SQL depends on. The key is the JSON
+ * of everything the builder reads, so two requests share SQL only when it is the same.
  */
-export async function selectRows<S, R = Record<string, unknown>>(trx: LooseTransaction, selection: Selection, statement: SelectionStatement<S>, shapeOf: (bound: BoundValues) => S): Promise<R[]> {
+export function selectionStatement<S>(trx: LooseTransaction, selection: Selection, statement: SelectionStatement<S>, shapeOf: (bound: BoundValues) => S): CompiledQuery {
   const { model, scope, trashed } = selection;
   const bound = new BoundValues();
   const narrowing = narrowingShape(selection.narrowing, bound);
   const shape = shapeOf(bound);
   const key = JSON.stringify([identityOf(statement), identityOf(model), trashed, narrowing, shape, contextKey(selection)]);
-  const compiled = statementCache.statement(key, bound, () => statement.build(narrowQuery(gatedQuery(trx, model, scope, trashed), model, narrowing, scope), shape, trx));
-  return (await trx.executeQuery<R>(compiled)).rows;
+  return statementCache.statement(key, bound, () => statement.build(narrowQuery(gatedQuery(trx, model, scope, trashed), model, narrowing, scope), shape, trx));
+}
+
+/** Runs `statement` over `selection` (see selectionStatement). */
+export async function selectRows<S, R = Record<string, unknown>>(trx: LooseTransaction, selection: Selection, statement: SelectionStatement<S>, shapeOf: (bound: BoundValues) => S): Promise<R[]> {
+  return (await trx.executeQuery<R>(selectionStatement(trx, selection, statement, shapeOf))).rows;
 }

@@ -1,12 +1,11 @@
-import type { GatehouseMiddleware } from '../http/state.js';
-import { hostMatcher, type RouteGroup } from '../models/route-group.js';
+import type { GatehouseContext } from '../http/state.js';
+import type { RouteGroup } from '../models/route-group.js';
 
-/** Marks the request as the group's, and for domain groups keeps the organization the host names. */
-export function bindRouteGroup(group: RouteGroup): GatehouseMiddleware {
-  const matchHost = group.domain ? hostMatcher(group.domain) : null;
-  return async (ctx, next) => {
-    ctx.state.routeGroup = group;
-    if (matchHost) ctx.state.hostOrganization = matchHost(ctx.hostname)?.organization ?? null;
-    await next();
-  };
+/**
+ * Marks a request as the group's once one of its routes matched, and for domain groups keeps the
+ * organization the host names (read once, by host routing).
+ */
+export function bindRouteGroup(ctx: GatehouseContext, group: RouteGroup, hostOrganization: string | null): void {
+  ctx.state.routeGroup = group;
+  if (group.domain) ctx.state.hostOrganization = hostOrganization;
 }

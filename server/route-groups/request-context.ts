@@ -2,6 +2,7 @@ import { authenticate, authenticateAnyGroup, authenticateIfPresent } from '../au
 import { RequestChain } from '../http/request-chain.js';
 import type { DataState, GroupState, MemberState, RequestState, SessionState, SignedInState, TenantMemberState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
+import type { RequestReads } from '../tenancy/request-reads.js';
 import { loadPermissions } from '../permissions/load-permissions.js';
 import type { Services } from '../services.js';
 import { openMemberRequest, openTenantMemberRequest } from '../tenancy/open-member-request.js';
@@ -33,8 +34,8 @@ export const groupSession = (services: Services): RequestChain<GroupState, Signe
 export const signedIn = (services: Services): RequestChain<GroupState, SignedInState> => groupSession(services).then(requireGroupMembership(services));
 
 /** A signed-in member acting in the addressed organization (or in a non-tenant group). */
-export const member = (services: Services): RequestChain<GroupState, MemberState> =>
-  RequestChain.from<GroupState>().then(openMemberRequest(services)).then(loadPermissions());
+export const member = (services: Services, reads?: RequestReads): RequestChain<GroupState, MemberState> =>
+  RequestChain.from<GroupState>().then(openMemberRequest(services, reads)).then(loadPermissions());
 
 /** A signed-in member acting in the addressed organization, for the routes only tenant bases serve. */
 export const tenantMember = (services: Services): RequestChain<GroupState, TenantMemberState> =>
@@ -45,6 +46,6 @@ export const guest = (services: Services): RequestChain<GroupState, DataState> =
   RequestChain.from<GroupState>().then(resolveOrganization(services)).then(tenantTransaction(services)).then(loadPermissions());
 
 /** Data requests: members in groups with auth, anyone (with no permissions) in groups without. */
-export function dataChain(group: RouteGroup, services: Services): RequestChain<GroupState, DataState> {
-  return group.auth ? member(services) : guest(services);
+export function dataChain(group: RouteGroup, services: Services, reads?: RequestReads): RequestChain<GroupState, DataState> {
+  return group.auth ? member(services, reads) : guest(services);
 }

@@ -1,5 +1,4 @@
-import Router from '@koa/router';
-import type { DataState, GatehouseContext } from '../http/state.js';
+import type { DataState, GatehouseContext, GatehouseMiddleware, GroupState } from '../http/state.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Observability } from '../observability/observability.js';
@@ -13,10 +12,28 @@ import { runNestedOperations } from '../data/nested-operations.js';
 import { paginated } from '../data/paginated.js';
 import { preferredCount } from '../models/count-mode.js';
 import type { PageCursors } from '../query/page-cursor.js';
-import { auditTrail, computeAggregates, indexRecords, showRecord, trashedRecords, type Listing } from '../data/read-actions.js';
+import {
+  auditTrail,
+  computeAggregates,
+  indexRecords,
+  planAggregates,
+  planAudit,
+  planListing,
+  planShow,
+  showRecord,
+  trashedRecords,
+  type Listing,
+  type PlannedRead,
+} from '../data/read-actions.js';
+import type { ReadAhead } from '../db/read-ahead.js';
+import type { LooseTransaction } from '../models/loose-schema.js';
+import type { RequestReads } from '../tenancy/request-reads.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
 type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
+
+/** What a read route's handler is going to read, planned before the request's opening answers (`tenancy/request-reads.ts`). */
+type Reads = (read: PlannedRead, ctx: GatehouseContext<GroupState>, cursors: PageCursors, params: Record<string, string>) => ReadAhead | null;
 
 /** What an endpoint answers with, for the API reference. */
 export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
@@ -36,12 +53,14 @@ export interface DataRoute {
   /** Served only for models that keep soft deletes or an audit trail. */
   needs?: 'softDeletes' | 'audit';
   handle: Handler;
+  /** The read's statements, sent with the request's opening. */
+  reads?: Reads;
 }
 
-const query = (ctx: GatehouseContext<DataState>) => ctx.query as RawQuery;
+const query = (ctx: Pick<GatehouseContext, 'query'>) => ctx.query as RawQuery;
 const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[name] ?? '';
 const body = (ctx: GatehouseContext<DataState>) => ctx.request.body;
-const listing = (ctx: GatehouseContext<DataState>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+const listing = (ctx: Pick<GatehouseContext, 'get'>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 // Store and update also take form bodies, whose fields are typed by the model.
 const record = (ctx: GatehouseContext<DataState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
@@ -49,22 +68,29 @@ const update: Handler = (context, model, ctx) => updateRecord(context, model, pa
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 export const DATA_ROUTES: readonly DataRoute[] = [
-  { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)) },
-  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))) },
+  { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)), reads: (read) => planAggregates(read) },
+  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'only') },
   { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
-  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))) },
+  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'without') },
   { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model)) },
-  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)) },
+  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _cursors, params) => planShow(read, params.id ?? '') },
   { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update },
   { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update },
   { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id')) },
   { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id')) },
   { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id')) },
-  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))) },
+  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
 ];
 
 /** `POST {dataBase}/nested`: operations on any models the group serves. */
-export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200, summary: 'Several writes across models, all or nothing' } as const;
+export const BASE_NESTED_ROUTE = { method: 'post', path: '/nested', status: 200, summary: 'Several writes across models, all or nothing', body: 'nested' } as const;
+
+/**
+ * What every data endpoint may answer besides its request context's refusals: a malformed query
+ * or id (400), the policy (403), no such model or record (404); a body that fails validation 422.
+ */
+export const DATA_ERRORS = [400, 403, 404] as const;
+export const INVALID_BODY = 422;
 
 /** Whether a model has the endpoint (trash and audit only where it keeps them). */
 export const modelHas = (model: ModelDefinition, route: DataRoute) =>
@@ -75,18 +101,29 @@ function respond(ctx: GatehouseContext<DataState>, status: number, result: unkno
   if (status !== 204) ctx.body = result;
 }
 
+/** A data endpoint's handler, behind its group's request context. */
+export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, observability?: Observability): GatehouseMiddleware<DataState> {
+  return async (ctx) => {
+    const context = dataContextFor(ctx, registry, observability);
+    respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
+  };
+}
+
+/** `POST {dataBase}/nested`'s handler, behind its group's request context. */
+export function nestedEndpoint(registry: ModelRegistry, observability?: Observability): GatehouseMiddleware<DataState> {
+  return async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx)));
+}
+
 /**
- * The contract's data endpoints, relative to a data base; the server mounts the router under each
- * base of a route group, behind the group's request context.
+ * What a data route reads, for its member chain to send with the request's opening; undefined for
+ * a route that plans nothing (a write). The route matcher has already set the path's parameters.
  */
-export function dataRouter(registry: ModelRegistry, cursors: PageCursors, observability?: Observability): Router<DataState> {
-  const router = new Router<DataState>();
-  router.post(BASE_NESTED_ROUTE.path, async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx))));
-  for (const route of DATA_ROUTES) {
-    router[route.method](route.path, async (ctx) => {
-      const context = dataContextFor(ctx, registry, observability);
-      respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
-    });
-  }
-  return router;
+export function routeReads(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction): RequestReads | undefined {
+  const { reads } = route;
+  if (!reads) return undefined;
+  return (ctx, { userId, group }) => {
+    const slug = ctx.params.model ?? '';
+    if (!group.models.includes(slug) || !registry.has(slug)) return null;
+    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: null, userId, routeGroup: group.name }, raw: query(ctx) }, ctx, cursors, ctx.params);
+  };
 }

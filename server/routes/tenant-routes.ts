@@ -14,6 +14,7 @@ import { authorize } from '../permissions/authorize.js';
 import { member, signedIn, tenantMember } from '../route-groups/request-context.js';
 import { listRoles } from '../roles/list-roles.js';
 import { userRole } from '../roles/user-role.js';
+import { OPENING_ONLY } from '../tenancy/request-reads.js';
 import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
@@ -29,7 +30,7 @@ const userRoleRoute: RouteDefinition = {
   access: 'bearer',
   responses: { 200: { description: 'Role, rules and abilities', schema: ref('UserRole') }, 304: { description: 'Unchanged since the ETag sent in `If-None-Match`' } },
   errors: [401, 403, 404],
-  handle: (services) => member(services).before(userRole(services)),
+  handle: (services) => member(services, OPENING_ONLY).before(userRole(services)),
 };
 
 /** `POST {authBase}/organizations` of a group with tenancy: any signed-in caller, who becomes its owner. */

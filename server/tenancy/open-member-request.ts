@@ -1,4 +1,4 @@
-import { isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
+import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { withOpenedRequest } from '../db/open-request.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
@@ -6,6 +6,9 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { slugPattern } from '../models/fields.js';
 import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
+import { permissionReads } from '../permissions/load-permissions.js';
+import type { ReadAhead } from '../db/read-ahead.js';
+import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
 
 type MemberFacts = Pick<MemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
@@ -19,8 +22,12 @@ type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization'
  *
  * The facts are turned into statuses here, in the documented order: authentication (401), route
  * group membership (403), organization (404, also for a non-member).
+ *
+ * With `reads`, a route that knows what it reads sends its statements (and COMMIT) with the
+ * opening: they rely on the context the opening sets, never on its answer, and what they read
+ * stays unread unless every check here and the handler's own gates pass.
  */
-async function openRequest(ctx: GatehouseContext<GroupState>, services: Services, rest: (facts: MemberFacts) => Promise<void>): Promise<void> {
+async function openRequest(ctx: GatehouseContext<GroupState>, services: Services, rest: (facts: MemberFacts) => Promise<void>, reads?: RequestReads): Promise<void> {
   const group = ctx.state.routeGroup;
   const claims = await tokenClaims(ctx, services);
   if (!claims) throw new UnauthenticatedError();
@@ -34,11 +41,14 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     routeGroup: group.name,
     organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
   };
+  const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
   try {
     await withOpenedRequest(services.db, opening, async (trx, opened) => {
       if (!opened.session) throw new UnauthenticatedError();
       if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
-      const auth = { user: { id: claims.userId, name: opened.session.userName, email: opened.session.userEmail }, sessionId: claims.sessionId };
+      const auth = authenticationOf(claims, opened.session);
+      // Known before the checks below refuse: the decision log names the caller of a refusal.
+      Object.assign(ctx.state, { auth });
       if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
       if (group.tenancy === 'none') return rest({ auth, trx });
       if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
@@ -55,7 +65,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
           denied: membership.denied_permissions,
         },
       });
-    });
+    }, ahead);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');
@@ -63,8 +73,8 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
 }
 
 /** A member of the route group, in the addressed organization where the group has tenancy. */
-export function openMemberRequest(services: Services): Stage<GroupState, MemberFacts> {
-  return (ctx, next) => openRequest(ctx, services, next);
+export function openMemberRequest(services: Services, reads?: RequestReads): Stage<GroupState, MemberFacts> {
+  return (ctx, next) => openRequest(ctx, services, next, reads);
 }
 
 /** A member acting in the addressed organization: for the routes only tenant bases serve. */
@@ -74,4 +84,20 @@ export function openTenantMemberRequest(services: Services): Stage<GroupState, T
       if (!organization || !membership) throw new OrganizationNotFoundError();
       return next({ ...facts, organization, membership });
     });
+}
+
+/**
+ * The permissions' statements and the route's, when the route can plan them. A request the route
+ * cannot plan (a query string it will refuse, among others) reads as it goes: its handler then
+ * meets the same refusal after the checks, in their order.
+ */
+function readAhead(services: Services, ctx: GatehouseContext<GroupState>, caller: ReadingCaller, reads: RequestReads | undefined): ReadAhead | undefined {
+  let planned: ReadAhead | null;
+  try {
+    planned = reads?.(ctx, caller) ?? null;
+  } catch {
+    planned = null;
+  }
+  if (!planned) return undefined;
+  return { statements: [...permissionReads(services.db, caller), ...planned.statements], complete: planned.complete };
 }

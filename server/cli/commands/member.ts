@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { findMemberDetails, listMemberDetails, removeMembership, type MemberDetails, type MembershipKey } from '../../db/repositories/members.js';
+import { findMemberDetails, listMemberDetails, type MemberDetails, type MembershipKey } from '../../db/repositories/members.js';
 import { listOrganizationRoles } from '../../db/repositories/roles.js';
 import type { TenantTransaction } from '../../db/with-tenant.js';
 import { AccessDeniedError } from '../../errors/access-denied-error.js';
-import { addMember, changeMembership } from '../../members/change-membership.js';
+import { addMember, changeMembership, endMembership } from '../../members/change-membership.js';
 import { assertOrganizationKeepsAnOwner, type MembershipFate } from '../../members/last-owner-rule.js';
 import { without } from '../../members/membership-rules.js';
 import { adminApp, membershipGroup } from '../admin-app.js';
@@ -119,7 +119,7 @@ async function list(options: MemberOptions): Promise<void> {
   console.log(lines.join('\n'));
 }
 
-/** Ends a membership; the organization's last owner stays (make another owner first). */
+/** Ends a membership, audited with no user; the organization's last owner stays (make another owner first). */
 async function remove(options: MemberOptions & { email: string }): Promise<void> {
   const app = await adminApp(options.config);
   const routeGroup = membershipGroup(app, options.group);
@@ -130,7 +130,7 @@ async function remove(options: MemberOptions & { email: string }): Promise<void>
     const member = await findMemberDetails(trx, key, user.id);
     if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${routeGroup}).`);
     await keepAnOwner({ trx, key, ownerRole: app.settings.ownerRole, member, organization: organization.slug }, 'removed', '');
-    await removeMembership(trx, key, user.id);
+    await endMembership(trx, key, member, null);
     return `Removed ${user.email} from ${organization.slug} (route group ${routeGroup}).`;
   });
   console.log(summary);

@@ -20,10 +20,10 @@ export function findUserByEmail(db: Executor, email: string): Promise<UserRecord
 }
 
 // Every request of a non-tenant route group reads its caller's permissions with it.
-const USER_BY_ID = fixedStatement((db: Executor, id: number) => db.selectFrom('users').select(columns).where('id', '=', id));
+export const userById = fixedStatement((db: Executor, id: number) => db.selectFrom('users').select(columns).where('id', '=', id));
 
 export async function findUserById(db: Executor, id: number): Promise<UserRecord | undefined> {
-  return (await db.executeQuery<UserRecord>(USER_BY_ID(db, id))).rows[0];
+  return (await db.executeQuery<UserRecord>(userById(db, id))).rows[0];
 }
 
 /** `permissions`: the user's own, which non-tenant route groups authorize with; default none. */

@@ -7,6 +7,18 @@ export interface TcpProxy {
   start(): Promise<void>;
   /** Refuses new connections and cuts the open ones: to its clients the database is gone. */
   stop(): Promise<void>;
+  /**
+   * Every round trip so far, in order: each time a client writes after the server last spoke on
+   * its connection (or first), it waits for an answer again; writes in a row are one round trip.
+   */
+  readonly roundTrips: readonly RoundTrip[];
+}
+
+export interface RoundTrip {
+  /** The proxied connection, numbered from 1. */
+  connection: number;
+  /** What the client wrote in it, as Latin-1 (statements read as text). */
+  sent: string;
 }
 
 /** A TCP relay to 127.0.0.1:targetPort that a test can switch off and on. */
@@ -14,6 +26,8 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const port = await freePort();
   const sockets = new Set<Socket>();
   let server: Server | undefined;
+  const roundTrips: RoundTrip[] = [];
+  let connections = 0;
 
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -23,6 +37,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
 
   const proxy: TcpProxy = {
     port,
+    roundTrips,
     start: () =>
       new Promise((resolve, reject) => {
         if (server) return resolve();
@@ -31,6 +46,13 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
           track(client);
           track(upstream);
           client.pipe(upstream).pipe(client);
+          const connection = (connections += 1);
+          let current: RoundTrip | null = null;
+          client.on('data', (chunk: Buffer) => {
+            if (!current) roundTrips.push((current = { connection, sent: '' }));
+            current.sent += chunk.toString('latin1');
+          });
+          upstream.on('data', () => (current = null));
           client.on('close', () => upstream.destroy());
           upstream.on('close', () => client.destroy());
         });

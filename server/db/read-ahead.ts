@@ -1,0 +1,45 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+
+/**
+ * Statements a transaction sends with its opening, before anything it learns from the opening's
+ * answer: a read's statements, and the COMMIT when they are all it will send (`complete`). They
+ * depend on the request alone; the tenant context they run under is the one the opening sets in
+ * the same transaction. The statement client answers each later query of the same text and values
+ * from them, so the code that reads them runs exactly as when it sends them itself.
+ */
+export interface ReadAhead {
+  statements: readonly CompiledQuery[];
+  /** Nothing else will be sent before the end of the transaction: COMMIT travels with them. */
+  complete: boolean;
+}
+
+/** Kysely hands a connection's queries to the pg client as text and values: the read-ahead travels as the one value of this text. */
+export const READ_AHEAD = '-- gatehouse: read ahead';
+
+/** What the pg client receives: the transaction's opening (a simple-protocol text), if it is not sent yet, and what follows it. */
+export interface OpeningAhead extends ReadAhead {
+  opening: string | null;
+}
+
+/** The query that sends `opening` and `ahead` in one write; it answers the opening. */
+export function readAheadQuery(opening: string, ahead: ReadAhead): CompiledQuery {
+  const sent: OpeningAhead = { opening, ...ahead };
+  return CompiledQuery.raw(READ_AHEAD, [sent]);
+}
+
+/**
+ * A read's last statements and its transaction's COMMIT in one write, once what they depend on is
+ * known; the reader then runs them as usual and gets their answers. Only for a transaction that
+ * has written nothing and will send nothing else: its end is on its way.
+ */
+export async function sendLastReads(trx: Pick<Kysely<unknown>, 'executeQuery'>, statements: readonly CompiledQuery[]): Promise<void> {
+  const sent: OpeningAhead = { opening: null, statements, complete: true };
+  await trx.executeQuery(CompiledQuery.raw(READ_AHEAD, [sent]));
+}
+
+/** A statement sent after the read-ahead's COMMIT would run outside its transaction and its tenant context. */
+export class StatementAfterCommitError extends Error {
+  constructor(text: string) {
+    super(`A statement was sent after its transaction's COMMIT was: ${text.slice(0, 80)}`);
+  }
+}

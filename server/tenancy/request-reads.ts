@@ -1,0 +1,20 @@
+import type { ReadAhead } from '../db/read-ahead.js';
+import type { GatehouseContext, GroupState } from '../http/state.js';
+import type { RouteGroup } from '../models/route-group.js';
+
+/** Who asks, as far as is known before the opening answers: the token's user in the request's route group. */
+export interface ReadingCaller {
+  userId: number;
+  group: RouteGroup;
+}
+
+/**
+ * What a request's route is going to read, from the request alone (path, query string, headers)
+ * and its caller's claims: sent with the transaction's opening, so a read takes one round trip.
+ * Null when the request cannot be planned ahead (a write, a query string its handler will refuse,
+ * a statement that depends on what the opening learns); it then reads as it goes.
+ */
+export type RequestReads = (ctx: GatehouseContext<GroupState>, caller: ReadingCaller) => ReadAhead | null;
+
+/** A route that reads nothing beyond its opening (and its permissions): COMMIT travels with it. */
+export const OPENING_ONLY: RequestReads = () => ({ statements: [], complete: true });

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ACME_HOST, postId, startDataServer } from '../support/data-server.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import type { TestServer } from '../support/test-server.js';
+
+// A read sends its transaction's opening, its statements and COMMIT in one write
+// (server/db/read-ahead.ts). Round trips are counted on the wire, by a TCP proxy between the
+// server and PostgreSQL: each time the server writes after PostgreSQL last answered it, it waits
+// again. What a read sends ahead is never answered to a caller the gates refuse.
+
+let proxy: TcpProxy;
+let server: TestServer;
+const tokens = { owner: '', viewer: '', globex: '', admin: '', revoked: '', portal: '' };
+let welcome: number;
+let roadmap: number;
+
+beforeAll(async () => {
+  proxy = await startTcpProxy(Number(new URL(inject('clusterUrl')).port));
+  server = await startDataServer({ databasePort: proxy.port });
+  tokens.owner = await server.login('owner@acme.test');
+  tokens.viewer = await server.login('viewer@acme.test');
+  tokens.globex = await server.login('owner@globex.test');
+  tokens.admin = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
+  tokens.revoked = await server.login('owner@acme.test');
+  await server.api.post('/api/auth/logout', { token: tokens.revoked });
+  welcome = await postId(server, 'Welcome to Acme');
+  roadmap = await postId(server, 'Quarterly roadmap');
+  await server.api.delete(`/api/acme/posts/${welcome}`, { token: tokens.owner });
+  await server.sql(`INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
+    SELECT u.id, o.id, r.id, 'portal' FROM users u, organizations o, roles r
+    WHERE u.email = 'owner@acme.test' AND o.slug = 'acme' AND r.slug = 'owner'`);
+  tokens.portal = await server.login('owner@acme.test', { host: ACME_HOST });
+});
+
+afterAll(async () => {
+  await server.close();
+  await proxy.stop();
+});
+
+type Caller = keyof typeof tokens;
+
+/**
+ * A request and its round trips: those of the connection that carried its opening, from the
+ * opening to the end of its transaction (the pool's other connections serve background work).
+ */
+async function measured(caller: Caller, method: string, path: string, body?: unknown, host?: string) {
+  const from = proxy.roundTrips.length;
+  const response = await server.api.request(method, path, { token: tokens[caller], body, host });
+  const during = proxy.roundTrips.slice(from);
+  const start = during.findIndex((trip) => trip.sent.includes('gatehouse_open_request'));
+  expect(start).toBeGreaterThanOrEqual(0);
+  const own = during.slice(start).filter((trip) => trip.connection === during[start]!.connection);
+  const end = own.findIndex((trip) => /(COMMIT|ROLLBACK)\0/.test(trip.sent));
+  return { response, roundTrips: end + 1, text: JSON.stringify(response.body) };
+}
+
+describe('a read takes one round trip', () => {
+  it.each([
+    ['show', () => `/api/acme/posts/${roadmap}`],
+    ['show with fields', () => `/api/acme/posts/${roadmap}?fields[posts]=title`],
+    ['index, counted exactly', () => '/api/acme/posts?filter[status]=published&sort=-title'],
+    ['index, page 2', () => '/api/acme/posts?per_page=1&page=2'],
+    ['trashed', () => '/api/acme/posts/trashed'],
+    ['computed', () => '/api/acme/posts/computed'],
+    ['user-role', () => '/api/acme/user-role'],
+  ])('%s', async (_name, path) => {
+    const { response, roundTrips } = await measured('owner', 'GET', path());
+    expect(response.status).toBe(200);
+    expect(roundTrips).toBe(1);
+  });
+
+  it.each([
+    ['the route group in the data path', '/api/tenant/acme/posts', undefined],
+    ['subdomain tenancy', '/api/posts', ACME_HOST],
+  ])('in every shape of data base: %s', async (_shape, base, host) => {
+    const caller = host ? 'portal' : 'owner';
+    for (const path of [base, `${base}/${roadmap}`]) {
+      const { response, roundTrips } = await measured(caller, 'GET', path, undefined, host);
+      expect(response.status).toBe(200);
+      expect(roundTrips).toBe(1);
+    }
+  });
+
+  it('also outside tenancy, where the permissions are read with the opening', async () => {
+    const { response, roundTrips } = await measured('admin', 'GET', '/api/admin/user-role');
+    expect(response.status).toBe(200);
+    expect(response.body.permissions).toEqual(['*']);
+    expect(roundTrips).toBe(1);
+  });
+
+  it('answers every count mode of an index in one', async () => {
+    for (const count of ['exact', 'planned', 'estimated', 'none']) {
+      const from = proxy.roundTrips.length;
+      const response = await server.api.get('/api/acme/posts', { token: tokens.owner, headers: { Prefer: `count=${count}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers['preference-applied']).toBe(`count=${count}`);
+      expect(proxy.roundTrips.slice(from).filter((trip) => trip.sent.includes('gatehouse_open_request'))).toHaveLength(1);
+    }
+  });
+
+  it.each([
+    ['show with an include', () => `/api/acme/posts/${roadmap}?include=comments`, 2],
+    ['index with an include', () => '/api/acme/posts?include=author', 2],
+    ['two includes: one more for the first hop', () => `/api/acme/posts/${roadmap}?include=author,comments`, 3],
+  ])('reads %s in one more round trip per hop, the last with COMMIT', async (_name, path, expected) => {
+    const { response, roundTrips } = await measured('owner', 'GET', path());
+    expect(response.status).toBe(200);
+    expect(roundTrips).toBe(expected);
+  });
+
+  it('reads an audit trail in two: the trail depends on the fields the caller may read', async () => {
+    const { response, roundTrips } = await measured('owner', 'GET', `/api/acme/posts/${roadmap}/audit`);
+    expect(response.status).toBe(200);
+    expect(roundTrips).toBe(2);
+  });
+});
+
+describe('what a read sends ahead, a refusal never answers', () => {
+  it('a viewer without the permission to see the trash: the same 403, no trashed post', async () => {
+    const { response, roundTrips, text } = await measured('viewer', 'GET', '/api/acme/posts/trashed');
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.trashed' } });
+    expect(text).not.toContain('Welcome to Acme');
+    expect(roundTrips).toBe(1);
+  });
+
+  it('a viewer without comments.show: the same 403, no comment', async () => {
+    const [comment] = await server.sql<{ id: number }>("SELECT id FROM comments WHERE body = 'Exciting.'");
+    const { response, text } = await measured('viewer', 'GET', `/api/acme/comments/${comment!.id}`);
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'comments.show' } });
+    expect(text).not.toContain('Exciting');
+  });
+
+  it("another tenant's record: the same 404, read under the caller's own tenant", async () => {
+    const { response, text } = await measured('globex', 'GET', `/api/globex/posts/${roadmap}`);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'Resource not found' });
+    expect(text).not.toContain('roadmap');
+  });
+
+  it('an organization the caller is no member of: the same 404 before any record', async () => {
+    const { response, text } = await measured('globex', 'GET', `/api/acme/posts/${roadmap}`);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ message: 'Organization not found' });
+    expect(text).not.toContain('roadmap');
+  });
+
+  it('a revoked session: the same 401', async () => {
+    const { response, text } = await measured('revoked', 'GET', `/api/acme/posts/${roadmap}`);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ message: 'Unauthenticated.' });
+    expect(text).not.toContain('roadmap');
+  });
+
+  it('hidden fields stay hidden from a viewer', async () => {
+    const { response, roundTrips, text } = await measured('viewer', 'GET', `/api/acme/posts/${roadmap}`);
+    expect(response.status).toBe(200);
+    expect(response.body.title).toBe('Quarterly roadmap');
+    expect(response.body).not.toHaveProperty('internal_notes');
+    expect(text).not.toContain('Q3 dates');
+    expect(roundTrips).toBe(1);
+  });
+
+  it('a refused include: the same 403, not the record read ahead', async () => {
+    const { response, text } = await measured('viewer', 'GET', `/api/acme/posts/${roadmap}?include=author`);
+    expect(response.status).toBe(403);
+    expect(response.body.message).toBe('You do not have permission to include author.');
+    expect(text).not.toContain('roadmap');
+  });
+
+  it('a query string the handler refuses: refused after the checks, in their order', async () => {
+    const refused = await measured('revoked', 'GET', '/api/acme/posts?sort=nope');
+    expect(refused.response.status).toBe(401);
+    const invalid = await measured('owner', 'GET', '/api/acme/posts?sort=nope');
+    expect(invalid.response.status).toBe(400);
+  });
+
+  it('leaves every connection clean for the next request', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all([
+        server.api.get('/api/acme/posts/trashed', { token: tokens.viewer }),
+        server.api.get(`/api/globex/posts/${roadmap}`, { token: tokens.globex }),
+        server.api.get(`/api/acme/posts/${roadmap}`, { token: tokens.owner }),
+        server.api.get('/api/acme/posts/trashed', { token: tokens.owner }),
+        server.api.get(`/api/acme/posts/${roadmap}`, { token: tokens.revoked }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([403, 404, 200, 200, 401]);
+      expect(answers[2]!.body.internal_notes).toBe('Do not share the Q3 dates yet.');
+      expect(answers[3]!.body.data.map((post: { title: string }) => post.title)).toEqual(['Welcome to Acme']);
+    }
+  });
+});
