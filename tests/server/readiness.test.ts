@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
 import { migrate, readMigrations } from '../../server/db/migrations.js';
@@ -11,28 +11,36 @@ import { asServiceLogin } from '../support/service-login.js';
 
 const NOT_MIGRATED = { message: 'database not migrated: run `gatehouse migrate`' };
 
-let database: TestDatabase;
-let server: GatehouseServer;
-let api: Api;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase();
-  server = await createServer({
+// Each test serves an empty database of its own: one migrates it, the other needs it empty.
+async function serveEmptyDatabase(): Promise<{ database: TestDatabase; server: GatehouseServer; api: Api }> {
+  const database = await createEmptyDatabase();
+  const server = await createServer({
     database: asServiceLogin(await database.serviceUrl(), 2),
     tokens: { secretKey: (await generateTokenKeyPair()).secretKey },
     routeGroups: TEST_ROUTE_GROUPS,
     logger: pino({ level: 'silent' }),
   });
-  api = new Api(await server.listen({ port: 0, host: '127.0.0.1' }));
-});
+  return { database, server, api: new Api(await server.listen({ port: 0, host: '127.0.0.1' })) };
+}
 
-afterAll(async () => {
-  await server.close();
-  await database.drop();
+let served: Awaited<ReturnType<typeof serveEmptyDatabase>>[] = [];
+const serve = async () => {
+  const one = await serveEmptyDatabase();
+  served.push(one);
+  return one;
+};
+
+afterEach(async () => {
+  for (const { server, database } of served) {
+    await server.close();
+    await database.drop();
+  }
+  served = [];
 });
 
 describe('/api/ready and /api/health on a database being migrated', () => {
   it('is not ready while the database is empty, and requests say why instead of a 500', async () => {
+    const { api, server } = await serve();
     expect(await api.get('/api/ready')).toMatchObject({ status: 503, body: NOT_MIGRATED });
     expect(await api.get('/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
     const login = await api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'password123!' } });
@@ -41,6 +49,7 @@ describe('/api/ready and /api/health on a database being migrated', () => {
   });
 
   it('is not ready while a migration is pending, then ready once all are applied', async () => {
+    const { api, server, database } = await serve();
     await migrate(database.ownerUrl);
     const last = (await readMigrations()).at(-1)!.name;
     const [record] = await queryOnce(database.ownerUrl, 'DELETE FROM gatehouse_migrations WHERE name = $1 RETURNING name, checksum', [last]);
