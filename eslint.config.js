@@ -10,7 +10,7 @@ const SERVER_LIBRARIES = ['pg', 'kysely', 'koa', '@koa/*', 'koa-*', 'embedded-po
 
 // The server's layers, bottom first (docs/architecture/layers.md). A file may import its own
 // layer and the ones below, never one above.
-const REQUEST_CONTEXT = 'state|request-chain|validate|query|chain|revalidated-answer';
+const REQUEST_CONTEXT = 'state|request-chain|validate|query-string|chain|revalidated-answer';
 const SERVER_LAYERS = [
   ['errors', ['server/errors/**']],
   ['models', ['server/models/**']],
@@ -18,7 +18,7 @@ const SERVER_LAYERS = [
   [
     'domain',
     [
-      'server/{audit,auth,config,data,decisions,invitations,mail,members,observability,organizations,permissions,policy-tests,query,roles,service,tasks,tenancy,throttle}/**',
+      'server/{audit,auth,config,data,decisions,invitations,mail,members,observability,organizations,permissions,policy-tests,listing,roles,service,tasks,tenancy,throttle}/**',
       'server/+(services).ts',
       `server/http/{${REQUEST_CONTEXT.replaceAll('|', ',')}}.ts`,
     ],

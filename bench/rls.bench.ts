@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../server/db/database.js';
+import { openDatabase } from '../server/db/connection/database.js';
 import type { DemoSchema } from '../policies/schema.js';
-import { withTenant } from '../server/db/with-tenant.js';
+import { withTenant } from '../server/db/transactions/tenant-transaction.js';
 import { withBenchDatabase } from './support/bench-database.js';
 
 const ORGANIZATIONS = 1_000;

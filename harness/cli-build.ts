@@ -4,12 +4,13 @@ import { build } from 'esbuild';
 import { ROOT } from './cli.js';
 
 /**
- * Where the tests' build of the CLI lives: two folders below the repository, as server/dist/cli
- * is below server/, so the paths the CLI finds from its own location (the core migrations at
- * ../../sql) are the checkout's; under node_modules, so it resolves the installed packages and
+ * Where the tests' build of the CLI lives: three folders below the repository, as
+ * server/dist/db/migrations is below server/, so the paths the CLI finds from its own location
+ * (the core migrations at ../../../sql) are the checkout's;
+ * under node_modules, so it resolves the installed packages and
  * stays out of version control, beside the other tools' caches.
  */
-export const CLI_BUILD = join(ROOT, 'node_modules', '.gatehouse-cli', 'main.js');
+export const CLI_BUILD = join(ROOT, 'node_modules', '.gatehouse-cli', 'cli', 'main.js');
 
 /**
  * Bundles the CLI's TypeScript sources once into CLI_BUILD (esbuild, about a second), so every

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedCluster } from '../server/db/embedded-cluster.js';
+import { startEmbeddedCluster } from '../server/db/cluster/embedded-cluster.js';
 
 export interface TestCluster {
   /** Owner (superuser) connection string for a database of the cluster. */

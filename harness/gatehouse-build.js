@@ -7,4 +7,4 @@ import { register as registerTsx } from 'tsx/esm/api';
 
 registerTsx();
 register('../server/bin/source-condition.js', import.meta.url);
-await import('../node_modules/.gatehouse-cli/main.js');
+await import('../node_modules/.gatehouse-cli/cli/main.js');

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../server/db/embedded-cluster.js';
+import { freePort } from '../server/db/cluster/embedded-cluster.js';
 
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 

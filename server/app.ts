@@ -18,7 +18,7 @@ import { webApp } from './pages/web-app.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { UNGROUPED_ROUTES } from './openapi/document-routes.js';
 import { hostRouting } from './route-groups/host-routing.js';
-import { anySession } from './route-groups/request-context.js';
+import { anySession } from './route-groups/request-chains.js';
 import { compileRoute, routeMatcher } from './route-groups/route-matcher.js';
 import { placeUngrouped, routeTable } from './routes/route-table.js';
 import type { Services } from './services.js';

@@ -4,7 +4,7 @@ import type { TokenService } from './auth/token-service.js';
 import type { ResolvedConfig } from './config/server-config.js';
 import type { MailWorker } from './mail/mail-worker.js';
 import type { Observability } from './observability/observability.js';
-import type { PageCursors } from './query/page-cursor.js';
+import type { PageCursors } from './listing/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
 import type { DecisionLog } from './decisions/decision-log.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import demo from '../../policies/gatehouse.config.js';
-import { migrate } from '../../server/db/migrations.js';
+import { migrate } from '../../server/db/migrations/migrations.js';
 import { startTestCluster } from '../../harness/cluster.js';
 
 /**

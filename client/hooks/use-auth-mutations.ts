@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
 import { bodyOf } from '../http/response-body.js';
-import { QUERY_ROOT } from '../query/query-keys.js';
+import { CACHE_ROOT } from '../cache/cache-keys.js';
 import { useGatehouse } from '../react/gatehouse-context.js';
 import { routeGroupForCall, type RouteGroupOption } from '../session/route-group.js';
 import { startSession, type SessionResponse, type StartedSession } from '../session/session-start.js';
@@ -51,7 +51,7 @@ export function useRegister<User = unknown>() {
   const client = useQueryClient();
   return useAuthMutation<RegisterInput, StartedSession<User>>('register', async (http, url, body, group) => {
     const started = await startSession(runtime.session, await bodyOf(http.post<SessionResponse<User>>(url, body)), group);
-    if (started.token) void client.invalidateQueries({ queryKey: [QUERY_ROOT] });
+    if (started.token) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
     return started;
   });
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
-import { requireBase } from '../query/organization-required.js';
-import { scopedKey } from '../query/query-keys.js';
-import { retryTransient } from '../query/retry.js';
+import { requireBase } from '../urls/organization-required.js';
+import { scopedKey } from '../cache/cache-keys.js';
+import { retryTransient } from '../cache/retry.js';
 import type { RequestScope } from './use-data-scope.js';
 
 /** Sends one write under a URL prefix that is known to be complete. */

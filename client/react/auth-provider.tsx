@@ -4,7 +4,7 @@ import { useCallback, useContext, useMemo, useState, useSyncExternalStore, type 
 import { buildAbility } from '../ability/gatehouse-ability.js';
 import type { Tenancy } from '../config/api-config.js';
 import { getRuntime } from '../config/runtime.js';
-import { QUERY_ROOT } from '../query/query-keys.js';
+import { CACHE_ROOT } from '../cache/cache-keys.js';
 import { requestLogin, requestLogout } from '../session/auth-requests.js';
 import { routeGroupForCall } from '../session/route-group.js';
 import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
@@ -47,7 +47,7 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
     async (email, password, option) => {
       const result = await requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password);
       // Whatever was fetched before belongs to the previous caller.
-      if (result.success) void client.invalidateQueries({ queryKey: [QUERY_ROOT] });
+      if (result.success) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
       return result;
     },
     [runtime, session, configuredGroup, client],
@@ -57,7 +57,7 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
     async (option) => {
       await requestLogout(runtime, routeGroupForCall(session, configuredGroup, option));
       // Removed rather than refetched: refetching signed-out would end in onUnauthorized's navigation.
-      client.removeQueries({ queryKey: [QUERY_ROOT] });
+      client.removeQueries({ queryKey: [CACHE_ROOT] });
     },
     [runtime, session, configuredGroup, client],
   );

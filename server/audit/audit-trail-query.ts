@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BadRequestError } from '../errors/bad-request-error.js';
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
 import { MAX_PER_PAGE } from '../models/define-model.js';
 import type { AuditLogFilters, AuditLogPage } from '../db/repositories/audit-logs.js';

@@ -1,5 +1,5 @@
 import { listAuditLogs } from '../db/repositories/audit-logs.js';
-import { dataContextFor } from '../data/data-context-for.js';
+import { dataActionContextFromRequest } from '../data/data-action-context-from-request.js';
 import { paginated } from '../data/paginated.js';
 import { pagination } from '../data/read-actions.js';
 import { recordSerializer } from '../data/serialize-record.js';
@@ -18,7 +18,7 @@ import { readableChanges } from './readable-changes.js';
 export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const { filters, page } = readAuditTrailQuery(ctx);
-    const serializer = registry && recordSerializer(dataContextFor(ctx, registry));
+    const serializer = registry && recordSerializer(dataActionContextFromRequest(ctx, registry));
     const readable = serializer && readableChanges(serializer, registry!.models);
     const { rows, total } = await listAuditLogs(ctx.state.trx, ctx.state.organization.id, { ...filters, readable }, page);
     const reader = serializer?.reader;

@@ -1,4 +1,4 @@
-import { openedSession, type OpenedRequest } from '../db/open-request.js';
+import { openedSession, type OpenedRequest } from '../db/transactions/request-transaction.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { Authentication, GatehouseContext, GroupState, RequestState, SessionState, SignedInState, Stage } from '../http/state.js';
@@ -40,7 +40,7 @@ type SessionFacts = Pick<SignedInState, 'auth' | 'groupMember'>;
 /**
  * The session behind the bearer token, or null when there is no token. Whether it stands and
  * whether its user is a member of the route group are the request opening's answers
- * (`db/open-request.ts`), the same that open a member's tenant transaction. A token that is
+ * (`db/transactions/request-transaction.ts`), the same that open a member's tenant transaction. A token that is
  * present but tampered, expired, signed by another key or revoked is a 401: signatures prove
  * origin, only the session row proves the session still stands. A live session of another route
  * group is a 403.

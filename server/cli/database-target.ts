@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { runningClusterUrl, startEmbeddedCluster } from '../db/embedded-cluster.js';
-import { assertReachable } from '../db/reachability.js';
+import { runningClusterUrl, startEmbeddedCluster } from '../db/cluster/embedded-cluster.js';
+import { assertReachable } from '../db/connection/reachability.js';
 import { readEnvironment, type Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 

@@ -1,6 +1,6 @@
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import type { ServerConfig } from '../config/server-config.js';
-import type { DatabaseOptions } from '../db/database.js';
+import type { DatabaseOptions } from '../db/connection/database.js';
 import { createLogger } from '../http/logger.js';
 import type { RouteGroupConfig } from '../models/route-group.js';
 import type { Environment } from './environment.js';

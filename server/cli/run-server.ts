@@ -1,7 +1,7 @@
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { createServer } from '../create-server.js';
 import { startTracing } from '../observability/otel-sdk.js';
-import { assertMigrated } from '../db/migration-status.js';
+import { assertMigrated } from '../db/migrations/migration-status.js';
 import { openDatabaseTarget } from './database-target.js';
 import { envConfig } from './env-config.js';
 import { readEnvironment, type Environment } from './environment.js';

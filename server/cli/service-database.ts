@@ -1,4 +1,4 @@
-import type { DatabaseOptions } from '../db/database.js';
+import type { DatabaseOptions } from '../db/connection/database.js';
 import type { DatabaseTarget } from './database-target.js';
 import type { Environment } from './environment.js';
 import { serviceLoginUrl } from './service-login.js';

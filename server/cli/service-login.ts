@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { provisionAppLogin } from '../db/app-login.js';
-import { roleUrl } from '../db/role-url.js';
+import { provisionAppLogin } from '../db/logins/app-login.js';
+import { roleUrl } from '../db/logins/role-url.js';
 
 /**
  * One service login per database (roles are cluster-wide, several Gatehouse databases may share

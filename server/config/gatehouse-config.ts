@@ -1,4 +1,4 @@
-import type { DatabaseOptions } from '../db/database.js';
+import type { DatabaseOptions } from '../db/connection/database.js';
 import type { ServerConfig } from './server-config.js';
 
 /**

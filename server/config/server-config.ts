@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
-import type { DatabaseOptions } from '../db/database.js';
+import type { DatabaseOptions } from '../db/connection/database.js';
 import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';

@@ -1,14 +1,14 @@
 import type { PolicyMethod } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { TrashedMode } from '../query/build-index-query.js';
 import type { LooseRow } from '../models/loose-schema.js';
-import { parseIndexQuery } from '../query/parse-index-query.js';
-import type { ParsedQuery } from '../query/parsed-query.js';
-import type { RawQuery } from '../query/query-parameter.js';
-import type { DataContext } from './data-context.js';
+import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
+import type { ParsedQuery } from '../listing/parsed-query.js';
+import type { RawQuery } from '../listing/query-parameter.js';
+import type { DataActionContext } from './data-action-context.js';
 import { findRecord, requireSoftDeletes } from './find-record.js';
 import { requireObjectBody } from './validate-body.js';
 import { writableBody } from './writable-fields.js';
+import type { TrashedMode } from '../listing/gated-query.js';
 
 /*
  * The gates every data action passes before it reads or writes: the record gate (row-level
@@ -18,17 +18,17 @@ import { writableBody } from './writable-fields.js';
  */
 
 /** Index and trashed: the trash must exist, the policy allow the listing, every include hop be indexable. */
-export function gateListing(context: DataContext, model: ModelDefinition, raw: RawQuery, trashed: 'without' | 'only'): ParsedQuery {
+export function gateListing(context: DataActionContext, model: ModelDefinition, raw: RawQuery, trashed: 'without' | 'only'): ParsedQuery {
   if (trashed === 'only') requireSoftDeletes(model);
-  const query = parseIndexQuery(context.registry, model, raw);
+  const query = parseEndpointParameters(context.registry, model, raw);
   context.authorize(model, trashed === 'only' ? 'viewTrashed' : 'viewAny');
   context.authorizeIncludes(model, query.includes);
   return query;
 }
 
 /** Show: the record behind the gate, narrowed by the query's filters, that the policy lets the caller view. */
-export async function gateShow(context: DataContext, model: ModelDefinition, id: unknown, raw: RawQuery): Promise<{ row: LooseRow; query: ParsedQuery }> {
-  const query = parseIndexQuery(context.registry, model, raw, 'show');
+export async function gateShow(context: DataActionContext, model: ModelDefinition, id: unknown, raw: RawQuery): Promise<{ row: LooseRow; query: ParsedQuery }> {
+  const query = parseEndpointParameters(context.registry, model, raw, 'show');
   const row = await findRecord(context, model, id, 'without', query);
   context.authorize(model, 'view', row);
   context.authorizeIncludes(model, query.includes);
@@ -41,20 +41,20 @@ export type RecordMethod = Extract<PolicyMethod, 'update' | 'delete' | 'restore'
 const RECORD_TRASH: Readonly<Record<RecordMethod, TrashedMode>> = { update: 'without', delete: 'without', restore: 'only', forceDelete: 'with' };
 
 /** A record action's record behind the record gate, once the policy method allows the action on it. */
-export async function gateRecord(context: DataContext, model: ModelDefinition, id: unknown, method: RecordMethod): Promise<LooseRow> {
+export async function gateRecord(context: DataActionContext, model: ModelDefinition, id: unknown, method: RecordMethod): Promise<LooseRow> {
   const row = await findRecord(context, model, id, RECORD_TRASH[method]);
   context.authorize(model, method, row);
   return row;
 }
 
 /** Store: the policy allows creating, and the body sets only fields the write list holds; returns the body to write. */
-export function gateStore(context: DataContext, model: ModelDefinition, rawBody: unknown): LooseRow {
+export function gateStore(context: DataActionContext, model: ModelDefinition, rawBody: unknown): LooseRow {
   context.authorize(model, 'create');
   return writableBody(model, context.policyFor(model), context.user, requireObjectBody(rawBody), 'create');
 }
 
 /** Update: the record passes `gateRecord`, and the body sets only fields the update list holds. */
-export async function gateUpdate(context: DataContext, model: ModelDefinition, id: unknown, rawBody: unknown): Promise<{ before: LooseRow; body: LooseRow }> {
+export async function gateUpdate(context: DataActionContext, model: ModelDefinition, id: unknown, rawBody: unknown): Promise<{ before: LooseRow; body: LooseRow }> {
   const before = await gateRecord(context, model, id, 'update');
   return { before, body: writableBody(model, context.policyFor(model), context.user, requireObjectBody(rawBody), 'update') };
 }

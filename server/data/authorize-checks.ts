@@ -4,13 +4,13 @@ import { createModelRegistry } from '../models/model-registry.js';
 import type { Services } from '../services.js';
 import { authorizeSchema } from './authorize-schema.js';
 import { checkAction, type CheckResult } from './check-action.js';
-import { dataContextFor } from './data-context-for.js';
+import { dataActionContextFromRequest } from './data-action-context-from-request.js';
 import { modelAbilities } from './model-abilities.js';
 
 // A server that serves no registered models knows none: every check is an unknown model.
 const NO_MODELS = createModelRegistry([]);
 
-const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => dataContextFor(ctx, services.config.models ?? NO_MODELS);
+const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => dataActionContextFromRequest(ctx, services.config.models ?? NO_MODELS);
 
 /**
  * `POST {t}/authorize`: each check through its data route's gates, one after the other in the

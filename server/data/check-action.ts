@@ -1,8 +1,8 @@
 import { readableAttribute, type PolicyMethod, type StandardAction } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { RawQuery } from '../query/query-parameter.js';
+import type { RawQuery } from '../listing/query-parameter.js';
 import { gateListing, gateRecord, gateShow, gateStore, gateUpdate } from './action-gates.js';
-import type { DataContext } from './data-context.js';
+import type { DataActionContext } from './data-action-context.js';
 import { policyRefusal, refusalOf, type Refusal } from './refusal-reason.js';
 
 /** One question of `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */
@@ -21,7 +21,7 @@ interface ActionGate {
   method: PolicyMethod;
   /** Record actions are about one record: without an id there is no request to answer. */
   record: boolean;
-  run(context: DataContext, model: ModelDefinition, check: ActionCheck): Promise<unknown>;
+  run(context: DataActionContext, model: ModelDefinition, check: ActionCheck): Promise<unknown>;
 }
 
 /** The query string the same request would carry: its includes, and the fields it asks to read. */
@@ -61,7 +61,7 @@ const refused = (refusal: Refusal): CheckResult => ({ allowed: false, ...refusal
  * Fields a listing or a show would leave out of what the caller reads: the request succeeds
  * without them, so asking to read them is refused with the fields named.
  */
-function unreadable(context: DataContext, model: ModelDefinition, check: ActionCheck): CheckResult | null {
+function unreadable(context: DataActionContext, model: ModelDefinition, check: ActionCheck): CheckResult | null {
   const readable = readableAttribute(context.policyFor(model), context.user);
   const fields = (check.fields?.read ?? []).filter((field) => !readable(field));
   return fields.length > 0 ? refused({ message: `You are not allowed to read the following field(s): ${fields.join(', ')}`, reason: { gate: 'fields', fields } }) : null;
@@ -71,7 +71,7 @@ function unreadable(context: DataContext, model: ModelDefinition, check: ActionC
  * Runs a check through the gates of the action's data route, in the caller's tenant transaction:
  * allowed exactly when the request would pass them, else the refusal it would answer.
  */
-export async function checkAction(context: DataContext, check: ActionCheck): Promise<CheckResult> {
+export async function checkAction(context: DataActionContext, check: ActionCheck): Promise<CheckResult> {
   if (!isStandardAction(check.action)) return refused({ message: `Unknown action: ${check.action}.`, reason: { gate: 'action' } });
   const gate = ACTION_GATES[check.action];
   if (gate.record && check.id === undefined) return refused({ message: `The action ${check.action} is about one record: give its id.`, reason: { gate: 'record' } });

@@ -3,11 +3,12 @@ import { isStoredInteger } from '../models/integer-range.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
-import { NO_NARROWING, type TrashedMode } from '../query/build-index-query.js';
+import { NO_NARROWING } from '../listing/build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
-import { selectionStatement, type Selection, type SelectionStatement } from '../query/selection-statement.js';
-import type { DataContext } from './data-context.js';
+import { selectionStatement, type Selection, type SelectionStatement } from '../listing/selection-statement.js';
+import type { DataActionContext } from './data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
+import { type TrashedMode } from '../listing/gated-query.js';
 
 /** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
 export function parseRecordId(raw: unknown): number {
@@ -30,7 +31,7 @@ export function recordStatement(trx: LooseTransaction, selection: Selection, id:
 }
 
 /** The record behind the record gate, or the same 404 whether it is missing, foreign, hidden or not matching. */
-export async function findRecord(context: DataContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING): Promise<LooseRow> {
+export async function findRecord(context: DataActionContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
   const id = parseRecordId(rawId);
   const { rows } = await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing }, id));

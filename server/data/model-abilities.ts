@@ -1,6 +1,6 @@
 import type { StandardAction } from '@gatehouse/engine';
 import { checkAction } from './check-action.js';
-import type { DataContext } from './data-context.js';
+import type { DataActionContext } from './data-action-context.js';
 
 /** The actions about a model rather than one of its records, which a client shows or hides buttons for. */
 export const MODEL_ACTIONS = ['index', 'store', 'trashed'] as const satisfies readonly StandardAction[];
@@ -11,7 +11,7 @@ export type ModelAbilities = Record<string, Record<(typeof MODEL_ACTIONS)[number
  * Each served model's model-level actions, through the same gates as their requests (policy
  * overrides included), so a client's New button agrees with `POST {model}`.
  */
-export async function modelAbilities(context: DataContext, served: readonly string[]): Promise<ModelAbilities> {
+export async function modelAbilities(context: DataActionContext, served: readonly string[]): Promise<ModelAbilities> {
   const abilities: ModelAbilities = {};
   for (const model of served) {
     const answers = await Promise.all(MODEL_ACTIONS.map(async (action) => [action, (await checkAction(context, { model, action })).allowed] as const));

@@ -3,7 +3,7 @@ import { id, text } from '../models/fields.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { validate } from '../http/validate.js';
 import type { LooseRow } from '../models/loose-schema.js';
-import type { DataContext } from './data-context.js';
+import type { DataActionContext } from './data-action-context.js';
 import { resolveReferences, resultReference } from './nested-references.js';
 import { requireObjectBody } from './validate-body.js';
 import { destroyRecord, storeRecord, updateRecord } from './write-actions.js';
@@ -45,7 +45,7 @@ export type NestedResult = LooseRow;
  * `"$N.field"` values are read from the result of earlier operation N before the operation runs.
  * `defaultModel` is the model of `{model}/nested`, for operations that name none.
  */
-export async function runNestedOperations(context: DataContext, rawBody: unknown, defaultModel?: string): Promise<NestedResult[]> {
+export async function runNestedOperations(context: DataActionContext, rawBody: unknown, defaultModel?: string): Promise<NestedResult[]> {
   const { operations } = validate(bodySchema, requireObjectBody(rawBody));
   const results: NestedResult[] = [];
   for (const [index, written] of operations.entries()) {

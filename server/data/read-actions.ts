@@ -3,19 +3,19 @@ import { sql, type CompiledQuery } from 'kysely';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { Aggregate, ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import { sendLastReads, type ReadAhead } from '../db/read-ahead.js';
-import { NO_NARROWING, sortSignature } from '../query/build-index-query.js';
+import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js';
+import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
-import { countRows, countStatements } from '../query/count-rows.js';
-import { fetchPage, fetchPageStatement } from '../query/fetch-page.js';
-import { PageCursors } from '../query/page-cursor.js';
-import { loadIncludes } from '../query/load-includes.js';
+import { countRows, countStatements } from '../listing/count-rows.js';
+import { fetchPage, fetchPageStatement } from '../listing/fetch-page.js';
+import { PageCursors } from '../listing/page-cursor.js';
+import { loadIncludes } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
-import { parseIndexQuery } from '../query/parse-index-query.js';
-import { readsCallerContext, selectionStatement, type Selection, type SelectionStatement } from '../query/selection-statement.js';
-import type { ListQuery, ParsedQuery, ShapeQuery } from '../query/parsed-query.js';
-import type { RawQuery } from '../query/query-parameter.js';
-import type { DataContext } from './data-context.js';
+import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
+import { readsCallerContext, selectionStatement, type Selection, type SelectionStatement } from '../listing/selection-statement.js';
+import type { ListQuery, ParsedQuery, ShapeQuery } from '../listing/parsed-query.js';
+import type { RawQuery } from '../listing/query-parameter.js';
+import type { DataActionContext } from './data-action-context.js';
 import { readableChanges } from '../audit/readable-changes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
@@ -61,7 +61,7 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
 }
 
 /** The rows as the caller may read them, with their includes: what a read does last. */
-async function serializeWithIncludes(context: DataContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
+async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
   const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, true);
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
@@ -76,7 +76,7 @@ function listingSelection(model: ModelDefinition, scope: ScopeContext, query: Pa
   return { binding, after, selection };
 }
 
-async function listRecords(context: DataContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
+async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
   const query = gateListing(context, model, raw, trashed);
   const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
   const page = await fetchPage(context.trx, selection, { ...query, after });
@@ -95,11 +95,11 @@ async function listRecords(context: DataContext, model: ModelDefinition, raw: Ra
   };
 }
 
-export const indexRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'without');
+export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'without');
 
-export const trashedRecords = (context: DataContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'only');
+export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'only');
 
-export async function showRecord(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
+export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
   const [record] = await serializeWithIncludes(context, model, [row], query);
   return record!;
@@ -134,8 +134,8 @@ function askedAggregates(model: ModelDefinition, query: ParsedQuery): NamedAggre
 const aggregatesStatement = (trx: LooseTransaction, selection: Selection, aggregates: NamedAggregate[]) => selectionStatement(trx, selection, AGGREGATES, () => aggregates);
 
 /** The model's declared aggregates over the rows the caller could list, narrowed like an index. */
-export async function computeAggregates(context: DataContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
-  const query = parseIndexQuery(context.registry, model, raw, 'computed');
+export async function computeAggregates(context: DataActionContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
+  const query = parseEndpointParameters(context.registry, model, raw, 'computed');
   context.authorize(model, 'viewAny');
   const aggregates = askedAggregates(model, query);
   if (aggregates.length === 0) return {};
@@ -151,8 +151,8 @@ export async function computeAggregates(context: DataContext, model: ModelDefini
  * it), a field the caller cannot read is not in it, and an update of such fields alone is left
  * out, so the trail never tells that a hidden field changed.
  */
-export async function auditTrail(context: DataContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<RecordList> {
-  const query = parseIndexQuery(context.registry, model, raw, 'audit');
+export async function auditTrail(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<RecordList> {
+  const query = parseEndpointParameters(context.registry, model, raw, 'audit');
   if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
   const policy = context.policyFor(model);
@@ -203,7 +203,7 @@ function planned(selection: Selection, statements: () => CompiledQuery[], comple
 /** What indexRecords and trashedRecords read, includes aside (their rows are not known yet). */
 export function planListing({ db, registry, model, scope, raw }: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
   if (trashed === 'only') requireSoftDeletes(model);
-  const query = parseIndexQuery(registry, model, raw);
+  const query = parseEndpointParameters(registry, model, raw);
   const { after, selection } = listingSelection(model, scope, query, listing, trashed);
   const statements = () => [fetchPageStatement(db, selection, { ...query, after }), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
   return planned(selection, statements, query.includes.length === 0);
@@ -211,14 +211,14 @@ export function planListing({ db, registry, model, scope, raw }: PlannedRead, li
 
 /** What showRecord reads, includes aside. */
 export function planShow({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
-  const query = parseIndexQuery(registry, model, raw, 'show');
+  const query = parseEndpointParameters(registry, model, raw, 'show');
   const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
   return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], query.includes.length === 0);
 }
 
 /** What computeAggregates reads. */
 export function planAggregates({ db, registry, model, scope, raw }: PlannedRead): ReadAhead | null {
-  const query = parseIndexQuery(registry, model, raw, 'computed');
+  const query = parseEndpointParameters(registry, model, raw, 'computed');
   const aggregates = askedAggregates(model, query);
   const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
   return planned(selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
@@ -226,7 +226,7 @@ export function planAggregates({ db, registry, model, scope, raw }: PlannedRead)
 
 /** What auditTrail reads first: its record. The trail's statement depends on the fields the caller may read. */
 export function planAudit({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
-  parseIndexQuery(registry, model, raw, 'audit');
+  parseEndpointParameters(registry, model, raw, 'audit');
   if (!model.audit) return null;
   const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING };
   return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], false);

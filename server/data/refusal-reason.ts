@@ -1,5 +1,5 @@
 import { ForbiddenError, ForbiddenFieldsError, ForbiddenIncludeError, GatehouseError, UnknownIncludeError, policyMethodName, type AuthorizeReason, type PolicyMethod, POLICY_ACTIONS } from '@gatehouse/engine';
-import type { DataPolicy } from './data-context.js';
+import type { DataPolicy } from './data-action-context.js';
 import { RecordNotFoundError, UnknownModelError } from '../errors/data-errors.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { DomainError } from '../errors/domain-error.js';

@@ -1,8 +1,8 @@
 import { readableAttribute } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { IncludedRelations } from '../query/load-includes.js';
+import type { IncludedRelations } from '../listing/load-includes.js';
 import type { LooseRow } from '../models/loose-schema.js';
-import type { DataContext } from './data-context.js';
+import type { DataActionContext } from './data-action-context.js';
 import { exposedAttributes } from './exposed-attributes.js';
 
 export type AttributeReader = (values: LooseRow) => LooseRow;
@@ -38,7 +38,7 @@ function perModel<T>(build: (model: ModelDefinition) => T): (model: ModelDefinit
  * does); the policy's read gate then narrows and strips them. Each model's policy is asked once
  * per serializer, however many rows pass through.
  */
-export function recordSerializer(context: DataContext, { fields = {}, computed = {}, included }: SerializeOptions = {}): RecordSerializer {
+export function recordSerializer(context: DataActionContext, { fields = {}, computed = {}, included }: SerializeOptions = {}): RecordSerializer {
   const readable = perModel((model) => readableAttribute(context.policyFor(model), context.user));
   // The names that may leave, found once per model: each row is then copied in one pass.
   const exposed = perModel((model) => new Set(exposedAttributes(model, readable(model))));

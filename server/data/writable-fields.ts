@@ -1,7 +1,7 @@
 import { assertFieldsExplained, explainFields, permittedAttributesFor, type FieldsExplanation, type WriteOperation } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../models/loose-schema.js';
-import type { Caller, DataPolicy } from './data-context.js';
+import type { Caller, DataPolicy } from './data-action-context.js';
 
 /** Keys the server keeps itself: never taken from a body, and changing along with any update. */
 export const SERVER_OWNED: readonly string[] = ['id', 'organization_id', 'created_at', 'updated_at', 'deleted_at'];

@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { changedValues, recordAudit } from '../audit/record-audit.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
-import { gatedQuery } from '../query/build-index-query.js';
 import type { LooseRow } from '../models/loose-schema.js';
-import type { DataContext } from './data-context.js';
+import type { DataActionContext } from './data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateRecord, gateStore, gateUpdate } from './action-gates.js';
 import { recordSerializer } from './serialize-record.js';
 import { validateBody } from './validate-body.js';
+import { gatedQuery } from '../listing/gated-query.js';
 
 /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
 export interface WriteOptions {
@@ -19,7 +19,7 @@ export interface WriteOptions {
  * A child's parent must pass the parent's record gate, so a comment cannot be hung on another
  * tenant's post; the parent also supplies the organization. Tenant roots take the request's.
  */
-async function ownership(context: DataContext, model: ModelDefinition, values: LooseRow, prefix: string): Promise<LooseRow> {
+async function ownership(context: DataActionContext, model: ModelDefinition, values: LooseRow, prefix: string): Promise<LooseRow> {
   if (model.owner) {
     const { foreignKey } = model.owner;
     if (values[foreignKey] === undefined) return {};
@@ -43,12 +43,12 @@ function written<T>(row: T | undefined): T {
   return row;
 }
 
-const serialize = (context: DataContext, model: ModelDefinition, row: LooseRow) => recordSerializer(context).serialize(model, row);
+const serialize = (context: DataActionContext, model: ModelDefinition, row: LooseRow) => recordSerializer(context).serialize(model, row);
 
-const audit = (context: DataContext, model: ModelDefinition, entry: Omit<Parameters<typeof recordAudit>[2], 'userId'>) =>
+const audit = (context: DataActionContext, model: ModelDefinition, entry: Omit<Parameters<typeof recordAudit>[2], 'userId'>) =>
   recordAudit(context.trx, model, { ...entry, userId: context.user?.id ?? null });
 
-export async function storeRecord(context: DataContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
+export async function storeRecord(context: DataActionContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const body = gateStore(context, model, rawBody);
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.create, body, prefix);
@@ -61,7 +61,7 @@ export async function storeRecord(context: DataContext, model: ModelDefinition, 
   return serialize(context, model, row);
 }
 
-export async function updateRecord(context: DataContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
+export async function updateRecord(context: DataActionContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const { before, body } = await gateUpdate(context, model, id, rawBody);
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.update, body, prefix);
@@ -79,7 +79,7 @@ export async function updateRecord(context: DataContext, model: ModelDefinition,
   return serialize(context, model, after);
 }
 
-export async function destroyRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
+export async function destroyRecord(context: DataActionContext, model: ModelDefinition, id: unknown): Promise<void> {
   const row = await gateRecord(context, model, id, 'delete');
   const removed = model.softDeletes
     ? context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst()
@@ -88,7 +88,7 @@ export async function destroyRecord(context: DataContext, model: ModelDefinition
   await audit(context, model, { action: 'deleted', record: row, oldValues: row, newValues: null });
 }
 
-export async function restoreRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<LooseRow> {
+export async function restoreRecord(context: DataActionContext, model: ModelDefinition, id: unknown): Promise<LooseRow> {
   const row = await gateRecord(context, model, id, 'restore');
   const restored = written(
     await context.trx.updateTable(model.table).set({ deleted_at: null }).where(sql.ref('id'), '=', row.id).returningAll().executeTakeFirst(),
@@ -97,7 +97,7 @@ export async function restoreRecord(context: DataContext, model: ModelDefinition
   return serialize(context, model, restored);
 }
 
-export async function forceDeleteRecord(context: DataContext, model: ModelDefinition, id: unknown): Promise<void> {
+export async function forceDeleteRecord(context: DataActionContext, model: ModelDefinition, id: unknown): Promise<void> {
   const row = await gateRecord(context, model, id, 'forceDelete');
   written(await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst());
   await audit(context, model, { action: 'force_deleted', record: row, oldValues: row, newValues: null });

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { sql } from 'kysely';
 import type { ResolvedDecisionLog } from '../config/decision-log-config.js';
 import type { Executor } from '../db/repositories/executor.js';
-import { withTenant } from '../db/with-tenant.js';
+import { withTenant } from '../db/transactions/tenant-transaction.js';
 import type { DecisionEvent } from './decision-event.js';
 
 const HOUR_MS = 60 * 60 * 1000;

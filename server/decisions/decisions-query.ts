@@ -2,7 +2,7 @@ import { DECISION_GATES } from '@gatehouse/engine';
 import { z } from 'zod';
 import type { DecisionLogFilters, DecisionLogPage } from '../db/repositories/decision-logs.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
 import { MAX_PER_PAGE } from '../models/define-model.js';
 

@@ -9,21 +9,21 @@ import {
   type StandardAction,
 } from '@gatehouse/engine';
 import { sql } from 'kysely';
-import { createDataContext, type DataContext, type DataPolicy } from '../data/data-context.js';
+import { createDataActionContext, type DataActionContext, type DataPolicy } from '../data/data-action-context.js';
 import { DATA_ROUTES, modelHas, type DataRoute } from '../routes/data-routes.js';
 import { decideWrite } from '../data/writable-fields.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
-import type { TrashedMode } from '../query/build-index-query.js';
-import { loose } from '../db/loose-transaction.js';
+import { loose } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 
 import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate } from './record-gate.js';
+import type { TrashedMode } from '../listing/gated-query.js';
 
 // The record gate of each record action, as its handler reads it.
 const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
@@ -69,7 +69,7 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
 export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
   const { model, route } = served(scene, input);
   const { group, organization } = scene;
-  const context = createDataContext({
+  const context = createDataActionContext({
     trx: loose(scene.trx),
     registry: scene.registry!,
     policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization, routeGroup: group.name },
@@ -108,7 +108,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   };
 }
 
-async function decide(context: DataContext, model: ModelDefinition, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
+async function decide(context: DataActionContext, model: ModelDefinition, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
   const trashed = TRASHED[input.action];
   let row: Record<string, unknown> | undefined;
   if (trashed !== undefined) {
@@ -134,6 +134,6 @@ async function decide(context: DataContext, model: ModelDefinition, input: Expla
   }
 }
 
-async function setUserContext(context: DataContext, userId: number | null): Promise<void> {
+async function setUserContext(context: DataActionContext, userId: number | null): Promise<void> {
   await sql`SELECT set_config('gatehouse.user_id', ${userId === null ? '' : String(userId)}, true)`.execute(context.trx);
 }

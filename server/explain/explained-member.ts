@@ -1,5 +1,5 @@
 import { findMemberDetails, type MembershipKey } from '../db/repositories/members.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { AuthUser, GatehouseContext, TenantMemberState } from '../http/state.js';

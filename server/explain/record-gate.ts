@@ -1,11 +1,11 @@
 import type { RecordState } from '@gatehouse/engine';
 import { sql } from 'kysely';
-import type { DataContext } from '../data/data-context.js';
+import type { DataActionContext } from '../data/data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { findRecord } from '../data/find-record.js';
 import type { ModelDefinition } from '../models/define-model.js';
-import type { TrashedMode } from '../query/build-index-query.js';
 import type { LooseRow } from '../models/loose-schema.js';
+import type { TrashedMode } from '../listing/gated-query.js';
 
 
 export const RECORD_STATE_WORDS: Readonly<Record<RecordState, string>> = {
@@ -30,7 +30,7 @@ export interface RecordGate {
  * then, for a record it does not find and a caller who may know, which part of the gate hid it:
  * the trash, the model's scope, another organization, row-level security, or nothing at all.
  */
-export async function recordGate(context: DataContext, model: ModelDefinition, id: number, trashed: TrashedMode, detailed: boolean): Promise<RecordGate> {
+export async function recordGate(context: DataActionContext, model: ModelDefinition, id: number, trashed: TrashedMode, detailed: boolean): Promise<RecordGate> {
   const row = await findRecord(context, model, id, trashed).catch((error: unknown) => {
     if (error instanceof RecordNotFoundError) return undefined;
     throw error;

@@ -1,6 +1,6 @@
 import { GatehouseError } from '@gatehouse/engine';
-import { isDatabaseUnavailable } from '../db/database-unavailable.js';
-import { isSchemaMissing } from '../db/schema-missing.js';
+import { isDatabaseUnavailable } from '../db/connection/database-unavailable.js';
+import { isSchemaMissing } from '../db/migrations/schema-missing.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';

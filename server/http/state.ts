@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { GatehouseAbility } from '@gatehouse/engine';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Refusal } from '../errors/refusal.js';
 
@@ -40,7 +40,7 @@ export interface Authorization {
 }
 
 // The stages a request passes, each a state that adds what one step of its chain learned. A
-// handler is typed by the state its chain establishes (`route-groups/request-context.ts`), so
+// handler is typed by the state its chain establishes (`route-groups/request-chains.ts`), so
 // reading what its chain does not establish is a compile error.
 
 /** Every request, from the application's first middleware on. */

@@ -1,6 +1,6 @@
 import { hashSecretToken } from '../auth/secret-token.js';
 import { findInvitationByTokenHash, type InvitationRecord } from '../db/repositories/invitations.js';
-import { withTenant, type TenantTransaction } from '../db/with-tenant.js';
+import { withTenant, type TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
 import { listInvitations as listInOrganization } from '../db/repositories/invitations.js';
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../http/query-string.js';
 import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { invitationStatusSchema } from './invitation-schemas.js';

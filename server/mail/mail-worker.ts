@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { claimDueMail, forgetMail, recordMailFailure, rewriteAsMessage, type MailRetry, type QueuedMail } from '../db/repositories/mail-queue.js';
 import type { Executor } from '../db/repositories/executor.js';
-import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { isDatabaseUnavailable } from '../db/connection/database-unavailable.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /**

@@ -2,7 +2,7 @@ import { changedValues } from '../audit/record-audit.js';
 import { appendAuditLog } from '../db/repositories/audit-logs.js';
 import { findMemberDetails, removeMembership, updateMembership, type MemberDetails, type MembershipChanges, type MembershipKey } from '../db/repositories/members.js';
 import { addMembership } from '../db/repositories/memberships.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { membershipFacts } from './serialize-member.js';
 
 /**

@@ -1,7 +1,7 @@
 import { abilityPermits } from '@gatehouse/engine';
 import { lockRoleHolders, type MembershipChanges, type MembershipKey, type RoleHolder } from '../db/repositories/members.js';
 import { findRolePermissions } from '../db/repositories/roles.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 

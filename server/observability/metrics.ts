@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { PoolConnections } from '../db/database.js';
-import { statementCache } from '../db/statement-cache.js';
+import type { PoolConnections } from '../db/connection/database.js';
+import { statementCache } from '../db/statements/statement-cache.js';
 import { THROTTLED_ACTIONS, type ThrottledAction } from '../throttle/throttle-limits.js';
 import { DECISION_GATES, type DecisionGate } from '@gatehouse/engine';
 

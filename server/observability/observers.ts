@@ -1,4 +1,4 @@
-import type { StatementObserver } from '../db/statement-client.js';
+import type { StatementObserver } from '../db/connection/statement-client.js';
 
 /** Several observers as one; undefined when there are none, so the pool's clients skip observing. */
 export function observers(...each: (StatementObserver | null)[]): StatementObserver | undefined {

@@ -1,5 +1,5 @@
 import { context, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import type { StatementDone, StatementObserver } from '../db/statement-client.js';
+import type { StatementDone, StatementObserver } from '../db/connection/statement-client.js';
 import { requestScope } from './request-scope.js';
 import { statementStage } from './statement-stage.js';
 

@@ -1,6 +1,6 @@
 /**
  * What a statement text is to its transaction. A request's opening is BEGIN and whatever travels
- * with it (`db/with-tenant.ts`); its text carries the request's ids as literals, so only
+ * with it (`db/transactions/tenant-transaction.ts`); its text carries the request's ids as literals, so only
  * `statement` texts (whose values are always parameters) are ever shown. Kysely's own
  * transactions send the same words in lower case.
  */

@@ -1,4 +1,4 @@
-import type { StatementDone, StatementObserver } from '../db/statement-client.js';
+import type { StatementDone, StatementObserver } from '../db/connection/statement-client.js';
 import type { GatehouseMetrics } from './metrics.js';
 import { statementStage } from './statement-stage.js';
 

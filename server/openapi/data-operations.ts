@@ -1,5 +1,5 @@
 import type { ModelDefinition } from '../models/define-model.js';
-import { ENDPOINT_QUERIES } from '../query/endpoint-queries.js';
+import { ENDPOINT_PARAMETERS } from '../listing/endpoint-parameters.js';
 import { BASE_NESTED_ROUTE, type DataAnswer, type DataRoute } from '../routes/data-routes.js';
 import type { PlacedDataRoute, PlacedNestedRoute } from '../routes/placed-route.js';
 import { listOf, ref } from '../routes/response-schemas.js';
@@ -42,7 +42,7 @@ export function dataOperation(placed: PlacedDataRoute, model: ModelDefinition, p
     operationId: operationId(placed, `${model.slug}.${route.operation}`),
     summary: route.summary(model.slug),
     tags: [model.slug],
-    parameters: [...pathParameters(path), ...ENDPOINT_QUERIES[route.query].flatMap((parameter) => parameter.document(model))],
+    parameters: [...pathParameters(path), ...ENDPOINT_PARAMETERS[route.query].flatMap((parameter) => parameter.document(model))],
     ...(body ? { requestBody: body } : {}),
     responses: responses({ [route.status]: answerOf(route.answer, model) }, placed.errors),
     ...openSecurity(placed),

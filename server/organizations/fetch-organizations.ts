@@ -1,4 +1,4 @@
-import { readQuery } from '../http/query.js';
+import { readQuery } from '../http/query-string.js';
 import type { CurrentOrganization, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { loadIncludes, organizationIncludes } from './organization-includes.js';
 import { serializeOrganization } from './serialize-organization.js';

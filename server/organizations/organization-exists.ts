@@ -1,10 +1,10 @@
 import { isMember } from '../db/repositories/memberships.js';
 import { findOrganizationBySlug } from '../db/repositories/organizations.js';
-import { slugPattern } from '../models/fields.js';
 import type { GatehouseMiddleware, SignedInState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { reservedSlugs } from './reserved-slugs.js';
 import { serializeOrganization } from './serialize-organization.js';
+import { SLUG } from '../models/slug.js';
 
 /**
  * Whether the slug in the path is taken, for any signed-in caller (a sign-up form asks before
@@ -14,7 +14,7 @@ export function organizationExists(services: Services): GatehouseMiddleware<Sign
   const reserved = reservedSlugs(services.config.routeGroups);
   return async (ctx) => {
     const slug = ctx.params.organization ?? '';
-    const organization = slugPattern.test(slug) ? await findOrganizationBySlug(services.db, slug) : undefined;
+    const organization = SLUG.test(slug) ? await findOrganizationBySlug(services.db, slug) : undefined;
     const member =
       organization !== undefined && (await isMember(services.db, organization.id, ctx.state.auth.user.id, ctx.state.routeGroup.name));
     ctx.body = {

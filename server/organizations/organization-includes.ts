@@ -1,7 +1,7 @@
 import { authorizeIncludes, parseIncludeParam, type GatehouseAbility } from '@gatehouse/engine';
 import { listMembers } from '../db/repositories/memberships.js';
 import { listOrganizationRoles } from '../db/repositories/roles.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { CurrentOrganization } from '../http/state.js';
 
 // Relation name -> the resource slug whose index permission the include needs.

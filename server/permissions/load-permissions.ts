@@ -1,7 +1,7 @@
 import type { PermissionSources } from '@gatehouse/engine';
 import type { CompiledQuery } from 'kysely';
 import { findUserById, userById } from '../db/repositories/users.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Authorization, DataState, Stage } from '../http/state.js';
 import { compiledPermissions } from './compiled-permissions.js';

@@ -1,6 +1,6 @@
 import { appendAuditLog } from '../db/repositories/audit-logs.js';
 import { setRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
-import type { TenantTransaction } from '../db/with-tenant.js';
+import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 
 /** The owner role keeps its permissions, so an organization can never lose its owners' reach. */

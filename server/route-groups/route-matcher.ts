@@ -7,7 +7,7 @@ import type { RouteGroup } from '../models/route-group.js';
 import type { Placed } from '../routes/placed-route.js';
 import { routeChain } from '../routes/route-chain.js';
 import type { Services } from '../services.js';
-import { dataChain } from './request-context.js';
+import { dataChain } from './request-chains.js';
 import { bindRouteGroup } from './bind-route-group.js';
 
 /** A placed route, ready to answer: how it matches a request and its chain, composed once. */

@@ -4,7 +4,7 @@ import { logout } from '../auth/logout.js';
 import { passwordRecover } from '../auth/password-recover.js';
 import { passwordReset } from '../auth/password-reset.js';
 import { register } from '../auth/register.js';
-import { groupSession } from '../route-groups/request-context.js';
+import { groupSession } from '../route-groups/request-chains.js';
 import type { Mount, RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 

@@ -2,16 +2,16 @@ import type { DataState, GatehouseContext, GatehouseMiddleware, GroupState } fro
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Observability } from '../observability/observability.js';
-import type { QueryKind } from '../query/endpoint-queries.js';
-import type { RawQuery } from '../query/query-parameter.js';
+import type { EndpointKind } from '../listing/endpoint-parameters.js';
+import type { RawQuery } from '../listing/query-parameter.js';
 import type { HttpMethod } from './route-definition.js';
-import type { DataContext } from '../data/data-context.js';
-import { dataContextFor } from '../data/data-context-for.js';
+import type { DataActionContext } from '../data/data-action-context.js';
+import { dataActionContextFromRequest } from '../data/data-action-context-from-request.js';
 import { coerceFormFields } from '../data/form-fields.js';
 import { runNestedOperations } from '../data/nested-operations.js';
 import { paginated } from '../data/paginated.js';
 import { preferredCount } from '../models/count-mode.js';
-import type { PageCursors } from '../query/page-cursor.js';
+import type { PageCursors } from '../listing/page-cursor.js';
 import {
   auditTrail,
   computeAggregates,
@@ -25,12 +25,12 @@ import {
   type Listing,
   type PlannedRead,
 } from '../data/read-actions.js';
-import type { ReadAhead } from '../db/read-ahead.js';
+import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 
-type Handler = (context: DataContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
+type Handler = (context: DataActionContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
 
 /** What a read route's handler is going to read, planned before the request's opening answers (`tenancy/request-reads.ts`). */
 type Reads = (read: PlannedRead, ctx: GatehouseContext<GroupState>, cursors: PageCursors, params: Record<string, string>) => ReadAhead | null;
@@ -47,7 +47,7 @@ export interface DataRoute {
   path: string;
   status: number;
   summary: (slug: string) => string;
-  query: QueryKind;
+  query: EndpointKind;
   body?: 'create' | 'update' | 'nested';
   answer: DataAnswer;
   /** Served only for models that keep soft deletes or an audit trail. */
@@ -104,14 +104,14 @@ function respond(ctx: GatehouseContext<DataState>, status: number, result: unkno
 /** A data endpoint's handler, behind its group's request context. */
 export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, observability?: Observability): GatehouseMiddleware<DataState> {
   return async (ctx) => {
-    const context = dataContextFor(ctx, registry, observability);
+    const context = dataActionContextFromRequest(ctx, registry, observability);
     respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
   };
 }
 
 /** `POST {dataBase}/nested`'s handler, behind its group's request context. */
 export function nestedEndpoint(registry: ModelRegistry, observability?: Observability): GatehouseMiddleware<DataState> {
-  return async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataContextFor(ctx, registry, observability), body(ctx)));
+  return async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataActionContextFromRequest(ctx, registry, observability), body(ctx)));
 }
 
 /**

@@ -3,7 +3,7 @@ import { listDecisions } from '../decisions/list-decisions.js';
 import { explainRequest } from '../explain/explain-route.js';
 import { explainSchema } from '../explain/explain-schema.js';
 import { authorize } from '../permissions/authorize.js';
-import { tenantMember } from '../route-groups/request-context.js';
+import { tenantMember } from '../route-groups/request-chains.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 

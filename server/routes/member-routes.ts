@@ -6,7 +6,7 @@ import { removeMember } from '../members/remove-member.js';
 import { updateMember } from '../members/update-member.js';
 import { authorize } from '../permissions/authorize.js';
 import { permissionCatalog } from '../permissions/permission-catalog.js';
-import { tenantMember } from '../route-groups/request-context.js';
+import { tenantMember } from '../route-groups/request-chains.js';
 import { showRolePermissions, updateRolePermissions } from '../roles/role-permissions.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';

@@ -1,7 +1,7 @@
 import type { GatehouseMiddleware, GroupState } from '../http/state.js';
-import { dataChain } from '../route-groups/request-context.js';
+import { dataChain } from '../route-groups/request-chains.js';
 import type { Services } from '../services.js';
-import { loose } from '../db/loose-transaction.js';
+import { loose } from '../db/transactions/tenant-transaction.js';
 import { dataEndpoint, nestedEndpoint, routeReads } from './data-routes.js';
 import type { PlacedDataRoute, PlacedNestedRoute, PlacedRoute } from './placed-route.js';
 

@@ -4,7 +4,7 @@ import { health, ready } from '../service/health.js';
 import { publicKey } from '../service/public-key.js';
 import { readinessCheck } from '../service/readiness.js';
 import type { RequestState } from '../http/state.js';
-import { optionalSession } from '../route-groups/request-context.js';
+import { optionalSession } from '../route-groups/request-chains.js';
 import type { RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 

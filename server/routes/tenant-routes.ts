@@ -11,7 +11,7 @@ import { createOrganizationSchema } from '../organizations/organization-schemas.
 import { authorizeChecks } from '../data/authorize-checks.js';
 import { authorizeSchema } from '../data/authorize-schema.js';
 import { authorize } from '../permissions/authorize.js';
-import { member, signedIn, tenantMember } from '../route-groups/request-context.js';
+import { member, signedIn, tenantMember } from '../route-groups/request-chains.js';
 import { listRoles } from '../roles/list-roles.js';
 import { userRole } from '../roles/user-role.js';
 import { OPENING_ONLY } from '../tenancy/request-reads.js';

@@ -1,4 +1,4 @@
-import { pendingMigrations } from '../db/migration-status.js';
+import { pendingMigrations } from '../db/migrations/migration-status.js';
 import { ping } from '../db/repositories/ping.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';

@@ -1,15 +1,15 @@
 import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
-import { withOpenedRequest } from '../db/open-request.js';
+import { withOpenedRequest } from '../db/transactions/request-transaction.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
-import { slugPattern } from '../models/fields.js';
 import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { permissionReads } from '../permissions/load-permissions.js';
-import type { ReadAhead } from '../db/read-ahead.js';
+import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
+import { SLUG } from '../models/slug.js';
 
 type MemberFacts = Pick<MemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
 type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
@@ -17,7 +17,7 @@ type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization'
 /**
  * A signed-in member's request, opened in one round trip: the tenant transaction's opening also
  * checks the session, the route group membership, the organization and the membership in it
- * (`db/open-request.ts`), and the rest of the request runs in that transaction. Every fact comes
+ * (`db/transactions/request-transaction.ts`), and the rest of the request runs in that transaction. Every fact comes
  * from the database on every request, so a logout or a removed membership counts at once.
  *
  * The facts are turned into statuses here, in the documented order: authentication (401), route
@@ -39,7 +39,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     claimedRouteGroup: claims.routeGroup,
     openContext: ofGroup,
     routeGroup: group.name,
-    organizationSlug: slug !== null && slugPattern.test(slug) ? slug : null,
+    organizationSlug: slug !== null && SLUG.test(slug) ? slug : null,
   };
   const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
   try {

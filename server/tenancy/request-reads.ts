@@ -1,4 +1,4 @@
-import type { ReadAhead } from '../db/read-ahead.js';
+import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { GatehouseContext, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 

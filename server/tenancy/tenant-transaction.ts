@@ -1,4 +1,4 @@
-import { withTenant, type TenantTransaction } from '../db/with-tenant.js';
+import { withTenant, type TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { Authentication, CurrentOrganization, RequestState, Stage } from '../http/state.js';
 import type { Services } from '../services.js';
 

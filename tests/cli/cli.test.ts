@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrate, readMigrations } from '../../server/db/migrations.js';
+import { migrate, readMigrations } from '../../server/db/migrations/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';

@@ -7,7 +7,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The exit status of a Node process that loads the embedded cluster module, then runs `body`. */
 function exitStatusOf(body: string): Promise<number> {
-  const script = `await import(${JSON.stringify(join(ROOT, 'server', 'db', 'embedded-cluster.ts'))}); ${body}`;
+  const script = `await import(${JSON.stringify(join(ROOT, 'server', 'db', 'cluster', 'embedded-cluster.ts'))}); ${body}`;
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }, (error) => {
       resolve(error ? Number(error.code ?? -1) : 0);

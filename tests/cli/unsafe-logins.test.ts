@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkServiceLogin } from '../../server/db/service-login-check.js';
+import { checkServiceLogin } from '../../server/db/connection/service-login-check.js';
 import { serviceDatabase } from '../../server/cli/service-database.js';
 import { readEnvironment } from '../../server/cli/environment.js';
-import { roleUrl } from '../../server/db/role-url.js';
+import { roleUrl } from '../../server/db/logins/role-url.js';
 import { gatehouseInProcess } from '../support/gatehouse-in-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantAnalystAccess, revokeAnalystAccess } from '../../server/db/analyst-access.js';
+import { grantAnalystAccess, revokeAnalystAccess } from '../../server/db/logins/analyst-access.js';
 import { createAnalyst, type TestAnalyst } from '../support/analyst.js';
 import { copyOut } from '../support/copy-out.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../server/db/database.js';
+import { openDatabase, type Database } from '../../server/db/connection/database.js';
 import type { DemoSchema } from '../../policies/schema.js';
-import { withTenant } from '../../server/db/with-tenant.js';
+import { withTenant } from '../../server/db/transactions/tenant-transaction.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let testDb: TestDatabase;

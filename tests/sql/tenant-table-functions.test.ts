@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appConnectionString } from '../../server/db/database.js';
-import { tenantOpeningSql } from '../../server/db/with-tenant.js';
+import { appConnectionString } from '../../server/db/connection/database.js';
+import { tenantOpeningSql } from '../../server/db/transactions/tenant-transaction.js';
 import { createAnalyst } from '../support/analyst.js';
 import { createAppDatabase } from '../support/app-database.js';
 import type { TestDatabase } from '../support/database.js';

@@ -1,5 +1,5 @@
-import { grantAnalystAccess } from '../../server/db/analyst-access.js';
-import { roleUrl } from '../../server/db/role-url.js';
+import { grantAnalystAccess } from '../../server/db/logins/analyst-access.js';
+import { roleUrl } from '../../server/db/logins/role-url.js';
 import { uniqueRoleName } from './roles.js';
 
 export interface TestAnalyst {

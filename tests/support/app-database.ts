@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate } from '../../server/db/migrations.js';
+import { migrate } from '../../server/db/migrations/migrations.js';
 import { createEmptyDatabase, type TestDatabase } from './database.js';
 
 /** An application's own tables made tenant tables by the one-liners docs/architecture/row-level-security.md documents. */

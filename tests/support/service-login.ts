@@ -1,7 +1,7 @@
-import type { DatabaseOptions } from '../../server/db/database.js';
+import type { DatabaseOptions } from '../../server/db/connection/database.js';
 import { serviceLoginName } from '../../server/cli/service-login.js';
-import { provisionAppLogin } from '../../server/db/app-login.js';
-import { roleUrl } from '../../server/db/role-url.js';
+import { provisionAppLogin } from '../../server/db/logins/app-login.js';
+import { roleUrl } from '../../server/db/logins/role-url.js';
 
 /**
  * The database's service login as `gatehouse start` provisions it (serviceLoginUrl): the same

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import demo from '../../policies/gatehouse.config.js';
 import { seedDemo } from '../../policies/seed.js';
-import { migrate } from '../../server/db/migrations.js';
+import { migrate } from '../../server/db/migrations/migrations.js';
 import { startTestCluster } from '../../harness/cluster.js';
 import { queryOnce } from './query.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { grantAnalystAccess, listAnalysts, removeAnalyst, revokeAnalystAccess } from '../../db/analyst-access.js';
-import { roleUrl } from '../../db/role-url.js';
+import { grantAnalystAccess, listAnalysts, removeAnalyst, revokeAnalystAccess } from '../../db/logins/analyst-access.js';
+import { roleUrl } from '../../db/logins/role-url.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { withDatabaseTarget } from '../database-target.js';
 import { flagOrArgument } from '../flag-or-argument.js';

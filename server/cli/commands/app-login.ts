@@ -1,5 +1,5 @@
-import { provisionAppLogin } from '../../db/app-login.js';
-import { roleUrl } from '../../db/role-url.js';
+import { provisionAppLogin } from '../../db/logins/app-login.js';
+import { roleUrl } from '../../db/logins/role-url.js';
 import type { CliCommand } from '../cli-command.js';
 import { withDatabaseTarget } from '../database-target.js';
 

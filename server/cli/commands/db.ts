@@ -1,4 +1,4 @@
-import { roleUrl } from '../../db/role-url.js';
+import { roleUrl } from '../../db/logins/role-url.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { runningDatabaseUrl } from '../database-target.js';
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { readOutbox, type OutboxMail } from '../../db/outbox.js';
+import { readOutbox, type OutboxMail } from '../../db/repositories/read-outbox.js';
 import type { CliCommand } from '../cli-command.js';
 import { withDatabaseTarget } from '../database-target.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findMemberDetails, listMemberDetails, type MemberDetails, type MembershipKey } from '../../db/repositories/members.js';
 import { listOrganizationRoles } from '../../db/repositories/roles.js';
-import type { TenantTransaction } from '../../db/with-tenant.js';
+import type { TenantTransaction } from '../../db/transactions/tenant-transaction.js';
 import { AccessDeniedError } from '../../errors/access-denied-error.js';
 import { addMember, changeMembership, endMembership } from '../../members/change-membership.js';
 import { assertOrganizationKeepsAnOwner, type MembershipFate } from '../../members/last-owner-rule.js';

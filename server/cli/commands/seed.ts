@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { migrate } from '../../db/migrations.js';
+import { migrate } from '../../db/migrations/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
 import { withDatabaseTarget } from '../database-target.js';

@@ -1,5 +1,5 @@
 import type { GatehouseConfig } from '../../config/gatehouse-config.js';
-import { migrate } from '../../db/migrations.js';
+import { migrate } from '../../db/migrations/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
 import { demoIntroduction, demoWebRoot } from '../demo-checkout.js';

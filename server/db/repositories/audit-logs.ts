@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { TenantTransaction } from '../with-tenant.js';
-import { fixedStatement } from '../fixed-statement.js';
+import type { TenantTransaction } from '../transactions/tenant-transaction.js';
+import { fixedStatement } from '../statements/fixed-statement.js';
 import type { Schema } from '../schema.js';
 
 export interface AuditLogEntry {

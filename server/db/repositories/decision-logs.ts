@@ -1,4 +1,4 @@
-import type { TenantTransaction } from '../with-tenant.js';
+import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 
 /** What narrows an organization's decision log; each filter is optional. */
 export interface DecisionLogFilters {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { TenantTransaction } from '../with-tenant.js';
+import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 
 export interface InvitationRecord {
   id: number;

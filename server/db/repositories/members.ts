@@ -1,4 +1,4 @@
-import type { TenantTransaction } from '../with-tenant.js';
+import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 
 /** A member of one organization and route group, with the role and the per-user lists. */
 export interface MemberDetails {

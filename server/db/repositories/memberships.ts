@@ -1,6 +1,6 @@
-import { withTenant } from '../with-tenant.js';
+import { withTenant } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
-import type { TenantTransaction } from '../with-tenant.js';
+import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 
 export interface MembershipRecord {
   role_id: number;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { withTenant, type TenantTransaction } from '../with-tenant.js';
+import { withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 
 export interface OrganizationRecord {

@@ -1,5 +1,5 @@
 import type { Executor } from './executor.js';
-import type { TenantTransaction } from '../with-tenant.js';
+import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 
 export interface RoleRecord {
   id: number;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { fixedStatement } from '../fixed-statement.js';
+import { fixedStatement } from '../statements/fixed-statement.js';
 import type { Executor } from './executor.js';
 
 export interface UserRecord {

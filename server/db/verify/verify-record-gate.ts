@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { ANALYST_ROLE, APP_ROLE } from '../database.js';
+import { ANALYST_ROLE, APP_ROLE } from '../connection/database.js';
 import { readTenantTables, type TenantTable } from './tenant-tables.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';

@@ -3,12 +3,12 @@ import { demoModels } from '../../../policies/demo-models.js';
 import { demoPolicies } from '../../../policies/demo-policies.js';
 import { computeAggregates, indexRecords } from '../../../server/data/read-actions.js';
 import { storeRecord } from '../../../server/data/write-actions.js';
-import { openDatabase, type Database } from '../../../server/db/database.js';
+import { openDatabase, type Database } from '../../../server/db/connection/database.js';
 import { httpErrorFor } from '../../../server/http/http-error-for.js';
 import { createModelRegistry } from '../../../server/models/model-registry.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { queryOnce } from '../../support/query.js';
-import { demoMember, inTenant, type DataScenario } from '../support/data-context.js';
+import { demoMember, inTenant, type DataScenario } from '../support/data-action-context.js';
 
 // The data layer below HTTP, with the demo's real policies: queries, includes and bookkeeping.
 // Authorization and tenancy over HTTP are in the other files of this folder.

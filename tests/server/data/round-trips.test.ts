@@ -4,7 +4,7 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import type { TestServer } from '../support/test-server.js';
 
 // A read sends its transaction's opening, its statements and COMMIT in one write
-// (server/db/read-ahead.ts). Round trips are counted on the wire, by a TCP proxy between the
+// (server/db/transactions/read-ahead.ts). Round trips are counted on the wire, by a TCP proxy between the
 // server and PostgreSQL: each time the server writes after PostgreSQL last answered it, it waits
 // again. What a read sends ahead is never answered to a caller the gates refuse.
 

@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../../policies/demo-data.js';
 import { DEMO_ROUTE_GROUPS } from '../../../policies/route-groups.js';
-import { statementCache } from '../../../server/db/statement-cache.js';
+import { statementCache } from '../../../server/db/statements/statement-cache.js';
 import { defineModel } from '../../../server/models/define-model.js';
 import { demoPostTitles } from '../../support/demo.js';
 import { idOf, postId, startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
-// Compiled statements are cached by shape (server/db/statement-cache.ts): a repeated shape is
+// Compiled statements are cached by shape (server/db/statements/statement-cache.ts): a repeated shape is
 // not compiled again, and no two requests ever get each other's SQL or rows. Compilations are
 // counted through the cache, never timed.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signedIn, tenantMember } from '../../../server/route-groups/request-context.js';
+import { signedIn, tenantMember } from '../../../server/route-groups/request-chains.js';
 import { listRoles } from '../../../server/roles/list-roles.js';
 import type { Services } from '../../../server/services.js';
 

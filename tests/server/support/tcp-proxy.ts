@@ -1,5 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { freePort } from '../../../server/db/embedded-cluster.js';
+import { freePort } from '../../../server/db/cluster/embedded-cluster.js';
 
 export interface TcpProxy {
   port: number;

@@ -1,0 +1,77 @@
+import { authorizeIncludes, explainIncludes, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
+import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
+import { evaluatePolicy } from '../observability/policy-evaluation.js';
+import { UNOBSERVED, type Observability } from '../observability/observability.js';
+import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
+import type { LooseTransaction } from '../models/loose-schema.js';
+import { UnknownModelError } from '../errors/data-errors.js';
+
+/** The caller as the data layer records it (author columns, audit rows): a user row's key. */
+export interface Caller {
+  readonly id: number;
+}
+
+export type DataPolicy = ResourcePolicy<object>;
+
+/** Everything a data action needs, for one request, inside its tenant transaction. */
+export interface DataActionContext {
+  readonly trx: LooseTransaction;
+  readonly registry: ModelRegistry;
+  /** A model the request's route group serves; any other slug is a 404. */
+  model(slug: string): ModelDefinition;
+  readonly user: Caller | null;
+  readonly scope: ScopeContext;
+  /** The model's policy, bound to this request. */
+  policyFor(model: ModelDefinition): DataPolicy;
+  /** The action policy gate: 403 unless the model's policy method allows the caller (and the record). */
+  authorize(model: ModelDefinition, method: PolicyMethod, record?: object): void;
+  /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
+  authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
+  /** The same check, answered: the first hop refused and the permission it needs. */
+  explainIncludes(model: ModelDefinition, includes: readonly string[]): IncludesExplanation;
+}
+
+export interface DataActionContextOptions {
+  trx: LooseTransaction;
+  registry: ModelRegistry;
+  policy: PolicyContext & { readonly user: Caller | null };
+  /** Slugs the route group serves. */
+  served: readonly string[];
+  /** Where policy evaluations are traced and counted; default nowhere. */
+  observability?: Observability;
+}
+
+export function createDataActionContext({ trx, registry, policy, served, observability = UNOBSERVED }: DataActionContextOptions): DataActionContext {
+  const servedSlugs = new Set(served);
+  const bound = new Map<ModelDefinition, DataPolicy>();
+  const relationSlug = relationSlugIn(registry);
+  const includeRequest = (model: ModelDefinition, includes: readonly string[]): IncludeRequest => ({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
+  const policyFor = (model: ModelDefinition): DataPolicy => {
+    let instance = bound.get(model);
+    if (!instance) {
+      const Policy = registry.policy(model);
+      bound.set(model, (instance = new Policy(policy)));
+    }
+    return instance;
+  };
+  return {
+    trx,
+    registry,
+    user: policy.user,
+    scope: { organizationId: policy.organization?.id ?? null, userId: policy.user?.id ?? null, routeGroup: policy.routeGroup },
+    model(slug) {
+      if (!servedSlugs.has(slug)) throw new UnknownModelError(slug);
+      return registry.get(slug);
+    },
+    policyFor,
+    authorize(model, method, record) {
+      evaluatePolicy(observability, { model: model.slug, method }, () => policyFor(model).authorize(method, policy.user, record));
+    },
+    authorizeIncludes(model, includes) {
+      authorizeIncludes(includeRequest(model, includes));
+    },
+    explainIncludes(model, includes) {
+      return explainIncludes(includeRequest(model, includes));
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import pg from 'pg';
+import { READ_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
+
+/** How many distinct statement texts get a name; the rest still run, unnamed. */
+const NAMED_STATEMENTS = 2_000;
+
+/**
+ * Statement texts and their names, shared by every connection of the process. A text always
+ * keeps the name it first got, so a connection that has parsed it once reuses the parse and the
+ * plan; the registry is bounded so an endless variety of query shapes cannot grow it (or each
+ * connection's set of prepared statements in the server) without end.
+ */
+const names = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < NAMED_STATEMENTS) names.set(text, (name = `gatehouse_${names.size + 1}`));
+  return name;
+}
+
+type QueryResults = pg.QueryResult | pg.QueryResult[];
+
+/** Called once a statement is answered: the rows it returned or changed (null for BEGIN and the like), or its failure. */
+export type StatementDone = (rows: number | null, failed: boolean) => void;
+
+/**
+ * Told of each statement a connection sends (its text, never its values), for metrics, traces
+ * and debug logs; what it returns is called when the answer arrives. Undefined: nothing to time.
+ */
+export interface StatementObserver {
+  sent(connection: object, text: string): StatementDone | undefined;
+}
+
+/** A statement sent ahead, waiting for the code that reads it. */
+interface SentAhead {
+  key: string;
+  answer: Promise<pg.QueryResult>;
+}
+
+// Values are a statement's own (numbers, text, arrays, dates), never cyclic; a bigint has no JSON of its own.
+const statementKey = (text: string, values: readonly unknown[]) =>
+  `${text}\u0000${JSON.stringify(values, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))}`;
+
+const ENDS_TRANSACTION = new Set(['COMMIT', 'ROLLBACK']);
+
+/** The answer of a read-ahead without an opening: it only sends. */
+const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows: [] } as pg.QueryResult;
+
+/**
+ * A pg client class for the service's pool. With `prepare`, every statement with parameters is
+ * sent as a named prepared statement: PostgreSQL parses and plans it once per connection instead
+ * of on every request. Poolers that move a client between server connections inside a session
+ * (PgBouncer before 1.21 in transaction mode) cannot carry those, hence the switch.
+ *
+ * A string of several statements (which pg sends in one simple-protocol round trip) answers with
+ * its last statement's result, so a caller can open a transaction and read in one round trip.
+ *
+ * The client runs in pg's pipeline mode: a query is written at once, not after the answer to the
+ * one before, so a transaction's opening, a read's statements and its COMMIT go out in one write
+ * (`read-ahead.ts`) and are answered in order, each with its own Sync (an error fails only its
+ * own statement and, inside the transaction, those after it; COMMIT then rolls back).
+ */
+export function statementClient({ prepare, observer }: { prepare: boolean; observer?: StatementObserver }): typeof pg.Client {
+  return class StatementClient extends pg.Client {
+    #ahead: SentAhead[] = [];
+    /** The read-ahead's COMMIT is on its way: no other statement may follow it in this transaction. */
+    #committing = false;
+
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), pipeline: true });
+    }
+
+    // pg's overloads cannot be restated one by one; every form but (text, values) passes through.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(config: any, values?: any, callback?: any): any {
+      if (typeof config !== 'string' || typeof values === 'function' || callback !== undefined) {
+        return (super.query as (...args: unknown[]) => unknown)(config, values, callback);
+      }
+      const parameters: unknown[] = Array.isArray(values) ? values : [];
+      if (config === READ_AHEAD) return this.#readAhead(parameters[0] as OpeningAhead);
+      if (this.#ahead.length > 0 || this.#committing) {
+        // A transaction whose COMMIT is on its way ends with it: its statements were reads.
+        const key = statementKey(this.#committing && config === 'ROLLBACK' ? 'COMMIT' : config, parameters);
+        const index = this.#ahead.findIndex((sent) => sent.key === key);
+        if (index >= 0) {
+          const [sent] = this.#ahead.splice(index, 1);
+          // The transaction's last answer: whatever was sent ahead and not read is thrown away.
+          if (ENDS_TRANSACTION.has(config)) this.#forgetAhead();
+          return sent!.answer;
+        }
+        if (this.#committing) return Promise.reject(new StatementAfterCommitError(config));
+        if (ENDS_TRANSACTION.has(config)) this.#forgetAhead();
+      }
+      return this.#send(config, parameters);
+    }
+
+    #forgetAhead(): void {
+      this.#ahead = [];
+      this.#committing = false;
+    }
+
+    /**
+     * The opening, the statements and (for a complete read) COMMIT in one write: the stream is
+     * corked while pg writes each one. Answers the opening; the others wait for their readers.
+     */
+    #readAhead({ opening, statements, complete }: OpeningAhead): Promise<pg.QueryResult> {
+      const { stream } = this.connection;
+      stream.cork();
+      try {
+        const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#send(opening, []);
+        const ahead = [...statements.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
+        for (const { sql, parameters } of ahead) {
+          const answer = this.#send(sql, parameters);
+          // Read or not, an answer's failure is its reader's: unread, it is dropped, never unhandled.
+          answer.catch(() => {});
+          this.#ahead.push({ key: statementKey(sql, parameters), answer });
+        }
+        this.#committing = complete;
+        return opened;
+      } finally {
+        stream.uncork();
+      }
+    }
+
+    #send(text: string, parameters: unknown[]): Promise<pg.QueryResult> {
+      const send = super.query as (query: string | pg.QueryConfig) => Promise<QueryResults>;
+      // pg copies a config object property by property on every query; a bare text (a
+      // transaction's opening, COMMIT) needs none.
+      const name = prepare && parameters.length > 0 ? statementName(text) : undefined;
+      const done = observer?.sent(this, text);
+      const sent = parameters.length === 0 ? send.call(this, text) : send.call(this, { text, values: parameters, ...(name ? { name } : {}) });
+      const answered = sent.then((result) => (Array.isArray(result) ? result[result.length - 1]! : result));
+      if (!done) return answered;
+      return answered.then(
+        (result) => {
+          done(result.rowCount, false);
+          return result;
+        },
+        (error: unknown) => {
+          done(null, true);
+          throw error;
+        },
+      );
+    }
+  };
+}

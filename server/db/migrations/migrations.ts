@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { ChangedMigrationError } from './changed-migration-error.js';
+import { FailedMigrationError } from './failed-migration-error.js';
+import { inTransaction } from '../transactions/owner-transaction.js';
+import { MigrationsFolderError } from './migrations-folder-error.js';
+
+/**
+ * What every deployment needs: the core's own tables, roles, row-level security and helpers.
+ * Three folders up from this module either way: from server/db/migrations/ in a checkout that
+ * is the repository's sql/, from dist/db/migrations/ in the installed package the copy prepack puts in it.
+ */
+export const CORE_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'sql');
+
+/** Recorded names of an application's migrations start with this, so they never meet the core's. */
+export const APP_MIGRATION_PREFIX = 'app/';
+
+// Any fixed number works; it only has to be the same for every process migrating this database.
+const MIGRATION_LOCK_KEY = 7_204_118;
+
+const MIGRATION_NAME = /^\d+_[a-z0-9_]+\.sql$/;
+
+// The core's files as they were before the demo application moved out of them (they also
+// created its tables). A database that applied them has everything the current files give, so
+// their old checksums still count as applied; policies/migrations adopts the demo's tables.
+const PRE_SPLIT_CHECKSUMS: Readonly<Record<string, string>> = {
+  '002_schema.sql': '63220cc9db7aad3518b0aee49a67c6071816d421aa9769ce813ecb172ecd6cf3',
+  '003_row_level_security.sql': '14e5d71325551abe7466d23a2b05525b779da758df0fd8927ad67a75178c5cc8',
+  '004_hardening.sql': 'd703446b308443f368f7b8b567c8f86ba55a735c2718758876c8782d8b5a4830',
+  '005_analyst_access.sql': '49a3956a7f5b6acd39d07c54639a93151adc3e7699483d2e281f8f116438b339',
+};
+
+export interface Migration {
+  /** As recorded in gatehouse_migrations: the file name, `app/`-prefixed for the application's. */
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export interface MigrateOptions {
+  /** The application's migrations folder, applied after the core's, in name order. */
+  dir?: string;
+}
+
+async function sqlFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
+  } catch {
+    throw new MigrationsFolderError(`The migrations folder ${dir} cannot be read.`);
+  }
+}
+
+/** The migrations of one folder in name order; a `.sql` file named otherwise is refused, never skipped. */
+export async function readMigrations(dir = CORE_MIGRATIONS_DIR, prefix = ''): Promise<Migration[]> {
+  const names = await sqlFiles(dir);
+  const misnamed = names.find((name) => !MIGRATION_NAME.test(name));
+  if (misnamed) throw new MigrationsFolderError(`Migration ${join(dir, misnamed)} must be named like 001_create_projects.sql.`);
+  return Promise.all(
+    names.map(async (name) => {
+      const text = await readFile(join(dir, name), 'utf8');
+      return { name: prefix + name, sql: text, checksum: createHash('sha256').update(text).digest('hex') };
+    }),
+  );
+}
+
+/** The core's migrations, then the application's folder if any: the order they are applied in. */
+export async function allMigrations(options: MigrateOptions = {}): Promise<Migration[]> {
+  const core = await readMigrations();
+  return options.dir ? [...core, ...(await readMigrations(options.dir, APP_MIGRATION_PREFIX))] : core;
+}
+
+function alreadyApplied(migration: Migration, checksum: string): boolean {
+  if (checksum === migration.checksum || checksum === PRE_SPLIT_CHECKSUMS[migration.name]) return true;
+  throw new ChangedMigrationError(migration.name);
+}
+
+/**
+ * Applies pending migrations, the core's then the application's, each in its own transaction,
+ * as the connecting (owner) role, one process at a time. A migration whose text changed after it
+ * was applied stops the run before anything runs: the database would no longer match the files.
+ * One that fails is rolled back and named.
+ */
+export async function migrate(ownerConnectionString: string, options: MigrateOptions = {}): Promise<string[]> {
+  const migrations = await allMigrations(options);
+  const client = new pg.Client({ connectionString: ownerConnectionString });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(`CREATE TABLE IF NOT EXISTS gatehouse_migrations (
+      name text PRIMARY KEY,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const applied = new Map(
+      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM gatehouse_migrations')).rows.map(
+        (row) => [row.name, row.checksum],
+      ),
+    );
+    const pending = migrations.filter((migration) => {
+      const checksum = applied.get(migration.name);
+      return checksum === undefined || !alreadyApplied(migration, checksum);
+    });
+    for (const migration of pending) {
+      await inTransaction(client, async () => {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
+      }).catch((error: unknown) => {
+        throw new FailedMigrationError(migration.name, error);
+      });
+    }
+    return pending.map((migration) => migration.name);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,25 @@
+import pg from 'pg';
+
+/** Runs fn in one transaction on a fresh connection of the owner (superuser or migrating role). */
+export async function inOwnerTransaction<T>(ownerConnectionString: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ownerConnectionString });
+  await client.connect();
+  try {
+    return await inTransaction(client, () => fn(client));
+  } finally {
+    await client.end();
+  }
+}
+
+/** One transaction on a connection the caller already holds (the migrations keep theirs under an advisory lock). */
+export async function inTransaction<T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await fn();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,116 @@
+import { sql, type Kysely } from 'kysely';
+import type { ReadAhead } from './read-ahead.js';
+import type { MembershipRecord } from '../repositories/memberships.js';
+import type { Schema } from '../schema.js';
+import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
+import { SLUG } from '../../models/slug.js';
+
+export interface RequestOpening {
+  /** From the token's verified claims. */
+  sessionId: string;
+  userId: number;
+  claimedRouteGroup: string | null;
+  /** False when the token is of another route group: only the session is checked, nothing is set. */
+  openContext: boolean;
+  routeGroup: string;
+  /** Null for tenancy `none` and for a slug that names nothing. */
+  organizationSlug: string | null;
+}
+
+/** What the opening learned; each fact is there only when the ones before it hold. */
+export interface OpenedRequest {
+  session: { userName: string; userEmail: string } | null;
+  groupMember: boolean;
+  organization: { id: number; name: string; slug: string } | null;
+  membership: MembershipRecord | null;
+}
+
+interface OpeningRow {
+  session_valid: boolean;
+  user_name: string | null;
+  user_email: string | null;
+  group_member: boolean;
+  organization_id: number | null;
+  organization_name: string | null;
+  role_id: number | null;
+  role_slug: string | null;
+  role_permissions: string[] | null;
+  granted_permissions: string[] | null;
+  denied_permissions: string[] | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A value as an SQL literal. The opening has to travel as one simple query (BEGIN cannot share an
+ * extended-protocol round trip), so it cannot take parameters; each value is checked to be exactly
+ * what it claims (a UUID, an id, a slug), so a literal can never carry anything else.
+ */
+function literal(value: string | number | boolean | null, pattern?: RegExp): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === 'string' && pattern?.test(value)) return `'${value}'`;
+  throw new TypeError(`Not a request opening value: ${String(value)}`);
+}
+
+function openingSql(opening: RequestOpening): string {
+  const args = [
+    literal(opening.sessionId, UUID),
+    literal(opening.userId),
+    literal(opening.claimedRouteGroup, SLUG),
+    literal(opening.openContext),
+    literal(opening.routeGroup, SLUG),
+    literal(opening.organizationSlug, SLUG),
+  ];
+  return `BEGIN; SELECT * FROM gatehouse_open_request(${args.join(', ')})`;
+}
+
+function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
+  const organization = row.organization_id !== null ? { id: row.organization_id, name: row.organization_name!, slug: slug! } : null;
+  return {
+    session: row.session_valid ? { userName: row.user_name!, userEmail: row.user_email! } : null,
+    groupMember: row.group_member,
+    organization,
+    membership:
+      row.role_id !== null
+        ? {
+            role_id: row.role_id,
+            role_slug: row.role_slug!,
+            role_permissions: row.role_permissions ?? [],
+            granted_permissions: row.granted_permissions ?? [],
+            denied_permissions: row.denied_permissions ?? [],
+          }
+        : null,
+  };
+}
+
+/**
+ * Opens a request's tenant transaction and checks its caller in the same round trip (see
+ * sql/009_open_request.sql): the session, the route group membership, the organization and the
+ * membership in it, with the tenant context set only as far as they hold. fn decides what the
+ * facts mean; whatever it throws rolls the transaction back. `ahead`: the statements fn will
+ * read, sent with the opening (`read-ahead.ts`); they run under the context the opening sets, so
+ * before a refused opening they read as nobody, and fn never reads them.
+ */
+export async function withOpenedRequest<T>(
+  db: Kysely<Schema>,
+  opening: RequestOpening,
+  fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>,
+  ahead?: ReadAhead,
+): Promise<T> {
+  return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
+}
+
+/** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
+export type SessionOpening = Omit<RequestOpening, 'routeGroup' | 'organizationSlug'> & { routeGroup: string | null };
+
+/**
+ * The session and route group facts of the same opening, for a request that needs no tenant
+ * transaction: one parameterized statement, outside any transaction (its settings end with it).
+ */
+export async function openedSession(db: Kysely<Schema>, opening: SessionOpening): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
+  const { rows } = await sql<OpeningRow>`SELECT * FROM gatehouse_open_request(${opening.sessionId}::uuid, ${opening.userId}::integer, ${opening.claimedRouteGroup}::text, ${opening.openContext}, ${opening.routeGroup}::text, NULL)`.execute(db);
+  const { session, groupMember } = openedRequest(rows[0]!, null);
+  return { session, groupMember };
+}

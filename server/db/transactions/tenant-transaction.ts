@@ -1,0 +1,105 @@
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { APP_ROLE } from '../connection/database.js';
+import { readAheadQuery, type ReadAhead } from './read-ahead.js';
+import type { Schema } from '../schema.js';
+import type { LooseTransaction } from '../../models/loose-schema.js';
+
+export interface TenantContext {
+  organizationId: number | null;
+  userId: number | null;
+  /** Lets the holder of an invitation token read that one invitation outside its tenant. */
+  invitationTokenHash?: string | null;
+}
+
+/** A connection inside a tenant transaction: every query on it is scoped by the context. */
+export type TenantTransaction = Kysely<Schema>;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * A setting as an SQL literal. Only ids and a token hash are ever written, and each is checked
+ * to be exactly that, so a literal can never carry anything else; an unset setting is the empty
+ * string, which the policies read as NULL.
+ */
+function settingLiteral(value: number | string | null | undefined): string {
+  if (value == null) return "''";
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return `'${value}'`;
+  if (typeof value === 'string' && SHA256_HEX.test(value)) return `'${value}'`;
+  throw new TypeError(`Not a tenant context value: ${String(value)}`);
+}
+
+/**
+ * BEGIN and the context in one simple-protocol round trip: literals, since it takes no
+ * parameters. Exported for the benchmark's baseline, which must open transactions alike.
+ */
+export function tenantOpeningSql(context: TenantContext): string {
+  return `BEGIN; ${tenantSettingsSql(context)}`;
+}
+
+function tenantSettingsSql(context: TenantContext): string {
+  return `SELECT
+    set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),
+    set_config('gatehouse.user_id', ${settingLiteral(context.userId)}, true),
+    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)`;
+}
+
+// Compiled once: they never change, and every request ends with one of them.
+const COMMIT = CompiledQuery.raw('COMMIT');
+const ROLLBACK = CompiledQuery.raw('ROLLBACK');
+
+/**
+ * Turns a transaction the owner opened into a tenant transaction for the rest of its life: the
+ * role becomes gatehouse_app and the context is set, both transaction-locally, so the owner's
+ * administration (the CLI) passes the same row-level security as requests do.
+ */
+export async function enterTenant(ownerTransaction: Kysely<Schema>, context: TenantContext): Promise<TenantTransaction> {
+  await sql.raw(`SET LOCAL ROLE ${APP_ROLE}; ${tenantSettingsSql(context)}`).execute(ownerTransaction);
+  return ownerTransaction;
+}
+
+/**
+ * Runs fn in one transaction opened by `opening` (BEGIN and whatever must travel with it, one
+ * simple-protocol round trip); fn receives the rows of the opening's last statement. A failure
+ * anywhere rolls everything back.
+ *
+ * With `ahead`, the statements fn is going to read (and, when they are all it reads, COMMIT)
+ * travel with the opening in the same write (`read-ahead.ts`): a read then takes one round trip.
+ * After a complete read-ahead the transaction has already ended with COMMIT once its answers are
+ * in: on a refusal nothing was written, and the answers fn did not read are thrown away.
+ */
+export function inOpenedTransaction<T, S = Schema>(
+  db: Kysely<S>,
+  opening: string,
+  fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
+  ahead?: ReadAhead,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    let result: T;
+    try {
+      const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
+      result = await fn(connection, rows);
+    } catch (error) {
+      // Also after a failed opening: a transaction left open would follow the connection back into the pool.
+      // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
+      await connection.executeQuery(ROLLBACK);
+      throw error;
+    }
+    await connection.executeQuery(COMMIT);
+    return result;
+  });
+}
+
+/**
+ * Runs fn in one transaction whose row-level security context is set transaction-locally, so
+ * a pooled connection never carries one request's tenant into the next. Besides the request
+ * opening (`request-transaction.ts`), which sets the same settings only once its checks hold, this is
+ * the only place in the code base that sets the context.
+ */
+export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
+  return inOpenedTransaction(db, tenantOpeningSql(context), (trx) => fn(trx));
+}
+
+/** The tenant transaction seen through the registered models' string-keyed schema. */
+export function loose(trx: Kysely<Schema>): LooseTransaction {
+  return trx as unknown as LooseTransaction;
+}

@@ -1,0 +1,145 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDecisionLog } from '../../../server/config/decision-log-config.js';
+import { openDatabase } from '../../../server/db/connection/database.js';
+import type { DecisionEvent } from '../../../server/decisions/decision-event.js';
+import { DecisionStore } from '../../../server/decisions/decision-store.js';
+import { idOf, postId, startDataServer } from '../support/data-server.js';
+import type { TestServer } from '../support/test-server.js';
+
+// Refusals in the request log and the decision_logs table, and answers without reasons, on a
+// server that stores decisions and has explain.responses switched off.
+
+let server: TestServer;
+const lines: Record<string, unknown>[] = [];
+const tokens: Record<string, string> = {};
+let acmeId: number;
+let viewerId: number;
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  server = await startDataServer({ logger: pino({ level: 'info' }, sink), explain: { responses: false }, decisionLog: { store: 'database' } });
+  for (const who of ['owner', 'viewer', 'editor']) tokens[who] = await server.login(`${who}@acme.test`);
+  tokens.globex = await server.login('owner@globex.test');
+  acmeId = await idOf(server, 'organizations', 'slug', 'acme');
+  viewerId = await idOf(server, 'users', 'email', 'viewer@acme.test');
+});
+
+afterAll(() => server.close());
+
+const denials = (requestId: unknown) => lines.filter((line) => line.event === 'authz.denied' && line.request_id === requestId);
+
+describe('the request log', () => {
+  it('records one authz.denied event per refusal, with the route template and never the path', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const refused = await server.api.delete(`/api/acme/posts/${id}`, { token: tokens.viewer });
+    expect(refused.status).toBe(403);
+    const [event, ...more] = denials(refused.headers['x-request-id']);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      event: 'authz.denied',
+      user_id: viewerId,
+      organization_id: acmeId,
+      route_group: 'tenant',
+      method: 'DELETE',
+      route: '/api/:organization/:model/:id',
+      status: 403,
+      gate: 'policy',
+      permission: 'posts.destroy',
+    });
+    expect(JSON.stringify(event)).not.toContain(`/posts/${id}`);
+  });
+
+  it('records 401s, unknown organizations and hidden records with their gate, and nothing for an answer that passed', async () => {
+    const globexPost = await postId(server, 'Globex secrets');
+    const cases = [
+      [await server.api.get('/api/acme/posts'), { status: 401, gate: 'authentication', user_id: null }],
+      [await server.api.get('/api/globex/posts', { token: tokens.viewer }), { status: 404, gate: 'organization', organization_id: null, user_id: viewerId }],
+      [await server.api.get(`/api/acme/posts/${globexPost}`, { token: tokens.viewer }), { status: 404, gate: 'record', organization_id: acmeId }],
+    ] as const;
+    for (const [response, expected] of cases) expect(denials(response.headers['x-request-id'])).toEqual([expect.objectContaining(expected)]);
+    const passed = await server.api.get('/api/acme/posts', { token: tokens.viewer });
+    expect(passed.status).toBe(200);
+    expect(denials(passed.headers['x-request-id'])).toEqual([]);
+  });
+});
+
+describe('explain.responses: false', () => {
+  it('answers a 403 with its message alone', async () => {
+    const refused = await server.api.post('/api/acme/posts', { token: tokens.viewer, body: { title: 'No' } });
+    expect(refused).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.' } });
+    expect(refused.body).not.toHaveProperty('reason');
+  });
+});
+
+describe('GET {t}/decisions', () => {
+  it("lists the organization's stored refusals, filtered, for holders of decisions.index only", async () => {
+    const refused = await server.api.post('/api/acme/posts', { token: tokens.viewer, body: { title: 'Again' } });
+    await server.server.decisionStore!.drain();
+    const page = await server.api.get(`/api/acme/decisions?gate=policy&user_id=${viewerId}&permission=posts.store`, { token: tokens.owner });
+    expect(page.status).toBe(200);
+    expect(page.body.data[0]).toMatchObject({ request_id: refused.headers['x-request-id'], user_id: viewerId, method: 'POST', route: '/api/:organization/:model', status: 403, gate: 'policy', permission: 'posts.store', policy: null });
+    expect(page.body.data.every((row: { gate: string; user_id: number }) => row.gate === 'policy' && row.user_id === viewerId)).toBe(true);
+    expect(page.headers['x-total']).toBe(String(page.body.data.length));
+
+    expect((await server.api.get('/api/acme/decisions?since=2999-01-01', { token: tokens.owner })).body.data).toEqual([]);
+    expect((await server.api.get('/api/globex/decisions', { token: tokens.globex })).body.data).toEqual([]);
+    const viewer = await server.api.get('/api/acme/decisions', { token: tokens.viewer });
+    expect(viewer.status).toBe(403);
+    expect((await server.api.get('/api/acme/decisions?gate=nope', { token: tokens.owner })).body).toEqual({ message: 'Invalid query parameter: gate.' });
+  });
+});
+
+describe('the decision store', () => {
+  const event = (requestId: string): DecisionEvent => ({
+    event: 'authz.denied',
+    request_id: requestId,
+    user_id: viewerId,
+    organization_id: acmeId,
+    route_group: 'tenant',
+    method: 'DELETE',
+    route: '/api/:organization/:model/:id',
+    status: 403,
+    gate: 'policy',
+    permission: 'posts.destroy',
+  });
+
+  it('keeps at most queueLimit refusals in memory during a flood, counts the rest as dropped, and writes what it kept', async () => {
+    const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
+    try {
+      const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20 }), pino({ level: 'silent' }));
+      for (let index = 0; index < 1000; index++) store.add(event(`flood-${index}`));
+      expect(store.stats()).toEqual({ queued: 50, written: 0, dropped: 950 });
+      await store.drain();
+      expect(store.stats()).toEqual({ queued: 0, written: 50, dropped: 950 });
+      const [{ count }] = await server.sql("SELECT count(*)::int AS count FROM decision_logs WHERE request_id LIKE 'flood-%'");
+      expect(count).toBe(50);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('deletes what is older than retentionDays, in every organization', async () => {
+    const globexId = await idOf(server, 'organizations', 'slug', 'globex');
+    const insertOld = (organizationId: number, days: number) =>
+      server.sql(`INSERT INTO decision_logs (organization_id, request_id, method, route, status, gate, created_at) VALUES ($1, 'old', 'GET', '/x', 403, 'policy', now() - $2 * interval '1 day')`, [organizationId, days]);
+    await insertOld(acmeId, 40);
+    await insertOld(globexId, 40);
+    await insertOld(acmeId, 5);
+    const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
+    try {
+      const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', retentionDays: 30 }), pino({ level: 'silent' }));
+      store.add(event('retention'));
+      await store.drain();
+    } finally {
+      await database.close();
+    }
+    expect(await server.sql("SELECT organization_id FROM decision_logs WHERE request_id = 'old'")).toEqual([{ organization_id: acmeId }]);
+  });
+});

@@ -1,0 +1,236 @@
+import { STANDARD_ACTIONS, type StandardAction } from '@gatehouse/engine';
+import { CommanderError } from 'commander';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createProgram } from '../../../server/cli/program.js';
+import { DATA_ROUTES } from '../../../server/routes/data-routes.js';
+import { idOf, postId, startDataServer } from '../support/data-server.js';
+import type { TestServer } from '../support/test-server.js';
+
+// POST {t}/explain against the real requests it explains, on one server with the demo data.
+
+const MEMBERS = [
+  { email: 'owner@acme.test', org: 'acme' },
+  { email: 'editor@acme.test', org: 'acme' },
+  { email: 'viewer@acme.test', org: 'acme' },
+  { email: 'owner@globex.test', org: 'globex' },
+] as const;
+type Email = (typeof MEMBERS)[number]['email'];
+
+const MODELS = ['posts', 'comments', 'users', 'organizations', 'roles'] as const;
+type Model = (typeof MODELS)[number];
+// GET {t}/organizations and GET {t}/roles are tenant routes of their own, which answer before the data routes.
+const SHADOWED = ['organizations.index', 'roles.index'];
+const SOFT_DELETES: readonly Model[] = ['posts'];
+const TRASH_ACTIONS: readonly StandardAction[] = ['trashed', 'restore', 'forceDelete'];
+
+let server: TestServer;
+const tokens = {} as Record<Email, string>;
+const userIds = {} as Record<Email, number>;
+
+beforeAll(async () => {
+  server = await startDataServer();
+  for (const { email } of MEMBERS) {
+    tokens[email] = await server.login(email);
+    userIds[email] = await idOf(server, 'users', 'email', email);
+  }
+});
+
+afterAll(() => server.close());
+
+const explain = (token: string, org: string, body: unknown) => server.api.post(`/api/${org}/explain`, { token, body });
+
+/** A fresh record of the model in the organization for one case (a trashed post for restore), and a valid body for its writes. */
+async function fixture(model: Model, org: string, email: Email, action: StandardAction): Promise<{ id: number; body: Record<string, unknown> }> {
+  const organizationId = await idOf(server, 'organizations', 'slug', org);
+  if (model === 'posts') {
+    const [post] = await server.sql(
+      `INSERT INTO posts (organization_id, title, author_id, deleted_at) VALUES ($1, 'Case', $2, ${action === 'restore' ? 'now()' : 'NULL'}) RETURNING id`,
+      [organizationId, userIds[email]],
+    );
+    return { id: post.id, body: { title: 'Explained' } };
+  }
+  if (model === 'comments') {
+    const [post] = await server.sql(`INSERT INTO posts (organization_id, title) VALUES ($1, 'Host') RETURNING id`, [organizationId]);
+    const [comment] = await server.sql('INSERT INTO comments (post_id, body) VALUES ($1, $2) RETURNING id', [post.id, 'Case']);
+    return { id: comment.id, body: action === 'store' ? { post_id: post.id, body: 'New' } : { body: 'Edited' } };
+  }
+  if (model === 'users') return { id: userIds[email], body: { name: 'Renamed' } };
+  if (model === 'organizations') return { id: organizationId, body: { name: org === 'acme' ? 'Acme' : 'Globex' } };
+  return { id: await idOf(server, 'roles', 'slug', 'viewer'), body: { name: 'Viewer' } };
+}
+
+describe('POST {t}/explain agrees with the request it explains', () => {
+  const cases = MEMBERS.flatMap(({ email, org }) =>
+    MODELS.flatMap((model) =>
+      STANDARD_ACTIONS.filter((action) => !SHADOWED.includes(`${model}.${action}`) && (SOFT_DELETES.includes(model) || !TRASH_ACTIONS.includes(action))).map((action) => ({
+        email,
+        org,
+        model,
+        action,
+      })),
+    ),
+  );
+
+  it.each(cases)('$email: $model.$action', async ({ email, org, model, action }) => {
+    const route = DATA_ROUTES.find((candidate) => candidate.operation === action)!;
+    const { id, body } = await fixture(model, org, email, action);
+    const record = route.path.includes(':id');
+    const writes = route.body !== undefined;
+    const explained = await explain(tokens[email], org, { model, action, ...(record ? { id } : {}), ...(writes ? { fields: Object.keys(body) } : {}) });
+    expect(explained.status).toBe(200);
+
+    const path = `/api/${org}${route.path.replace(':model', model).replace(':id', String(id))}`;
+    const real = await server.api.request(route.method.toUpperCase(), path, { token: tokens[email], body: writes ? body : undefined });
+
+    expect({ status: explained.body.status, allowed: explained.body.allowed }).toEqual({ status: real.status, allowed: real.status < 300 });
+    if (real.status === 403) expect(explained.body.gate).toBe(real.body.reason.gate);
+    if (real.status === 404) expect(explained.body.gate).toBe('record');
+    expect(explained.body.checks.at(-1).passed).toBe(explained.body.allowed);
+  });
+});
+
+describe('what an explanation names', () => {
+  it('names the per-user deny of the editor as the source, beside the role entry that grants', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const editor = userIds['editor@acme.test'];
+    const explained = await explain(tokens['owner@acme.test'], 'acme', { user_id: editor, model: 'posts', action: 'forceDelete', id });
+    expect(explained.body).toMatchObject({ allowed: false, gate: 'policy', status: 403, user: { id: editor, role: 'editor' } });
+    expect(explained.body.checks.at(-1)).toMatchObject({
+      gate: 'policy',
+      detail: 'lacks posts.forceDelete',
+      permission: { allowed: false, granted_by: [{ source: 'role', entry: 'posts.*' }], denied_by: [{ source: 'denied', entry: 'posts.forceDelete' }] },
+    });
+    const real = await server.api.delete(`/api/acme/posts/${id}/force-delete`, { token: tokens['editor@acme.test'] });
+    expect(real.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.forceDelete' } });
+  });
+
+  it('names PostPolicy.create when the override refuses a viewer granted posts.store', async () => {
+    const viewer = userIds['viewer@acme.test'];
+    await server.sql(`UPDATE user_roles SET granted_permissions = granted_permissions || '{posts.store}' WHERE user_id = $1`, [viewer]);
+    try {
+      const explained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'store', fields: ['title'] });
+      expect(explained.body.checks.at(-1)).toMatchObject({
+        gate: 'policy',
+        passed: false,
+        detail: 'refused by PostPolicy.create',
+        policy: { allowed: false, permission: 'posts.store', permission_held: true, refused_by: 'PostPolicy.create' },
+        permission: { allowed: true, granted_by: [{ source: 'granted', entry: 'posts.store' }] },
+      });
+      const real = await server.api.post('/api/acme/posts', { token: tokens['viewer@acme.test'], body: { title: 'Sneaky' } });
+      expect(real.body.reason).toEqual({ gate: 'policy', permission: 'posts.store', policy: 'PostPolicy.create' });
+    } finally {
+      await server.sql(`UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'posts.store') WHERE user_id = $1`, [viewer]);
+    }
+  });
+
+  it('names the forbidden fields and the policy method whose list refused them', async () => {
+    const explained = await explain(tokens['editor@acme.test'], 'acme', { model: 'posts', action: 'store', fields: 'title,internal_notes' });
+    expect(explained.body).toMatchObject({ allowed: false, gate: 'fields', status: 403 });
+    expect(explained.body.checks.at(-1)).toMatchObject({
+      detail: 'may not set internal_notes (PostPolicy.permittedAttributesForCreate)',
+      fields: { fields: ['internal_notes'], policy: 'PostPolicy.permittedAttributesForCreate' },
+    });
+  });
+
+  it('names the first include hop without its index permission', async () => {
+    const explained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'index', include: ['comments.author'] });
+    expect(explained.body).toMatchObject({ allowed: false, gate: 'include', status: 403 });
+    expect(explained.body.checks.at(-1).include).toEqual({ allowed: false, include: 'comments.author', permission: 'users.index' });
+  });
+
+  it("tells an owner a member's record is in another organization, while the member learns only what their 404 says", async () => {
+    const globexPost = await postId(server, 'Globex secrets');
+    const viewer = userIds['viewer@acme.test'];
+    const asOwner = await explain(tokens['owner@acme.test'], 'acme', { user_id: viewer, model: 'posts', action: 'show', id: globexPost });
+    expect(asOwner.body).toMatchObject({ allowed: false, gate: 'record', status: 404 });
+    expect(asOwner.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'not in this organization', record: 'not_in_organization' });
+
+    const own = await server.api.get(`/api/acme/posts/${globexPost}`, { token: tokens['viewer@acme.test'] });
+    expect(own).toMatchObject({ status: 404, body: { message: 'Resource not found' } });
+    expect(own.body).toEqual({ message: 'Resource not found' });
+    const ownExplained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id: globexPost });
+    expect(ownExplained.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'not found', record: 'not_found' });
+    const missing = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id: 999_999 });
+    expect(missing.body.checks.at(-1)).toEqual(ownExplained.body.checks.at(-1));
+  });
+
+  it('tells an owner which part of the record gate hid a record: the trash, a scope, nothing at all', async () => {
+    const owner = tokens['owner@acme.test'];
+    const [trashed] = await server.sql(`INSERT INTO posts (organization_id, title, deleted_at) VALUES ((SELECT id FROM organizations WHERE slug = 'acme'), 'Binned', now()) RETURNING id`);
+    const state = async (body: Record<string, unknown>) => (await explain(owner, 'acme', body)).body.checks.at(-1).record;
+    expect(await state({ model: 'posts', action: 'show', id: trashed.id })).toBe('trashed');
+    expect(await state({ model: 'posts', action: 'restore', id: await postId(server, 'Welcome to Acme') })).toBe('not_trashed');
+    expect(await state({ model: 'organizations', action: 'show', id: await idOf(server, 'organizations', 'slug', 'globex') })).toBe('hidden_by_scope');
+    expect(await state({ model: 'posts', action: 'show', id: 999_999 })).toBe('missing');
+  });
+
+  it("needs decisions.explain for another member's request, and a member of this organization", async () => {
+    const refused = await explain(tokens['viewer@acme.test'], 'acme', { user_id: userIds['editor@acme.test'], model: 'posts', action: 'index' });
+    expect(refused).toMatchObject({ status: 403, body: { reason: { gate: 'administration', permission: 'decisions.explain' } } });
+    const stranger = await explain(tokens['owner@acme.test'], 'acme', { user_id: userIds['owner@globex.test'], model: 'posts', action: 'index' });
+    expect(stranger).toMatchObject({ status: 404, body: { message: 'Member not found.' } });
+  });
+
+  it('answers bad input with 422 naming the field, never a 500', async () => {
+    const owner = tokens['owner@acme.test'];
+    expect((await explain(owner, 'acme', { model: 'posts', action: 'fly' })).body.errors).toHaveProperty('action');
+    expect((await explain(owner, 'acme', { model: 'secrets', action: 'index' })).body.errors).toEqual({ model: ['The model secrets is not served here.'] });
+    expect((await explain(owner, 'acme', { model: 'posts', action: 'show' })).body.errors).toEqual({ id: ['The id field is required for show.'] });
+    expect((await explain(owner, 'acme', { model: 'comments', action: 'trashed' })).status).toBe(422);
+    expect((await explain(owner, 'acme', { model: 'posts', action: 'index', include: 'comments.secrets' })).status).toBe(400);
+  });
+});
+
+describe('gatehouse explain', () => {
+  /** The command in this process, against the test database; what it printed, or the error it ended with. */
+  async function gatehouse(...args: string[]): Promise<{ printed: string; error?: unknown }> {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
+    vi.stubEnv('DATABASE_URL', server.database.ownerUrl);
+    try {
+      await createProgram().configureOutput({ writeErr: () => {}, writeOut: () => {} }).parseAsync(args, { from: 'user' });
+      return { printed: printed.join('\n') };
+    } catch (error) {
+      return { printed: printed.join('\n'), error };
+    } finally {
+      log.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  }
+
+  it('prints the decision as an indented tree, naming the deny', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const { printed, error } = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts.forceDelete', '--id', String(id));
+    expect(error).toBeUndefined();
+    expect(printed).toBe(
+      [
+        `DELETE /api/acme/posts/${id}/force-delete as editor@acme.test (editor)`,
+        '  authentication: passed (explained as signed in)',
+        '  route_group: passed (membership enforcement is off)',
+        '  organization: passed (acme)',
+        '  membership: passed (editor of acme)',
+        '  record: passed (visible)',
+        '  policy: REFUSED (lacks posts.forceDelete)',
+        '    policy method: refused',
+        '    permission posts.forceDelete: not held',
+        '      granted by role: posts.*',
+        '      denied by denied: posts.forceDelete',
+        'refused at policy (403)',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the same decision as the API answers, as JSON', async () => {
+    const { printed } = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts.store', '--fields', 'title,internal_notes', '--json');
+    const api = await explain(tokens['owner@acme.test'], 'acme', { user_id: userIds['editor@acme.test'], model: 'posts', action: 'store', fields: ['title', 'internal_notes'] });
+    expect(JSON.parse(printed)).toEqual(api.body);
+  });
+
+  it('refuses a malformed request with a usage error, and an unknown member with one line', async () => {
+    const usage = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts');
+    expect(usage.error).toBeInstanceOf(CommanderError);
+    expect(usage.error).toMatchObject({ code: 'commander.invalidArgument', exitCode: 1 });
+    const stranger = await gatehouse('explain', '--org', 'acme', '--user', 'owner@globex.test', 'posts.index');
+    expect(String((stranger.error as Error).message)).toBe('owner@globex.test is not a member of acme (route group tenant).');
+  });
+});

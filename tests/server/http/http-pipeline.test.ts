@@ -1,0 +1,162 @@
+import { Agent, get } from 'node:http';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envConfig } from '../../../server/cli/env-config.js';
+import { readEnvironment } from '../../../server/cli/environment.js';
+import { resolveConfig } from '../../../server/config/server-config.js';
+import { rawRequest } from '../support/raw-request.js';
+import { DEMO_PASSWORD, startTestServer, type TestServer } from '../support/test-server.js';
+
+let server: TestServer;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  server = await startTestServer({ logger: pino({ level: 'info' }, sink), bodyLimit: '1kb' });
+});
+
+afterAll(() => server.close());
+
+describe('the HTTP pipeline', () => {
+  it('answers GET /api/health', async () => {
+    const response = await server.api.get('/api/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    for (const path of ['/api/nothing-here', '/nope', '/api/acme']) {
+      const response = await server.api.get(path);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ message: 'Route not found.' });
+    }
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await server.api.post('/api/auth/login', { rawBody: '{"email": "owner@acme.test",' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: 'Malformed JSON in the request body.' });
+  });
+
+  it('answers a body that is not JSON with 415 and stores nothing', async () => {
+    const token = await server.login('owner@acme.test');
+    const unsupported = { message: 'Request bodies must be JSON, sent with Content-Type: application/json.' };
+    for (const type of ['text/plain;charset=UTF-8', 'application/xml']) {
+      const response = await server.api.post('/api/acme/posts', { token, rawBody: '{"title":"sent as text"}', headers: { 'content-type': type } });
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual(unsupported);
+    }
+    const untyped = await server.api.post('/api/auth/login', { rawBody: '{"email":"owner@acme.test"}', headers: { 'content-type': '' } });
+    expect(untyped.status).toBe(415);
+    expect(await server.sql("SELECT id FROM posts WHERE title = 'sent as text'")).toEqual([]);
+  });
+
+  it('answers a JSON body in any charset but UTF-8 with 415 and stores nothing', async () => {
+    const token = await server.login('owner@acme.test');
+    const utf16 = Buffer.from('{"title":"sent as utf-16"}', 'utf16le').toString('latin1');
+    for (const [charset, rawBody] of [['utf-16', utf16], ['bogus', '{"title":"sent as bogus"}'], ['ISO-8859-1', '{"title":"sent as latin-1"}']] as const) {
+      const response = await server.api.post('/api/acme/posts', { token, rawBody, headers: { 'content-type': `application/json; charset=${charset}` } });
+      expect(response.status, charset).toBe(415);
+      expect(response.body).toEqual({ message: `JSON request bodies must be UTF-8, not charset=${charset}.` });
+    }
+    expect(await server.sql("SELECT id FROM posts WHERE title LIKE 'sent as %'")).toEqual([]);
+    for (const charset of ['utf-8', 'UTF-8', 'utf8']) {
+      const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: DEMO_PASSWORD }, headers: { 'content-type': `application/json; charset=${charset}` } });
+      expect(response.status, charset).toBe(200);
+    }
+  });
+
+  it('answers requests Node itself would refuse with a JSON message', async () => {
+    const noHost = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expect(noHost.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(noHost.body)).toEqual({ message: 'The request must carry a Host header.' });
+
+    const badLine = await rawRequest(server.api.baseUrl, 'GET /api/health NOT-HTTP\r\nHost: localhost\r\n\r\n');
+    expect(badLine.status).toBe(400);
+    expect(JSON.parse(badLine.body)).toEqual({ message: 'The request is malformed.' });
+
+    const http10 = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.0\r\n\r\n');
+    expect(http10.status).toBe(200);
+    expect(JSON.parse(http10.body)).toEqual({ status: 'ok' });
+  });
+
+  it('takes bodiless requests of any content type', async () => {
+    const token = await server.login('owner@acme.test');
+    const emptyTyped = await server.api.post('/api/auth/logout', { token, headers: { 'content-type': 'text/plain', 'content-length': '0' } });
+    expect(emptyTyped.status).toBe(200);
+    const vendorJson = await server.api.post('/api/auth/login', {
+      rawBody: JSON.stringify({ email: 'owner@acme.test', password: 'password123!' }),
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
+    expect(vendorJson.status).toBe(200);
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'x'.repeat(2048) } });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ message: 'The request body is too large.' });
+  });
+
+  it('tags every answer with a request id, keeping a well-formed one the caller sent', async () => {
+    const generated = await server.api.get('/api/health');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await server.api.get('/api/health', { headers: { 'x-request-id': 'trace-123' } });
+    expect(kept.headers['x-request-id']).toBe('trace-123');
+    const replaced = await server.api.get('/api/health', { headers: { 'x-request-id': 'bad id\twith tab' } });
+    expect(replaced.headers['x-request-id']).not.toContain('bad');
+  });
+
+  it('logs one structured line per request without tokens or passwords', async () => {
+    const login = await server.api.post('/api/auth/login', {
+      body: { email: 'owner@acme.test', password: DEMO_PASSWORD },
+      headers: { 'x-request-id': 'login-log-check' },
+    });
+    const token = login.body.token as string;
+    await server.api.get('/api/acme/roles?include=secret', { token, headers: { 'x-request-id': 'roles-log-check' } });
+
+    const lines = logLines.map((line) => JSON.parse(line));
+    const loginLine = lines.find((line) => line.requestId === 'login-log-check');
+    expect(loginLine).toMatchObject({ msg: 'request', method: 'POST', path: '/api/auth/login', status: 200 });
+    const rolesLine = lines.find((line) => line.requestId === 'roles-log-check');
+    expect(rolesLine).toMatchObject({ path: '/api/acme/roles', routeGroup: 'tenant', organization: 'acme', userId: expect.any(Number) });
+    const everything = logLines.join('\n');
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(token.slice(10, 60));
+    expect(everything).not.toContain(DEMO_PASSWORD);
+  });
+});
+
+describe('keep-alive', () => {
+  /** The Keep-Alive header of an answer on a connection the client offers to keep. */
+  const keepAliveHeader = (url: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const agent = new Agent({ keepAlive: true });
+      get(url, { agent }, (response) => {
+        response.resume();
+        response.on('end', () => (agent.destroy(), resolve(response.headers['keep-alive'] as string | undefined)));
+      }).on('error', reject);
+    });
+  const timeouts = (env: NodeJS.ProcessEnv) => {
+    const { keepAliveTimeoutSeconds, headersTimeoutSeconds } = resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', server.secretKey));
+    return { keepAliveTimeoutSeconds, headersTimeoutSeconds };
+  };
+
+  it('keeps an idle connection 65 s by default, longer than a load balancer idles one (60 s)', async () => {
+    expect(await keepAliveHeader(`${server.api.baseUrl}/api/health`)).toBe('timeout=65');
+  });
+
+  it('takes both timeouts from the environment, the headers one above the keep-alive one', () => {
+    expect(timeouts({})).toEqual({ keepAliveTimeoutSeconds: 65, headersTimeoutSeconds: 66 });
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '350' })).toEqual({ keepAliveTimeoutSeconds: 350, headersTimeoutSeconds: 351 });
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '130' })).toEqual({ keepAliveTimeoutSeconds: 120, headersTimeoutSeconds: 130 });
+    expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '60' })).toThrow('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
+    expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: 'long' })).toThrow('GATEHOUSE_KEEP_ALIVE_TIMEOUT must be a whole number');
+  });
+});

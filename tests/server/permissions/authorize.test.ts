@@ -1,0 +1,158 @@
+import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USERS } from '../../../policies/seed.js';
+import { startDataServer } from '../support/data-server.js';
+import type { TestServer } from '../support/test-server.js';
+
+// Issue 22, item 1: POST {t}/authorize answers each check as its real request would be answered.
+
+let server: TestServer;
+const tokens = new Map<string, string>();
+/** The property test's own server: its real requests delete and restore records the other tests name. */
+let sampled: TestServer;
+const sampledTokens = new Map<string, string>();
+const MEMBERS = DEMO_USERS.filter((user) => user.organization !== null);
+const MODELS = ['posts', 'comments', 'users', 'organizations', 'roles', 'invoices'];
+const INCLUDES = [[], ['author'], ['comments'], ['post'], ['comments.author'], ['nope']];
+
+beforeAll(async () => {
+  [server, sampled] = await Promise.all([startDataServer(), startDataServer()]);
+  for (const user of MEMBERS) {
+    tokens.set(user.email, await server.login(user.email));
+    sampledTokens.set(user.email, await sampled.login(user.email));
+  }
+});
+
+afterAll(() => Promise.all([server.close(), sampled.close()]));
+
+const authorizeOn = (target: () => TestServer, tokenOf: Map<string, string>) => (email: string, organization: string, checks: unknown) =>
+  target().api.post(`/api/${organization}/authorize`, { token: tokenOf.get(email)!, body: { checks } });
+const authorize = authorizeOn(() => server, tokens);
+const authorizeSampled = authorizeOn(() => sampled, sampledTokens);
+
+/** The data request a check stands for; store and update send `{}`, which never writes. */
+function realRequest(email: string, organization: string, check: { model: string; action: string; id: number; include: string[] }) {
+  const base = `/api/${organization}/${check.model}`;
+  const query = check.include.length > 0 ? `?include=${check.include.join(',')}` : '';
+  const options = { token: sampledTokens.get(email)! };
+  switch (check.action) {
+    case 'index':
+      return sampled.api.get(`${base}${query}`, options);
+    case 'trashed':
+      return sampled.api.get(`${base}/trashed${query}`, options);
+    case 'show':
+      return sampled.api.get(`${base}/${check.id}${query}`, options);
+    case 'store':
+      return sampled.api.post(base, { ...options, body: {} });
+    case 'update':
+      return sampled.api.request('PATCH', `${base}/${check.id}`, { ...options, body: {} });
+    case 'destroy':
+      return sampled.api.delete(`${base}/${check.id}`, options);
+    case 'restore':
+      return sampled.api.post(`${base}/${check.id}/restore`, options);
+    default:
+      return sampled.api.delete(`${base}/${check.id}/force-delete`, options);
+  }
+}
+
+/** Past every gate: answered, or refused only by the body's validation. */
+const passedGates = (status: number) => status < 300 || status === 422;
+
+describe('POST {t}/authorize', () => {
+  it('agrees with the real request for every demo member x model x action x sampled record', async () => {
+    const ids = (await sampled.sql<{ id: number }>('SELECT id FROM posts UNION SELECT id FROM comments UNION SELECT id FROM users')).map((row) => row.id);
+    const listing = new Set(['index', 'trashed', 'show']);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...MEMBERS),
+        fc.constantFrom(...MODELS),
+        fc.constantFrom(...STANDARD_ACTIONS),
+        fc.constantFrom(...ids, 999_999),
+        fc.constantFrom(...INCLUDES),
+        async (user, model, action, id, include) => {
+          // GET {t}/roles and GET {t}/organizations are the tenant operations, not these models' data index.
+          fc.pre(!(action === 'index' && (model === 'roles' || model === 'organizations')));
+          const check = { model, action, id, include: listing.has(action) ? include : [] };
+          const organization = user.organization!;
+          const answer = await authorizeSampled(user.email, organization, [check]);
+          expect(answer.status).toBe(200);
+          const real = await realRequest(user.email, organization, check);
+          const [result] = answer.body.results;
+          expect({ allowed: result.allowed, status: real.status }).toEqual({ allowed: passedGates(real.status), status: real.status });
+          if (!result.allowed) expect(result.message).toBe(real.body.message);
+        },
+      ),
+      { numRuns: 160 },
+    );
+  });
+
+  it('names the override that refused a held permission, the fields and the include hop', async () => {
+    await server.sql("UPDATE user_roles SET granted_permissions = array_append(granted_permissions, 'posts.store') WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test')");
+    const [post] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Office move'");
+    const answer = await authorize('viewer@acme.test', 'acme', [
+      { model: 'posts', action: 'store' },
+      { model: 'posts', action: 'destroy', id: post!.id },
+      { model: 'posts', action: 'show', id: post!.id, fields: { read: ['title', 'internal_notes'] } },
+      { model: 'posts', action: 'index', include: ['author'] },
+      { model: 'posts', action: 'show', id: post!.id, fields: { read: ['title'] } },
+    ]);
+    expect(answer.body.results).toEqual([
+      { allowed: false, message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.store', policy: 'PostPolicy.create' } },
+      { allowed: false, message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.destroy' } },
+      { allowed: false, message: 'You are not allowed to read the following field(s): internal_notes', reason: { gate: 'fields', fields: ['internal_notes'] } },
+      { allowed: false, message: 'You do not have permission to include author.', reason: { gate: 'include', include: 'author' } },
+      { allowed: true },
+    ]);
+    const [comment] = await server.sql<{ id: number }>("SELECT id FROM comments WHERE body = 'Glad to be here.'");
+    const editor = await authorize('editor@acme.test', 'acme', [{ model: 'comments', action: 'update', id: comment!.id, fields: { write: ['body', 'post_id'] } }]);
+    expect(editor.body.results[0].reason).toEqual({ gate: 'fields', fields: ['post_id'] });
+  });
+
+  it('refuses an unknown model or action in its own result, another tenant’s record as missing', async () => {
+    const [foreign] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Globex secrets'");
+    const answer = await authorize('owner@acme.test', 'acme', [
+      { model: 'invoices', action: 'index' },
+      { model: 'posts', action: 'publish' },
+      { model: 'posts', action: 'show', id: foreign!.id },
+      { model: 'posts', action: 'show' },
+      { model: 'posts', action: 'index' },
+    ]);
+    expect(answer.body.results.map((result: { allowed: boolean; reason?: { gate: string } }) => [result.allowed, result.reason?.gate])).toEqual([
+      [false, 'model'],
+      [false, 'action'],
+      [false, 'record'],
+      [false, 'record'],
+      [true, undefined],
+    ]);
+    expect(answer.body.results[2].message).toBe('Resource not found');
+  });
+
+  it('answers a malformed body or more than 100 checks with 422, and a stranger with 401', async () => {
+    for (const checks of [undefined, 'posts', [{ model: 'posts' }], [{ model: 'posts', action: 'index', extra: 1 }], Array.from({ length: 101 }, () => ({ model: 'posts', action: 'index' }))]) {
+      const answer = await authorize('owner@acme.test', 'acme', checks);
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors).toBeDefined();
+    }
+    expect((await server.api.post('/api/acme/authorize', { body: { checks: [] } })).status).toBe(401);
+    expect((await authorize('owner@globex.test', 'acme', [])).status).toBe(404);
+  });
+});
+
+describe('GET {t}/user-role', () => {
+  it('answers the policies’ abilities, 304 while unchanged and a new ETag after a permission change', async () => {
+    const token = await server.login('viewer@acme.test');
+    const first = await server.api.get('/api/acme/user-role', { token });
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.body.abilities.posts).toEqual({ index: true, store: false, trashed: false });
+    const etag = first.headers.etag!;
+    expect((await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': etag } })).status).toBe(304);
+
+    await server.sql("UPDATE user_roles SET granted_permissions = array_append(granted_permissions, 'posts.trashed') WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test')");
+    const changed = await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body.abilities.posts.trashed).toBe(true);
+    expect((await server.api.get('/api/acme/posts/trashed', { token })).status).toBe(200);
+  });
+});
