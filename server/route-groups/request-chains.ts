@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import { openMemberRequest, openTenantMemberRequest } from '../tenancy/open-member-request.js';
 import { requireGroupMembership } from '../tenancy/require-group-membership.js';
 import { resolveOrganization } from '../tenancy/resolve-organization.js';
-import { tenantTransaction } from '../tenancy/tenant-transaction.js';
+import { openTenantTransaction } from '../tenancy/open-tenant-transaction.js';
 
 // Every request chain of the server, each typed by the state it establishes: a route mounts its
 // handlers with `chain.before(...)`, which takes only handlers that need no more than that state.
@@ -43,7 +43,7 @@ export const tenantMember = (services: Services): RequestChain<GroupState, Tenan
 
 /** Anyone, with no permissions, in the organization the request addresses: data requests of a group without auth. */
 export const guest = (services: Services): RequestChain<GroupState, DataState> =>
-  RequestChain.from<GroupState>().then(resolveOrganization(services)).then(tenantTransaction(services)).then(loadPermissions());
+  RequestChain.from<GroupState>().then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions());
 
 /** Data requests: members in groups with auth, anyone (with no permissions) in groups without. */
 export function dataChain(group: RouteGroup, services: Services, reads?: RequestReads): RequestChain<GroupState, DataState> {

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
  * Runs the rest of the request in one transaction carrying the tenant context (organization and
  * user), so row-level security scopes every query below and a failure rolls all of it back.
  */
-export function tenantTransaction(services: Services): Stage<RequestState & { auth?: Authentication; organization?: CurrentOrganization }, { trx: TenantTransaction }> {
+export function openTenantTransaction(services: Services): Stage<RequestState & { auth?: Authentication; organization?: CurrentOrganization }, { trx: TenantTransaction }> {
   return async (ctx, next) => {
     const context = { organizationId: ctx.state.organization?.id ?? null, userId: ctx.state.auth?.user.id ?? null };
     try {
