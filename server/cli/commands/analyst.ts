@@ -49,17 +49,19 @@ async function remove(options: { role: string }): Promise<void> {
 }
 
 const positional = (what: string) => `${what} (an alias of the flag)`;
+const ANALYST_ROLE = 'PostgreSQL login role of the analyst';
+
+/** The analyst's login role and an organization, as flags or, an alias, positionally. */
+const takesAccess = (command: Command, organization: string) =>
+  command
+    .argument('[role]', positional(ANALYST_ROLE))
+    .argument('[org-slug]', positional(organization))
+    .option('--role <role>', ANALYST_ROLE)
+    .option('--org <slug>', organization);
 
 export const analystCommand: CliCommand = (program) => {
   const analyst = commandGroup(program, 'analyst', 'Let a PostgreSQL login read chosen organizations (psql, BI tools)');
-  analyst
-    .command('grant')
-    .description('Let a login role read an organization')
-    .usage('--role <role> --org <slug> [--create [--password <password>]]')
-    .argument('[role]', positional('PostgreSQL login role of the analyst'))
-    .argument('[org-slug]', positional('organization it may read'))
-    .option('--role <role>', 'PostgreSQL login role of the analyst')
-    .option('--org <slug>', 'organization it may read')
+  takesAccess(analyst.command('grant').description('Let a login role read an organization').usage('--role <role> --org <slug> [--create [--password <password>]]'), 'organization it may read')
     .option('--create', 'create the login role first')
     .option('--password <password>', 'password of the created role (generated and shown once when left out)')
     .action((role: string | undefined, slug: string | undefined, options: GrantOptions, command: Command) => {
@@ -67,14 +69,7 @@ export const analystCommand: CliCommand = (program) => {
       if (options.password !== undefined && !options.create) command.error('error: --password goes with --create');
       return grant(chosen.role, chosen.slug, options);
     });
-  analyst
-    .command('revoke')
-    .description("Take back a login role's access to an organization")
-    .usage('--role <role> --org <slug>')
-    .argument('[role]', positional('PostgreSQL login role of the analyst'))
-    .argument('[org-slug]', positional('organization it may no longer read'))
-    .option('--role <role>', 'PostgreSQL login role of the analyst')
-    .option('--org <slug>', 'organization it may no longer read')
+  takesAccess(analyst.command('revoke').description("Take back a login role's access to an organization").usage('--role <role> --org <slug>'), 'organization it may no longer read')
     .action((role: string | undefined, slug: string | undefined, options: AccessOptions, command: Command) => {
       const chosen = access(command, options, role, slug);
       return revoke(chosen.role, chosen.slug);
@@ -83,6 +78,6 @@ export const analystCommand: CliCommand = (program) => {
   analyst
     .command('remove')
     .description('Take every organization of this database from an analyst, and its CONNECT (the login role stays)')
-    .requiredOption('--role <role>', 'PostgreSQL login role of the analyst')
+    .requiredOption('--role <role>', ANALYST_ROLE)
     .action(remove);
 };

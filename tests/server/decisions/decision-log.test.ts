@@ -33,6 +33,20 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
+/** The refusal of the viewer's `DELETE /api/acme/posts/{id}`, as logged and stored. */
+const viewerDeletion = (requestId: string): DecisionEvent => ({
+  event: 'authz.denied',
+  request_id: requestId,
+  user_id: viewerId,
+  organization_id: acmeId,
+  route_group: 'tenant',
+  method: 'DELETE',
+  route: '/api/:organization/:model/:id',
+  status: 403,
+  gate: 'policy',
+  permission: 'posts.destroy',
+});
+
 const denials = (requestId: unknown) => lines.filter((line) => line.event === 'authz.denied' && line.request_id === requestId);
 
 describe('the request log', () => {
@@ -42,17 +56,7 @@ describe('the request log', () => {
     expect(refused.status).toBe(403);
     const [event, ...more] = denials(refused.headers['x-request-id']);
     expect(more).toEqual([]);
-    expect(event).toMatchObject({
-      event: 'authz.denied',
-      user_id: viewerId,
-      organization_id: acmeId,
-      route_group: 'tenant',
-      method: 'DELETE',
-      route: '/api/:organization/:model/:id',
-      status: 403,
-      gate: 'policy',
-      permission: 'posts.destroy',
-    });
+    expect(event).toMatchObject(viewerDeletion(String(refused.headers['x-request-id'])));
     expect(JSON.stringify(event)).not.toContain(`/posts/${id}`);
   });
 
@@ -97,24 +101,11 @@ describe('GET {t}/decisions', () => {
 });
 
 describe('the decision store', () => {
-  const event = (requestId: string): DecisionEvent => ({
-    event: 'authz.denied',
-    request_id: requestId,
-    user_id: viewerId,
-    organization_id: acmeId,
-    route_group: 'tenant',
-    method: 'DELETE',
-    route: '/api/:organization/:model/:id',
-    status: 403,
-    gate: 'policy',
-    permission: 'posts.destroy',
-  });
-
   it('keeps at most queueLimit refusals in memory during a flood, counts the rest as dropped, and writes what it kept', async () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
       const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20 }), pino({ level: 'silent' }));
-      for (let index = 0; index < 1000; index++) store.add(event(`flood-${index}`));
+      for (let index = 0; index < 1000; index++) store.add(viewerDeletion(`flood-${index}`));
       expect(store.stats()).toEqual({ queued: 50, written: 0, dropped: 950 });
       await store.drain();
       expect(store.stats()).toEqual({ queued: 0, written: 50, dropped: 950 });
@@ -135,7 +126,7 @@ describe('the decision store', () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
       const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', retentionDays: 30 }), pino({ level: 'silent' }));
-      store.add(event('retention'));
+      store.add(viewerDeletion('retention'));
       await store.drain();
     } finally {
       await database.close();
