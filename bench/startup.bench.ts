@@ -1,8 +1,9 @@
 // `npm run bench -- startup`: how fast the service starts and how much memory it holds. Over a
-// database already migrated and seeded (the demo and a `bench` tenant), three ways of starting
-// it, each in a process of its own: `gatehouse serve` as an operator runs it, `npm start` (its
-// web build, then `gatehouse start`, whose migrations and seed find nothing to do), and
-// `createServer` in a bare Node process (bench/http/gatehouse-server.ts). For each, the time
+// database already migrated and seeded (the demo and a `bench` tenant), five ways of starting
+// it, each in a process of its own: `gatehouse serve` as an operator runs it, from the packages
+// packed and installed (the demo's config as JavaScript, then as TypeScript) and from the
+// checkout; `npm start` (its web build, then `gatehouse start`, whose migrations and seed find
+// nothing to do); and `createServer` in a bare Node process (bench/http/gatehouse-server.ts). For each, the time
 // from starting the process to the first answered data request (a GET of one post, polled from
 // the moment the process starts), and its RSS: just after that first answer, idle 2 s later, the
 // most sampled under BENCH_SECONDS (default 10) of shows at BENCH_CONNECTIONS (default 8)
@@ -23,6 +24,7 @@ import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/logins/app-login.js';
 import { roleUrl } from '../server/db/logins/role-url.js';
 import { withBenchDatabase } from './support/bench-database.js';
+import { installGatehouse } from './support/installed-gatehouse.js';
 import { generateLoad } from './support/load-generator.js';
 import { processStat } from './support/cluster-cpu.js';
 import { childRunning, peakRssDuring, rssMiB } from './support/process-memory.js';
@@ -92,6 +94,9 @@ async function firstAnswer(url: string, headers: Record<string, string>): Promis
   }
 }
 
+console.log('Packing and installing the packages...');
+const installed = await installGatehouse(DEMO_CONFIG);
+
 await withBenchDatabase(async (ownerUrl) => {
   await seedDemo(ownerUrl);
   const tenant = await seedBenchTenant(ownerUrl, ROWS);
@@ -136,10 +141,14 @@ await withBenchDatabase(async (ownerUrl) => {
       stop: async () => (await server).stop(),
     };
   };
-  const ways: Record<string, () => Promise<Started>> = {
-    'gatehouse serve': command((env) => startCommand(process.execPath, [GATEHOUSE, 'serve', '--config', DEMO_CONFIG], env, { detached: true }), {
+  const serve = (bin: string, config: string, cwd = ROOT) =>
+    command((env) => startCommand(process.execPath, [bin, 'serve', '--config', config], env, { cwd, detached: true }), {
       GATEHOUSE_APP_DATABASE_URL: roleUrl(ownerUrl, SERVICE_ROLE, SERVICE_PASSWORD),
-    }),
+    });
+  const ways: Record<string, () => Promise<Started>> = {
+    'gatehouse serve, installed, .mjs config': serve(installed.bin, installed.jsConfig, dirname(installed.jsConfig)),
+    'gatehouse serve, installed, .ts config': serve(installed.bin, installed.tsConfig, dirname(installed.tsConfig)),
+    'gatehouse serve, checkout': serve(GATEHOUSE, DEMO_CONFIG),
     'npm start': command((env) => startCommand('npm', ['start'], env, { detached: true })),
     'createServer in a bare process': inProcess,
   };
@@ -221,4 +230,4 @@ await withBenchDatabase(async (ownerUrl) => {
   } finally {
     await rm(home, { recursive: true, force: true });
   }
-});
+}).finally(() => rm(installed.folder, { recursive: true, force: true }));
