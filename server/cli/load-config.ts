@@ -6,6 +6,7 @@ import { parseConfig } from '../config/config-schema.js';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { DEMO_CONFIG } from './demo-checkout.js';
 import { syntaxErrorLocation } from './syntax-error-location.js';
+import { prepareImport } from './typescript-loader.js';
 
 /** Looked for in the working directory, in this order. */
 export const CONFIG_FILES = ['gatehouse.config.ts', 'gatehouse.config.js', 'gatehouse.config.mjs'] as const;
@@ -28,6 +29,7 @@ export function findConfigFile(explicit: string | undefined, cwd = process.cwd()
 export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
   let module: { default?: unknown };
   try {
+    await prepareImport(path);
     module = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
     if (error instanceof ConfigError) throw error;

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startCommand } from '../../harness/cli.js';
 import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../../harness/package-consumers.js';
 import {
   dependencyClosure,
@@ -16,6 +17,15 @@ import {
   typeCheck,
   type Tarballs,
 } from '../../harness/packed-packages.js';
+import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
+import { createEmptyDatabase } from '../support/database.js';
+
+/**
+ * The URL of every ES module a Node process loaded, from Node's own debug log of its module map
+ * (`NODE_DEBUG=esm` writes one "Storing <url>" line per module to stderr).
+ */
+const loadedModules = (stderr: string) => [...stderr.matchAll(/^ESM \d+: Storing (\S+) /gm)].map((match) => match[1]!);
+const isTranspiler = (url: string) => /\/node_modules\/(tsx|esbuild)\//.test(url);
 
 // Each package as a user installs it: packed by npm, installed from its tarball alone into a
 // folder outside the repository, then used by a small consumer project.
@@ -172,5 +182,73 @@ describe('@gatehouse/server from its tarball', () => {
     const script = "const server = await import('@gatehouse/server'); console.log(typeof server.createServer, typeof server.defineModel);";
     const loaded = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer });
     expect(loaded.stdout.trim()).toBe('function function');
+  }, SLOW);
+
+  it('starts with a JavaScript config in plain Node: tsx is never loaded', async () => {
+    const app = join(consumer, 'js-app');
+    await mkdir(app);
+    await writeFile(join(app, 'gatehouse.config.mjs'), "import { defineConfig } from '@gatehouse/server';\n\nexport default defineConfig({ membershipEnforcement: true });\n");
+    const database = await createEmptyDatabase();
+    const home = await scratchFolder('home');
+    const { secretKey } = await generateTokenKeyPair();
+    const env = { DATABASE_URL: database.ownerUrl, PORT: '0', HOST: '127.0.0.1', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home, NODE_DEBUG: 'esm' };
+    const started = startCommand(process.execPath, [join(consumer, 'node_modules', '.bin', 'gatehouse'), 'start'], env, { cwd: app });
+    try {
+      const url = /Gatehouse listening on (\S+)/.exec(await started.waitFor(/Gatehouse listening on \S+/, 2 * MINUTES))![1]!;
+      expect((await fetch(`${url}/api/health`)).status).toBe(200);
+      const loaded = loadedModules(started.output().stderr);
+      expect(loaded).toContain(`file://${join(consumer, 'node_modules', '@gatehouse', 'server', 'dist', 'cli', 'main.js')}`);
+      expect(loaded).toContain(`file://${join(app, 'gatehouse.config.mjs')}`);
+      expect(loaded.filter(isTranspiler)).toEqual([]);
+    } finally {
+      started.child.kill('SIGTERM');
+      await started.exited;
+      await database.drop();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, SLOW);
+
+  it('loads a TypeScript config through tsx on Node 20, its policies on the same engine as the CLI', async () => {
+    const app = join(consumer, 'ts-app');
+    await mkdir(app);
+    await writeFile(
+      join(app, 'gatehouse.config.ts'),
+      `import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
+import { defineConfig, defineModel } from '@gatehouse/server';
+
+const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
+
+class NotePolicy extends ResourcePolicy<{ author_id: number }> {
+  override update(user: PolicyUser | null, note: { author_id: number }): boolean {
+    return super.update(user, note) && note.author_id === user?.id;
+  }
+}
+
+export default defineConfig({ organizationRoles: { owner: ['*'], member: ['notes.*'] }, data: { models: [notes], policies: { NotePolicy } } });
+`,
+    );
+    await writeFile(
+      join(app, 'notes.policy.yaml'),
+      `principals:
+  author: { role: member, id: 1, organization: { id: 1, slug: acme } }
+resources:
+  own: { model: notes, attributes: { id: 1, organization_id: 1, author_id: 1 } }
+  other: { model: notes, attributes: { id: 2, organization_id: 1, author_id: 2 } }
+tests:
+  - { principal: author, resource: own, actions: { update: allow } }
+  - { principal: author, resource: other, actions: { update: deny, show: allow } }
+`,
+    );
+    const { stdout, stderr } = await run(process.execPath, [join(consumer, 'node_modules', '.bin', 'gatehouse'), 'policy', 'test', 'notes.policy.yaml'], {
+      cwd: app,
+      env: { ...process.env, NODE_DEBUG: 'esm' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(stdout).toMatch(/\b3 passed\b/);
+    const loaded = loadedModules(stderr);
+    // The log above sees tsx when it is loaded.
+    expect(loaded.some(isTranspiler)).toBe(true);
+    // tsx loads the config's imports from where the CLI loaded them: one engine, not a copy of its own.
+    expect(loaded.filter((url) => url.includes('/@gatehouse/engine/dist/index.js'))).toEqual([`file://${join(consumer, 'node_modules', '@gatehouse', 'engine', 'dist', 'index.js')}`]);
   }, SLOW);
 });
