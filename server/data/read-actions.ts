@@ -7,9 +7,9 @@ import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js'
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
-import { fetchPage, fetchPageStatement } from '../listing/fetch-page.js';
+import { fetchPage, fetchPageStatement, pageRows } from '../listing/fetch-page.js';
 import { PageCursors } from '../listing/page-cursor.js';
-import { loadIncludes } from '../listing/load-includes.js';
+import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
 import { readsCallerContext, selectionStatement, type Selection, type SelectionStatement } from '../listing/selection-statement.js';
@@ -20,7 +20,7 @@ import { readableChanges } from '../audit/readable-changes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
-import { findRecord, parseRecordId, recordStatement, requireSoftDeletes } from './find-record.js';
+import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 
 export interface Pagination {
@@ -60,9 +60,16 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
   return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 
+/**
+ * Where a read's rows come from, for its include hops to read their parents from as a subquery
+ * (`includeStatements`); null when the rows' SQL depends on the caller: the read was then not
+ * planned ahead, and its hops read by the keys of the rows it got.
+ */
+const parentsOf = (selection: Selection, rows: () => ParentRows): ParentRows | null => (readsCallerContext(selection) ? null : rows());
+
 /** The rows as the caller may read them, with their includes: what a read does last. */
-async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
-  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, true);
+async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery, parents: ParentRows | null): Promise<LooseRow[]> {
+  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, { endsRead: true, parents });
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
 }
@@ -79,10 +86,11 @@ function listingSelection(model: ModelDefinition, scope: ScopeContext, query: Pa
 async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
   const query = gateListing(context, model, raw, trashed);
   const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
-  const page = await fetchPage(context.trx, selection, { ...query, after });
+  const request = { ...query, after };
+  const page = await fetchPage(context.trx, selection, request);
   const count = await countRows(context.trx, selection, listing.preferredCount ?? model.count);
   return {
-    data: await serializeWithIncludes(context, model, page.rows, query),
+    data: await serializeWithIncludes(context, model, page.rows, query, parentsOf(selection, () => pageRows(context.trx, selection, request))),
     pagination: {
       currentPage: after === null ? query.page : null,
       lastPage: count.total === null ? null : lastPage(count.total, query.perPage),
@@ -101,7 +109,8 @@ export const trashedRecords = (context: DataActionContext, model: ModelDefinitio
 
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
-  const [record] = await serializeWithIncludes(context, model, [row], query);
+  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
+  const [record] = await serializeWithIncludes(context, model, [row], query, parentsOf(selection, () => recordRow(context.trx, selection, parseRecordId(id))));
   return record!;
 }
 
@@ -200,20 +209,36 @@ function planned(selection: Selection, statements: () => CompiledQuery[], comple
   return readsCallerContext(selection) ? null : { statements: statements(), complete };
 }
 
-/** What indexRecords and trashedRecords read, includes aside (their rows are not known yet). */
-export function planListing({ db, registry, model, scope, raw }: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
+/**
+ * A read's statements and its include hops' (`includeStatements`), their parents being the rows
+ * of `rows`: complete when there are no hops or every hop could be planned, else the hops read
+ * as they go.
+ */
+function plannedWithIncludes(read: PlannedRead, selection: Selection, includes: readonly string[], statements: () => CompiledQuery[], rows: () => ParentRows): ReadAhead | null {
+  if (readsCallerContext(selection)) return null;
+  const { db, registry, model, scope } = read;
+  const hops = includes.length === 0 ? new Map<string, CompiledQuery>() : includeStatements(db, registry, model, includes, scope, rows());
+  return { statements: [...statements(), ...(hops?.values() ?? [])], complete: hops !== null };
+}
+
+/** What indexRecords and trashedRecords read, their includes with them where they can be planned. */
+export function planListing(read: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
+  const { db, registry, model, scope, raw } = read;
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseEndpointParameters(registry, model, raw);
   const { after, selection } = listingSelection(model, scope, query, listing, trashed);
-  const statements = () => [fetchPageStatement(db, selection, { ...query, after }), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
-  return planned(selection, statements, query.includes.length === 0);
+  const request = { ...query, after };
+  const statements = () => [fetchPageStatement(db, selection, request), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
+  return plannedWithIncludes(read, selection, query.includes, statements, () => pageRows(db, selection, request));
 }
 
-/** What showRecord reads, includes aside. */
-export function planShow({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
+/** What showRecord reads, its includes with it where they can be planned. */
+export function planShow(read: PlannedRead, id: string): ReadAhead | null {
+  const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'show');
   const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
-  return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], query.includes.length === 0);
+  const recordId = parseRecordId(id);
+  return plannedWithIncludes(read, selection, query.includes, () => [recordStatement(db, selection, recordId)], () => recordRow(db, selection, recordId));
 }
 
 /** What computeAggregates reads. */

@@ -102,13 +102,24 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
     /**
      * The opening, the statements and (for a complete read) COMMIT in one write: the stream is
      * corked while pg writes each one. Answers the opening; the others wait for their readers.
+     * Without an opening (a read's last statements), a statement already sent ahead is not sent
+     * again; when a COMMIT is on its way and some are not, they go in a new transaction opened
+     * by `reopening`, the old one ending with its COMMIT and its unread answers thrown away.
      */
-    #readAhead({ opening, statements, complete }: OpeningAhead): Promise<pg.QueryResult> {
+    #readAhead({ opening, statements, complete, reopening }: OpeningAhead): Promise<pg.QueryResult> {
+      const sentAhead = new Set(this.#ahead.map((sent) => sent.key));
+      const missing = opening === null ? statements.filter(({ sql, parameters }) => !sentAhead.has(statementKey(sql, parameters))) : statements;
+      if (opening === null && this.#committing) {
+        if (missing.length === 0) return Promise.resolve(NOTHING_SENT);
+        if (reopening === undefined) return Promise.reject(new StatementAfterCommitError(missing[0]!.sql));
+        this.#forgetAhead();
+        return this.#readAhead({ opening: reopening, statements, complete });
+      }
       const { stream } = this.connection;
       stream.cork();
       try {
         const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#send(opening, []);
-        const ahead = [...statements.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
+        const ahead = [...missing.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
         for (const { sql, parameters } of ahead) {
           const answer = this.#send(sql, parameters);
           // Read or not, an answer's failure is its reader's: unread, it is dropped, never unhandled.
