@@ -16,7 +16,10 @@ import { readsCallerContext, selectionStatement, type Selection, type SelectionS
 import type { ListQuery, ParsedQuery, ShapeQuery } from '../listing/parsed-query.js';
 import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
-import { readableChanges } from '../audit/readable-changes.js';
+import { changeFields, readableChanges } from '../audit/readable-changes.js';
+import { trailFieldGuesses, type TrailReader } from '../audit/trail-field-guesses.js';
+import { tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
+import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
@@ -154,13 +157,36 @@ export async function computeAggregates(context: DataActionContext, model: Model
   return Object.fromEntries(aggregates.map(({ name }) => [name, row[name] === null ? null : Number(row[name])]));
 }
 
+/** A record's trail showing the changes of `fields` (see showsReadableChange): one page of it, oldest first, and its total. */
+function trailStatements(db: LooseTransaction, model: ModelDefinition, recordId: number, fields: readonly string[], { page, perPage }: Pick<ListQuery, 'page' | 'perPage'>): [CompiledQuery, CompiledQuery] {
+  const trail = db
+    .selectFrom('audit_logs')
+    .where('model', '=', model.slug)
+    .where('record_id', '=', String(recordId))
+    .where(showsReadableChange(new Map([[model.slug, fields]])));
+  const entries = trail
+    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
+    .orderBy('id')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .compile();
+  return [entries, trail.select((eb) => eb.fn.countAll<string>().as('total')).compile()];
+}
+
+const trailReader = ({ routeGroup, userId }: ScopeContext, organizationSlug: string | null, model: ModelDefinition): TrailReader => ({ routeGroup, organizationSlug, userId, model: model.slug });
+
 /**
  * A record's history, oldest first and paged like an index, gated like the record itself now: a
  * trashed record's needs the right to see trashed records (as absent as a missing one without
  * it), a field the caller cannot read is not in it, and an update of such fields alone is left
  * out, so the trail never tells that a hidden field changed.
+ *
+ * The trail's statements depend on the fields the caller may read, known only now: a request
+ * sent them ahead for the fields its reader had the last time (planAudit), and they are read only
+ * if these are the same; otherwise the trail is read again, in a transaction of its own under the
+ * same tenant context (`sendLastReads`).
  */
-export async function auditTrail(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<RecordList> {
+export async function auditTrail(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, organizationSlug: string | null = null): Promise<RecordList> {
   const query = parseEndpointParameters(context.registry, model, raw, 'audit');
   if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
@@ -168,20 +194,12 @@ export async function auditTrail(context: DataActionContext, model: ModelDefinit
   if (model.softDeletes && row.deleted_at !== null && !policy.viewTrashed(context.user)) throw new RecordNotFoundError();
   context.authorize(model, 'view', row);
   const serializer = recordSerializer(context);
-  const trail = context.trx
-    .selectFrom('audit_logs')
-    .where('model', '=', model.slug)
-    .where('record_id', '=', String(row.id))
-    .where(showsReadableChange(readableChanges(serializer, [model])));
-  const entries = trail
-    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
-    .orderBy('id')
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage)
-    .compile();
-  const count = trail.select((eb) => eb.fn.countAll<string>().as('total')).compile();
-  await sendLastReads(context.trx, [entries, count]);
-  const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery(entries), context.trx.executeQuery(count)]);
+  const fields = readableChanges(serializer, [model]).get(model.slug)!;
+  trailFieldGuesses.set(trailReader(context.scope, organizationSlug, model), fields);
+  const statements = trailStatements(context.trx, model, parseRecordId(id), fields, query);
+  const { organizationId, userId } = context.scope;
+  await sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId, userId }));
+  const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery<LooseRow>(statements[0]), context.trx.executeQuery<{ total: string }>(statements[1])]);
   const read = serializer.reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
   return {
@@ -201,6 +219,8 @@ export interface PlannedRead {
   registry: ModelRegistry;
   model: ModelDefinition;
   scope: ScopeContext;
+  /** The organization the request addresses, not found yet; null outside tenancy. */
+  organizationSlug: string | null;
   raw: RawQuery;
 }
 
@@ -249,10 +269,15 @@ export function planAggregates({ db, registry, model, scope, raw }: PlannedRead)
   return planned(selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
 }
 
-/** What auditTrail reads first: its record. The trail's statement depends on the fields the caller may read. */
-export function planAudit({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
-  parseEndpointParameters(registry, model, raw, 'audit');
+/**
+ * What auditTrail reads: its record, and its trail for the fields the reader could read the last
+ * time (every readable one the first time): auditTrail reads those answers only if it still can.
+ */
+export function planAudit({ db, registry, model, scope, raw, organizationSlug }: PlannedRead, id: string): ReadAhead | null {
+  const query = parseEndpointParameters(registry, model, raw, 'audit');
   if (!model.audit) return null;
   const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING };
-  return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], false);
+  const recordId = parseRecordId(id);
+  const fields = trailFieldGuesses.get(trailReader(scope, organizationSlug, model)) ?? changeFields(exposedAttributes(model, () => true));
+  return planned(selection, () => [recordStatement(db, selection, recordId), ...trailStatements(db, model, recordId, fields, query)], true);
 }

@@ -41,7 +41,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     routeGroup: group.name,
     organizationSlug: slug !== null && SLUG.test(slug) ? slug : null,
   };
-  const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
+  const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group, organizationSlug: opening.organizationSlug }, reads) : undefined;
   try {
     await withOpenedRequest(services.db, opening, async (trx, opened) => {
       if (!opened.session) throw new UnauthenticatedError();

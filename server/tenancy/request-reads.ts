@@ -2,10 +2,12 @@ import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { GatehouseContext, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 
-/** Who asks, as far as is known before the opening answers: the token's user in the request's route group. */
+/** Who asks, as far as is known before the opening answers: the token's user in the request's route group, and the organization it addresses. */
 export interface ReadingCaller {
   userId: number;
   group: RouteGroup;
+  /** The slug the request addresses, before the opening has found it; null outside tenancy. */
+  organizationSlug: string | null;
 }
 
 /**
