@@ -5,7 +5,7 @@
 -- (docs/architecture/round-trips.md lists the column types), the value is PostgreSQL's own JSON.
 
 -- A Date's toJSON: UTC, milliseconds, 'Z'. The driver's milliseconds are 1000 times the
--- fraction as a double, truncated (so .029 gives 28, as in Node); a year past 9999 is
+-- fraction as a double, truncated by Date, computed here the same way; a year past 9999 is
 -- written with a sign and six digits; an infinite instant is Infinity, which JSON writes as null.
 CREATE FUNCTION gatehouse_audit_instant(instant timestamptz) RETURNS jsonb
 LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
