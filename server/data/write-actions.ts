@@ -10,6 +10,8 @@ import { recordSerializer } from './serialize-record.js';
 import { validateBody } from './validate-body.js';
 import { sendLastWrite } from '../db/transactions/read-ahead.js';
 import { ownerStatement } from './write-plans.js';
+import { constraintViolation } from './constraint-violation.js';
+import { fieldLabel } from '../models/field-label.js';
 
 /** How a write runs inside its request. */
 export interface WriteOptions {
@@ -32,7 +34,7 @@ async function ownership(context: DataActionContext, model: ModelDefinition, val
     if (values[foreignKey] === undefined) return {};
     const statement = ownerStatement(context.trx, context.registry.get(model.owner.model), context.scope, values[foreignKey]);
     const [parent] = (await context.trx.executeQuery<LooseRow>(statement)).rows;
-    if (!parent) throw ValidationError.field(`${prefix}${foreignKey}`, `The selected ${foreignKey.replaceAll('_', ' ')} is invalid.`);
+    if (!parent) throw ValidationError.field(`${prefix}${foreignKey}`, `The selected ${fieldLabel(foreignKey)} is invalid.`);
     return { organization_id: parent.organization_id };
   }
   return model.tenantOwned ? { organization_id: context.scope.organizationId } : {};
@@ -47,7 +49,9 @@ async function ownership(context: DataActionContext, model: ModelDefinition, val
 async function write(context: DataActionContext, model: ModelDefinition, written: ReturningWrite, entry: WrittenAudit, options: WriteOptions): Promise<LooseRow> {
   const statement: CompiledQuery = auditedWrite(context.trx, model, written, entry, context.user?.id ?? null);
   if (options.last) await sendLastWrite(context.trx, statement);
-  const [row] = (await context.trx.executeQuery<LooseRow>(statement)).rows;
+  const [row] = (await context.trx.executeQuery<LooseRow>(statement).catch((error: unknown) => {
+    throw constraintViolation(error, model, options.errorPrefix ?? '') ?? error;
+  })).rows;
   if (row === undefined) throw new RecordNotFoundError();
   return row;
 }
