@@ -45,6 +45,17 @@ export async function sendLastReads(trx: Pick<Kysely<unknown>, 'executeQuery'>, 
   await trx.executeQuery(CompiledQuery.raw(READ_AHEAD, [sent]));
 }
 
+/**
+ * A write and its transaction's COMMIT in one write on the wire, for a write that is its
+ * transaction's last statement (its audit row in the same statement). The writer then runs it as
+ * usual and gets its answer. If it fails, the transaction is aborted and the COMMIT answers as a
+ * rollback; if it touches nothing, nothing is committed: the request answers as when it sends
+ * COMMIT itself after the write.
+ */
+export function sendLastWrite(trx: Pick<Kysely<unknown>, 'executeQuery'>, statement: CompiledQuery): Promise<void> {
+  return sendLastReads(trx, [statement]);
+}
+
 /** A statement sent after the read-ahead's COMMIT would run outside its transaction and its tenant context. */
 export class StatementAfterCommitError extends Error {
   constructor(text: string) {

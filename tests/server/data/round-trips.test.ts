@@ -296,3 +296,74 @@ describe('what a read sends ahead, a refusal never answers', () => {
     }
   });
 });
+
+// A write reads what its gate needs with the opening, then sends the write with its audit row
+// (one statement) and COMMIT together (server/data/write-actions.ts).
+describe('a write takes at most two round trips', () => {
+  const auditOf = (id: number) => server.sql<{ action: string }>("SELECT action FROM audit_logs WHERE model = 'posts' AND record_id = $1 ORDER BY id", [String(id)]);
+
+  it('store, update, destroy, restore and force delete, each with its audit row', async () => {
+    const created = await measured('owner', 'POST', '/api/acme/posts', { title: 'Two trips' });
+    expect([created.response.status, created.roundTrips]).toEqual([201, 2]);
+    const id: number = created.response.body.id;
+    const steps: [string, string, unknown, number][] = [
+      ['PUT', `/api/acme/posts/${id}`, { title: 'Two trips, put' }, 200],
+      ['PATCH', `/api/acme/posts/${id}`, { status: 'published' }, 200],
+      ['DELETE', `/api/acme/posts/${id}`, undefined, 204],
+      ['POST', `/api/acme/posts/${id}/restore`, undefined, 200],
+      ['DELETE', `/api/acme/posts/${id}/force-delete`, undefined, 204],
+    ];
+    for (const [method, path, body, status] of steps) {
+      const { response, roundTrips } = await measured('owner', method, path, body);
+      expect([method, path, response.status, roundTrips]).toEqual([method, path, status, 2]);
+    }
+    expect((await auditOf(id)).map((entry) => entry.action)).toEqual(['created', 'updated', 'updated', 'deleted', 'restored', 'force_deleted']);
+  });
+
+  it('a child names its owner parent: read with the opening; a parent outside the tenant is a 422', async () => {
+    const stored = await measured('owner', 'POST', '/api/acme/comments', { post_id: roadmap, body: 'Two trips as well.' });
+    expect([stored.response.status, stored.roundTrips]).toEqual([201, 2]);
+    const [foreign] = await server.sql<{ id: number }>("SELECT p.id FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'globex' LIMIT 1");
+    const refused = await measured('owner', 'POST', '/api/acme/comments', { post_id: foreign!.id, body: 'Hung on globex.' });
+    expect(refused.response.status).toBe(422);
+    expect(refused.response.body.errors).toEqual({ post_id: ['The selected post id is invalid.'] });
+    expect(await server.sql("SELECT 1 FROM comments WHERE body = 'Hung on globex.'")).toEqual([]);
+  });
+
+  it('a refused write: the same 403, nothing written, nothing logged', async () => {
+    const before = await auditOf(roadmap);
+    const { response, roundTrips } = await measured('viewer', 'DELETE', `/api/acme/posts/${roadmap}`);
+    expect(response.status).toBe(403);
+    expect(roundTrips).toBeLessThanOrEqual(2);
+    expect(await server.sql('SELECT deleted_at FROM posts WHERE id = $1', [roadmap])).toEqual([{ deleted_at: null }]);
+    expect(await auditOf(roadmap)).toEqual(before);
+  });
+
+  it("a write the table's constraints refuse: a 422 naming the field, nothing committed, every connection clean", async () => {
+    await server.sql("ALTER TABLE posts ADD CONSTRAINT posts_title_not_reserved CHECK (title <> 'Reserved')");
+    await server.sql('ALTER TABLE posts ADD CONSTRAINT posts_title_unique UNIQUE (organization_id, title)');
+    await server.sql("ALTER TABLE posts ADD CONSTRAINT no_shouting CHECK (title <> 'SHOUT')");
+    try {
+      const checked = await measured('owner', 'POST', '/api/acme/posts', { title: 'Reserved' });
+      expect(checked.response.status).toBe(422);
+      expect(checked.response.body).toEqual({ message: 'The given data was invalid.', errors: { title: ['The title field is invalid.'] } });
+      const unnamed = await measured('owner', 'POST', '/api/acme/posts', { title: 'SHOUT' });
+      expect(unnamed.response.body).toEqual({ message: 'The given data was invalid.', errors: { no_shouting: ['The given data violates the rule no_shouting.'] } });
+      const taken = await measured('owner', 'PATCH', `/api/acme/posts/${roadmap}`, { title: 'Welcome to Acme' });
+      expect(taken.response.status).toBe(422);
+      expect(taken.response.body.errors).toEqual({ title: ['The title has already been taken.'] });
+      expect(taken.text).not.toContain('Key (');
+      expect(await server.sql("SELECT title FROM posts WHERE title = 'Reserved' OR id = $1", [roadmap])).toEqual([{ title: 'Quarterly roadmap' }]);
+      const answers = await Promise.all([
+        server.api.post('/api/acme/posts', { token: tokens.owner, body: { title: 'Reserved' } }),
+        server.api.get(`/api/acme/posts/${roadmap}`, { token: tokens.owner }),
+        server.api.request('PATCH', `/api/acme/posts/${roadmap}`, { token: tokens.owner, body: { title: 'Welcome to Acme' } }),
+        server.api.get('/api/acme/posts/trashed', { token: tokens.owner }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([422, 200, 422, 200]);
+      expect(answers[1]!.body.title).toBe('Quarterly roadmap');
+    } finally {
+      await server.sql('ALTER TABLE posts DROP CONSTRAINT posts_title_not_reserved, DROP CONSTRAINT posts_title_unique, DROP CONSTRAINT no_shouting');
+    }
+  });
+});
