@@ -5,7 +5,7 @@ import type { ModelRegistry } from '../models/model-registry.js';
 import { NO_NARROWING } from './build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { boundQuery, queryStatement, readsCallerContext, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from './selection-statement.js';
-import { sendLastReads } from '../db/transactions/read-ahead.js';
+import { sendLastReads, sentAhead } from '../db/transactions/read-ahead.js';
 
 export interface IncludedRelation {
   target: ModelDefinition;
@@ -106,19 +106,19 @@ function attach(included: IncludedRelations, row: LooseRow, name: string, relati
 
 /** How loadIncludes reads. */
 export interface IncludeReading {
-  /** Nothing is read after the includes, so their last statements travel with the transaction's COMMIT (`db/transactions/read-ahead.ts`). */
+  /** Nothing is read after the includes, so their last statement travels with the transaction's COMMIT (`db/transactions/read-ahead.ts`). */
   endsRead?: boolean;
-  /** Where `rows` come from, when their statement's SQL is the same whoever asks: the hops then read through includeStatements. */
+  /** Where `rows` come from, when their statement's SQL is the same whoever asks: hops the request sent ahead are read as includeStatements planned them. */
   parents?: ParentRows | null;
 }
 
 /**
  * Loads included relations one query per hop. Related rows pass the related model's own record
  * gate (row-level security, its scope, soft deletes), so an include never reveals a row the
- * caller could not list directly. With `parents` and hops that allow it, each hop's statement is
- * the one includeStatements planned (and a read sent ahead with its opening); otherwise a hop
- * reads by its parents' keys once they are in, depth first, the last one with COMMIT when
- * `endsRead`.
+ * caller could not list directly. When the request sent the hops ahead with its opening (see
+ * includeStatements), each reads its parents as a subquery, in the snapshot they were read in;
+ * otherwise a hop reads by its parents' keys once they are in, depth first, the last one with
+ * COMMIT when `endsRead`.
  */
 export async function loadIncludes(
   trx: LooseTransaction,
@@ -130,9 +130,9 @@ export async function loadIncludes(
   { endsRead = false, parents = null }: IncludeReading = {},
 ): Promise<IncludedRelations> {
   const included: IncludedRelations = new Map();
-  const planned = parents && includeStatements(trx, registry, model, paths, context, parents);
-  // Nothing to send when they were sent ahead; otherwise all of them in one write.
-  if (planned && endsRead) await sendLastReads(trx, [...planned.values()]);
+  const statements = parents && includeStatements(trx, registry, model, paths, context, parents);
+  // A hop's subquery reads its parents again: only in the snapshot they were read in.
+  const planned = statements && (await sentAhead(trx, [...statements.values()])) ? statements : null;
   const loadLevel = async (owner: ModelDefinition, parentRows: readonly LooseRow[], tree: IncludeTree, lastBranch: boolean, prefix: string): Promise<void> => {
     const hops = Object.entries(tree);
     for (const [index, [name, subtree]] of hops.entries()) {

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { READ_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
+import type { CompiledQuery } from 'kysely';
+import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
 
 /** How many distinct statement texts get a name; the rest still run, unnamed. */
 const NAMED_STATEMENTS = 2_000;
@@ -78,6 +79,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       }
       const parameters: unknown[] = Array.isArray(values) ? values : [];
       if (config === READ_AHEAD) return this.#readAhead(parameters[0] as OpeningAhead);
+      if (config === SENT_AHEAD) return Promise.resolve(this.#sentAhead(parameters[0] as CompiledQuery[]));
       if (this.#ahead.length > 0 || this.#committing) {
         // A transaction whose COMMIT is on its way ends with it: its statements were reads.
         const key = statementKey(this.#committing && config === 'ROLLBACK' ? 'COMMIT' : config, parameters);
@@ -92,6 +94,12 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
         if (ENDS_TRANSACTION.has(config)) this.#forgetAhead();
       }
       return this.#send(config, parameters);
+    }
+
+    #sentAhead(statements: readonly CompiledQuery[]): pg.QueryResult {
+      const unread = new Set(this.#ahead.map((sent) => sent.key));
+      const sent = this.#committing && statements.every(({ sql, parameters }) => unread.has(statementKey(sql, parameters)));
+      return { ...NOTHING_SENT, rowCount: 1, rows: [{ sent }] };
     }
 
     #forgetAhead(): void {

@@ -56,6 +56,20 @@ export function sendLastWrite(trx: Pick<Kysely<unknown>, 'executeQuery'>, statem
   return sendLastReads(trx, [statement]);
 }
 
+/** Asks the statement client whether a read's statements all travel with its opening: see sentAhead. */
+export const SENT_AHEAD = '-- gatehouse: sent ahead?';
+
+/**
+ * Whether every one of `statements` travels, unread, with its transaction's opening and COMMIT:
+ * then they read the one snapshot the opening's (`request-transaction.ts`). For a reader whose
+ * statements must find the same rows as each other (include hops reading their parents again);
+ * nothing is sent.
+ */
+export async function sentAhead(trx: Pick<Kysely<unknown>, 'executeQuery'>, statements: readonly CompiledQuery[]): Promise<boolean> {
+  const { rows } = await trx.executeQuery<{ sent: boolean }>(CompiledQuery.raw(SENT_AHEAD, [statements]));
+  return rows[0]?.sent === true;
+}
+
 /** A statement sent after the read-ahead's COMMIT would run outside its transaction and its tenant context. */
 export class StatementAfterCommitError extends Error {
   constructor(text: string) {
