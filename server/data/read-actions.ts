@@ -17,7 +17,7 @@ import type { ListQuery, ParsedQuery, ShapeQuery } from '../listing/parsed-query
 import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
 import { changeFields, readableChanges } from '../audit/readable-changes.js';
-import { trailFieldGuesses, type TrailReader } from '../audit/trail-field-guesses.js';
+import { trailFieldGuesses, trailReaderKey } from '../audit/trail-field-guesses.js';
 import { tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
@@ -173,7 +173,7 @@ function trailStatements(db: LooseTransaction, model: ModelDefinition, recordId:
   return [entries, trail.select((eb) => eb.fn.countAll<string>().as('total')).compile()];
 }
 
-const trailReader = ({ routeGroup, userId }: ScopeContext, organizationSlug: string | null, model: ModelDefinition): TrailReader => ({ routeGroup, organizationSlug, userId, model: model.slug });
+const trailReader = ({ routeGroup, userId }: ScopeContext, organizationSlug: string | null, model: ModelDefinition) => trailReaderKey({ routeGroup, organizationSlug, userId, model: model.slug });
 
 /**
  * A record's history, oldest first and paged like an index, gated like the record itself now: a
