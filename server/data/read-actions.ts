@@ -63,15 +63,8 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
   return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 
-/**
- * Where a read's rows come from, for its include hops to read their parents from as a subquery
- * (`includeStatements`); null when the rows' SQL depends on the caller: the read was then not
- * planned ahead, and its hops read by the keys of the rows it got.
- */
-const parentsOf = (selection: Selection, rows: () => ParentRows): ParentRows | null => (readsCallerContext(selection) ? null : rows());
-
-/** The rows as the caller may read them, with their includes: what a read does last. */
-async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery, parents: ParentRows | null): Promise<LooseRow[]> {
+/** The rows as the caller may read them, with their includes: what a read does last. `parents`: where the rows come from, for hops sent ahead. */
+async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery, parents: ParentRows): Promise<LooseRow[]> {
   const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, { endsRead: true, parents });
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
@@ -93,7 +86,7 @@ async function listRecords(context: DataActionContext, model: ModelDefinition, r
   const page = await fetchPage(context.trx, selection, request);
   const count = await countRows(context.trx, selection, listing.preferredCount ?? model.count);
   return {
-    data: await serializeWithIncludes(context, model, page.rows, query, parentsOf(selection, () => pageRows(context.trx, selection, request))),
+    data: await serializeWithIncludes(context, model, page.rows, query, pageRows(context.trx, selection, request)),
     pagination: {
       currentPage: after === null ? query.page : null,
       lastPage: count.total === null ? null : lastPage(count.total, query.perPage),
@@ -113,7 +106,7 @@ export const trashedRecords = (context: DataActionContext, model: ModelDefinitio
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
   const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
-  const [record] = await serializeWithIncludes(context, model, [row], query, parentsOf(selection, () => recordRow(context.trx, selection, parseRecordId(id))));
+  const [record] = await serializeWithIncludes(context, model, [row], query, recordRow(context.trx, selection, parseRecordId(id)));
   return record!;
 }
 
@@ -210,8 +203,9 @@ export async function auditTrail(context: DataActionContext, model: ModelDefinit
 
 /**
  * A read as its route knows it before the request's opening answers: the request itself and its
- * caller's claims. The scope's organization is not known yet; a selection whose SQL depends on
- * the caller (a record scope, a named scope) is not planned.
+ * caller's claims. The scope's organization is the one its slug named the last time (the opening
+ * checks it, `tenancy/open-member-request.ts`); where there is none, a selection whose SQL depends
+ * on the caller (a record scope, a named scope) is not planned.
  */
 export interface PlannedRead {
   /** Builds the statements; they run in the request's own transaction. */
@@ -221,12 +215,14 @@ export interface PlannedRead {
   scope: ScopeContext;
   /** The organization the request addresses, not found yet; null outside tenancy. */
   organizationSlug: string | null;
+  /** The scope's organization is known (or guessed, and checked by the opening): SQL that depends on it may be planned. */
+  knowsCaller: boolean;
   raw: RawQuery;
 }
 
 /** The statements a read sends over `selection`, unless its SQL depends on what the opening learns. */
-function planned(selection: Selection, statements: () => CompiledQuery[], complete: boolean): ReadAhead | null {
-  return readsCallerContext(selection) ? null : { statements: statements(), complete };
+function planned(read: PlannedRead, selection: Selection, statements: () => CompiledQuery[], complete: boolean): ReadAhead | null {
+  return !read.knowsCaller && readsCallerContext(selection) ? null : { statements: statements(), complete };
 }
 
 /**
@@ -235,10 +231,9 @@ function planned(selection: Selection, statements: () => CompiledQuery[], comple
  * as they go.
  */
 function plannedWithIncludes(read: PlannedRead, selection: Selection, includes: readonly string[], statements: () => CompiledQuery[], rows: () => ParentRows): ReadAhead | null {
-  if (readsCallerContext(selection)) return null;
-  const { db, registry, model, scope } = read;
-  const hops = includes.length === 0 ? new Map<string, CompiledQuery>() : includeStatements(db, registry, model, includes, scope, rows());
-  return { statements: [...statements(), ...(hops?.values() ?? [])], complete: hops !== null };
+  const { db, registry, model, scope, knowsCaller } = read;
+  const hops = includes.length === 0 ? new Map<string, CompiledQuery>() : includeStatements(db, registry, model, includes, { scope, knowsCaller }, rows());
+  return planned(read, selection, () => [...statements(), ...(hops?.values() ?? [])], hops !== null);
 }
 
 /** What indexRecords and trashedRecords read, their includes with them where they can be planned. */
@@ -262,22 +257,24 @@ export function planShow(read: PlannedRead, id: string): ReadAhead | null {
 }
 
 /** What computeAggregates reads. */
-export function planAggregates({ db, registry, model, scope, raw }: PlannedRead): ReadAhead | null {
+export function planAggregates(read: PlannedRead): ReadAhead | null {
+  const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'computed');
   const aggregates = askedAggregates(model, query);
   const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
-  return planned(selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
+  return planned(read, selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
 }
 
 /**
  * What auditTrail reads: its record, and its trail for the fields the reader could read the last
  * time (every readable one the first time): auditTrail reads those answers only if it still can.
  */
-export function planAudit({ db, registry, model, scope, raw, organizationSlug }: PlannedRead, id: string): ReadAhead | null {
+export function planAudit(read: PlannedRead, id: string): ReadAhead | null {
+  const { db, registry, model, scope, raw, organizationSlug } = read;
   const query = parseEndpointParameters(registry, model, raw, 'audit');
   if (!model.audit) return null;
   const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING };
   const recordId = parseRecordId(id);
   const fields = trailFieldGuesses.get(trailReader(scope, organizationSlug, model)) ?? changeFields(exposedAttributes(model, () => true));
-  return planned(selection, () => [recordStatement(db, selection, recordId), ...trailStatements(db, model, recordId, fields, query)], true);
+  return planned(read, selection, () => [recordStatement(db, selection, recordId), ...trailStatements(db, model, recordId, fields, query)], true);
 }

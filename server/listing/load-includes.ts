@@ -81,7 +81,7 @@ export function includeStatements(
   registry: ModelRegistry,
   model: ModelDefinition,
   paths: readonly string[],
-  scope: ScopeContext,
+  { scope, knowsCaller }: { scope: ScopeContext; knowsCaller: boolean },
   parents: ParentRows,
 ): Map<string, CompiledQuery> | null {
   const statements = new Map<string, CompiledQuery>();
@@ -90,7 +90,7 @@ export function includeStatements(
       const found = registry.relation(owner, name);
       if (!found) return false;
       const selection = relatedSelection(found.target, scope);
-      if (readsCallerContext(selection)) return false;
+      if (!knowsCaller && readsCallerContext(selection)) return false;
       const rows: ParentRows = (bound) => boundQuery(trx, selection, RELATED_TO, (own) => ({ ...hopKeys(found.relation), parents: from(own) }), bound);
       statements.set(`${prefix}${name}`, queryStatement(rows));
       return plan(found.target, rows, subtree, `${prefix}${name}.`);
@@ -130,7 +130,7 @@ export async function loadIncludes(
   { endsRead = false, parents = null }: IncludeReading = {},
 ): Promise<IncludedRelations> {
   const included: IncludedRelations = new Map();
-  const statements = parents && includeStatements(trx, registry, model, paths, context, parents);
+  const statements = parents && includeStatements(trx, registry, model, paths, { scope: context, knowsCaller: true }, parents);
   // A hop's subquery reads its parents again: only in the snapshot they were read in.
   const planned = statements && (await sentAhead(trx, [...statements.values()])) ? statements : null;
   const loadLevel = async (owner: ModelDefinition, parentRows: readonly LooseRow[], tree: IncludeTree, lastBranch: boolean, prefix: string): Promise<void> => {

@@ -132,9 +132,9 @@ export function nestedEndpoint(registry: ModelRegistry, observability?: Observab
 export function routeReads(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction): RequestReads | undefined {
   const { reads } = route;
   if (!reads) return undefined;
-  return (ctx, { userId, group, organizationSlug }) => {
+  return (ctx, { userId, group, organizationSlug, organizationId }) => {
     const slug = ctx.params.model ?? '';
     if (!group.models.includes(slug) || !registry.has(slug)) return null;
-    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: null, userId, routeGroup: group.name }, organizationSlug, raw: query(ctx) }, ctx, cursors, ctx.params);
+    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: organizationId ?? null, userId, routeGroup: group.name }, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, cursors, ctx.params);
   };
 }

@@ -8,6 +8,12 @@ export interface ReadingCaller {
   group: RouteGroup;
   /** The slug the request addresses, before the opening has found it; null outside tenancy. */
   organizationSlug: string | null;
+  /**
+   * The organization's id as far as it is known: null outside tenancy, the id the slug named the
+   * last time where it has one (`organization-ids.ts`; the opening checks it), else undefined. A
+   * statement whose SQL depends on it is planned only when it is not undefined.
+   */
+  organizationId: number | null | undefined;
 }
 
 /**

@@ -120,9 +120,10 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       if (opening === null && this.#committing) {
         if (missing.length === 0) return Promise.resolve(NOTHING_SENT);
         if (reopening === undefined) return Promise.reject(new StatementAfterCommitError(missing[0]!.sql));
-        this.#forgetAhead();
         return this.#readAhead({ opening: reopening, statements, complete });
       }
+      // An opening after a COMMIT on its way begins the next transaction: the last one's answers are not for it.
+      if (opening !== null && this.#committing) this.#forgetAhead();
       const { stream } = this.connection;
       stream.cork();
       try {

@@ -56,6 +56,16 @@ export function sendLastWrite(trx: Pick<Kysely<unknown>, 'executeQuery'>, statem
   return sendLastReads(trx, [statement]);
 }
 
+/**
+ * Ends a transaction whose complete read-ahead was planned on what turned out wrong (a guessed
+ * organization): its COMMIT is on its way, its answers are thrown away unread, and `opening`
+ * opens a new transaction on the same connection, in which the read then goes as it would
+ * without a read-ahead.
+ */
+export async function reopen(trx: Pick<Kysely<unknown>, 'executeQuery'>, opening: string): Promise<void> {
+  await trx.executeQuery(readAheadQuery(opening, { statements: [], complete: false }));
+}
+
 /** Asks the statement client whether a read's statements all travel with its opening: see sentAhead. */
 export const SENT_AHEAD = '-- gatehouse: sent ahead?';
 
