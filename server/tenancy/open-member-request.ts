@@ -27,7 +27,9 @@ type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization'
  *
  * With `reads`, a route that knows what it reads sends its statements (and COMMIT) with the
  * opening: they rely on the context the opening sets, never on its answer, and what they read
- * stays unread unless every check here and the handler's own gates pass.
+ * stays unread unless every check here and the handler's own gates pass. A statement whose SQL
+ * depends on the organization is built on the id its slug named the last time; when the opening
+ * finds another, the request reads again in a transaction of its own.
  */
 async function openRequest(ctx: GatehouseContext<GroupState>, services: Services, rest: (facts: MemberFacts) => Promise<void>, reads?: RequestReads): Promise<void> {
   const group = ctx.state.routeGroup;
