@@ -90,7 +90,7 @@ export const DATA_ROUTES: readonly DataRoute[] = [
   { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('delete') },
   { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('restore') },
   { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('forceDelete') },
-  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
+  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx), ctx.state.organization?.slug ?? null)), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
 ];
 
 /** `POST {dataBase}/nested`: operations on any models the group serves. */
@@ -132,9 +132,9 @@ export function nestedEndpoint(registry: ModelRegistry, observability?: Observab
 export function routeReads(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction): RequestReads | undefined {
   const { reads } = route;
   if (!reads) return undefined;
-  return (ctx, { userId, group }) => {
+  return (ctx, { userId, group, organizationSlug, organizationId }) => {
     const slug = ctx.params.model ?? '';
     if (!group.models.includes(slug) || !registry.has(slug)) return null;
-    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: null, userId, routeGroup: group.name }, raw: query(ctx) }, ctx, cursors, ctx.params);
+    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: organizationId ?? null, userId, routeGroup: group.name }, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, cursors, ctx.params);
   };
 }
