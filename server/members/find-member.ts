@@ -1,16 +1,8 @@
-import { isStoredInteger } from '../models/integer-range.js';
+import { pathId } from '../models/path-id.js';
 import { memberToChange, type MemberToChange, type MembershipKey } from '../db/repositories/members.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { GatehouseContext, TenantMemberState } from '../http/state.js';
 import { assertCan } from '../permissions/authorize.js';
-
-const ID = /^[1-9][0-9]{0,9}$/;
-
-/** The `:id` of an administration path (a member's user id, a role's id); null when it can name no record. */
-export function pathId(raw: string | undefined): number | null {
-  const id = ID.test(raw ?? '') ? Number(raw) : NaN;
-  return isStoredInteger(id) ? id : null;
-}
 
 export function membershipKey(ctx: GatehouseContext<TenantMemberState>): MembershipKey {
   return { organizationId: ctx.state.organization.id, routeGroup: ctx.state.routeGroup.name };

@@ -2,7 +2,7 @@ import { memberToChange } from '../db/repositories/members.js';
 import { roleInContext } from '../db/repositories/roles.js';
 import type { Services } from '../services.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
-import { pathId } from './find-member.js';
+import { pathId } from '../models/path-id.js';
 import { lastOwnerReads } from './last-owner-rule.js';
 import { updateMemberSchema } from './member-schemas.js';
 

@@ -2,7 +2,7 @@ import { roleInContext, type RoleRecord } from '../db/repositories/roles.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { GatehouseContext, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
-import { pathId } from '../members/find-member.js';
+import { pathId } from '../models/path-id.js';
 import { rolePermissionsSchema } from '../members/member-schemas.js';
 import { assertHoldsChanges } from '../members/membership-rules.js';
 import { assertCan } from '../permissions/authorize.js';

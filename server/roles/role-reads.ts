@@ -1,6 +1,6 @@
 import { roleInContext } from '../db/repositories/roles.js';
 import type { Services } from '../services.js';
-import { pathId } from '../members/find-member.js';
+import { pathId } from '../models/path-id.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
 
 /**

@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { NoResultError, sql } from 'kysely';
+import { runWrite, type LastWrite } from '../transactions/read-ahead.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
+import { CONTEXT_ORGANIZATION } from './context-organization.js';
 
 export interface InvitationRecord {
   id: number;
@@ -40,8 +42,9 @@ export function listInvitations(trx: TenantTransaction, organizationId: number, 
   return query.orderBy('id').execute();
 }
 
-export function findInvitation(trx: TenantTransaction, organizationId: number, id: number): Promise<InvitationRecord | undefined> {
-  return trx.selectFrom('invitations').select(columns).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+/** The invitation `id` of the tenant context's organization: one statement, which a request sends with its opening. */
+export function invitationInContext(trx: TenantTransaction, id: number) {
+  return trx.selectFrom('invitations').select(columns).where('organization_id', '=', CONTEXT_ORGANIZATION).where('id', '=', id);
 }
 
 /** Visible only when the transaction carries this token hash (or the organization's context). */
@@ -100,11 +103,14 @@ export function renewInvitation(trx: TenantTransaction, id: number, renewal: { t
     .executeTakeFirstOrThrow();
 }
 
-export function setInvitationStatus(trx: TenantTransaction, id: number, status: 'accepted' | 'cancelled'): Promise<InvitationRecord> {
-  return trx
+/** `last`: the transaction's last statement, its COMMIT sent with it (LastWrite). */
+export async function setInvitationStatus(trx: TenantTransaction, id: number, status: 'accepted' | 'cancelled', options: LastWrite = {}): Promise<InvitationRecord> {
+  const update = trx
     .updateTable('invitations')
     .set({ status, accepted_at: status === 'accepted' ? new Date() : null })
     .where('id', '=', id)
-    .returning(columns)
-    .executeTakeFirstOrThrow();
+    .returning(columns);
+  const [row] = await runWrite<InvitationRecord>(trx, update.compile(), options);
+  if (!row) throw new NoResultError(update.toOperationNode());
+  return row;
 }
