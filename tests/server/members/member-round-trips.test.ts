@@ -76,6 +76,24 @@ describe('administration writes take two round trips', () => {
   });
 });
 
+describe('invitations', () => {
+  it('DELETE {t}/invitations/{id} takes two: the invitation with the opening, the change with COMMIT', async () => {
+    const tenant = await createTenant(server, [
+      { account: owner, role: 'owner' },
+      { account: viewer, role: 'viewer' },
+    ]);
+    const invited = await server.api.post(tenant.path('/invitations'), { token: owner.token, body: { email: 'invitee@example.test', role_id: roleIds.viewer } });
+    expect(invited.status).toBe(201);
+    const refused = await send(viewer, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
+    expect([refused.response.status, refused.response.body, refused.roundTrips]).toEqual([403, { message: 'This action is unauthorized.', reason: { gate: 'administration', permission: 'invitations.destroy' } }, 2]);
+    const cancelled = await send(owner, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
+    expect([cancelled.response.status, cancelled.response.body.message, cancelled.response.body.invitation.status, cancelled.roundTrips]).toEqual([200, 'Invitation cancelled.', 'cancelled', 2]);
+    const again = await send(owner, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
+    expect([again.response.status, again.response.body.errors, again.roundTrips]).toEqual([422, { status: ['Only pending invitations can be cancelled.'] }, 2]);
+    expect(await server.sql('SELECT status FROM invitations WHERE id = $1', [invited.body.id])).toEqual([{ status: 'cancelled' }]);
+  });
+});
+
 describe('what they read ahead, a refusal never answers', () => {
   it('a member without the permission, a non-member, an unknown member: the same statuses, nothing written', async () => {
     const tenant = await createTenant(server, [
