@@ -1,6 +1,6 @@
 import { createInvitation as insertInvitation, findPendingInvitationForEmail, setInvitationStatus } from '../db/repositories/invitations.js';
 import { isMemberByEmail } from '../db/repositories/memberships.js';
-import { listOrganizationRoles } from '../db/repositories/roles.js';
+import { findRolePermissions, listOrganizationRoles } from '../db/repositories/roles.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
@@ -27,7 +27,7 @@ export function createInvitation(services: Services): GatehouseMiddleware<Tenant
     if (!isInvitableGroup(services, routeGroup)) throw ValidationError.field('route_group', 'The selected route group is invalid.');
     const roles = await listOrganizationRoles(trx, organization.id);
     if (!roles.some((role) => role.id === input.role_id)) throw ValidationError.field('role_id', 'The selected role is invalid.');
-    await assertMayGrant(ctx, input.role_id);
+    assertMayGrant(ctx, (await findRolePermissions(trx, organization.id, input.role_id))?.permissions ?? []);
     if (await isMemberByEmail(trx, organization.id, input.email, routeGroup)) {
       throw ValidationError.field('email', 'This user is already a member of the organization.');
     }

@@ -1,4 +1,4 @@
-import { invitationInContext, type InvitationRecord } from '../db/repositories/invitations.js';
+import { invitationInContext, invitationRolePermissions, type InvitationRecord } from '../db/repositories/invitations.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { GatehouseContext, TenantMemberState } from '../http/state.js';
@@ -23,10 +23,14 @@ export async function findPendingInvitation(ctx: GatehouseContext<TenantMemberSt
   return invitation;
 }
 
-/** What `{t}/invitations/{id}` (cancel, resend) reads first, sent with the request's opening. */
-export function invitationReads(services: Services): RequestReads {
+/**
+ * What `{t}/invitations/{id}` (cancel, resend) reads first, sent with the request's opening: the
+ * invitation, and for a resend (`role`) its role's permissions.
+ */
+export function invitationReads(services: Services, { role }: { role: boolean }): RequestReads {
   return (ctx) => {
     const id = pathId(ctx.params.id);
-    return id === null ? null : { statements: [invitationInContext(services.db, id).compile()], complete: false };
+    if (id === null) return null;
+    return { statements: [invitationInContext(services.db, id).compile(), ...(role ? [invitationRolePermissions(services.db, id).compile()] : [])], complete: false };
   };
 }

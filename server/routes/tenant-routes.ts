@@ -139,7 +139,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Renewed', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services, invitationReads(services)).before(resendInvitation(services)),
+    handle: (services) => tenantMember(services, invitationReads(services, { role: true })).before(resendInvitation(services)),
   },
   {
     operationId: 'cancelInvitation',
@@ -152,7 +152,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
       200: { description: 'Cancelled', schema: { type: 'object', properties: { message: { type: 'string' }, invitation: ref('Invitation') }, required: ['message', 'invitation'] } },
     },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services, invitationReads(services)).before(cancelInvitation()),
+    handle: (services) => tenantMember(services, invitationReads(services, { role: false })).before(cancelInvitation()),
   },
   ...MEMBER_ROUTES,
   ...DECISION_ROUTES,

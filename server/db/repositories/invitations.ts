@@ -1,4 +1,5 @@
-import { NoResultError, sql } from 'kysely';
+import { NoResultError, sql, type CompiledQuery } from 'kysely';
+import { queueMessageFor, type MailMessage } from './mail-queue.js';
 import { runWrite, type LastWrite } from '../transactions/read-ahead.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 import { CONTEXT_ORGANIZATION } from './context-organization.js';
@@ -94,13 +95,25 @@ export async function createInvitation(trx: TenantTransaction, invitation: NewIn
   return row ?? null;
 }
 
-export function renewInvitation(trx: TenantTransaction, id: number, renewal: { tokenHash: string; expiresAt: Date }): Promise<InvitationRecord> {
+/**
+ * A new token and expiry for the invitation, and its mail queued only if the row was renewed: one
+ * statement, answering the renewed invitation.
+ */
+export function renewInvitation(trx: TenantTransaction, id: number, renewal: { tokenHash: string; expiresAt: Date }, mail: MailMessage): CompiledQuery<InvitationRecord> {
+  const renewed = trx.updateTable('invitations').set({ token_hash: renewal.tokenHash, expires_at: renewal.expiresAt }).where('id', '=', id).returning(columns);
+  return sql<InvitationRecord>`WITH renewed AS (${renewed}), queued AS (${queueMessageFor('renewed', mail)}) SELECT * FROM renewed`.compile(trx);
+}
+
+/** The permissions of the invitation `id`'s role in the tenant context's organization (no row: none configured). */
+export function invitationRolePermissions(trx: TenantTransaction, id: number) {
   return trx
-    .updateTable('invitations')
-    .set({ token_hash: renewal.tokenHash, expires_at: renewal.expiresAt })
-    .where('id', '=', id)
-    .returning(columns)
-    .executeTakeFirstOrThrow();
+    .selectFrom('invitations')
+    .innerJoin('org_role_permissions', (join) =>
+      join.onRef('org_role_permissions.role_id', '=', 'invitations.role_id').onRef('org_role_permissions.organization_id', '=', 'invitations.organization_id'),
+    )
+    .select('org_role_permissions.permissions')
+    .where('invitations.organization_id', '=', CONTEXT_ORGANIZATION)
+    .where('invitations.id', '=', id);
 }
 
 /** `last`: the transaction's last statement, its COMMIT sent with it (LastWrite). */

@@ -77,13 +77,16 @@ describe('administration writes take two round trips', () => {
 });
 
 describe('invitations', () => {
-  it('DELETE {t}/invitations/{id} takes two: the invitation with the opening, the change with COMMIT', async () => {
+  it('DELETE {t}/invitations/{id} takes two, a resend three: the invitation with the opening, the change (and the mail) with COMMIT', async () => {
     const tenant = await createTenant(server, [
       { account: owner, role: 'owner' },
       { account: viewer, role: 'viewer' },
     ]);
     const invited = await server.api.post(tenant.path('/invitations'), { token: owner.token, body: { email: 'invitee@example.test', role_id: roleIds.viewer } });
     expect(invited.status).toBe(201);
+    // A resend waits once more: the mail throttle decides before anything is written.
+    const resent = await send(owner, 'POST', tenant.path(`/invitations/${invited.body.id}/resend`));
+    expect([resent.response.status, resent.response.body.status, resent.roundTrips]).toEqual([200, 'pending', 3]);
     const refused = await send(viewer, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
     expect([refused.response.status, refused.response.body, refused.roundTrips]).toEqual([403, { message: 'This action is unauthorized.', reason: { gate: 'administration', permission: 'invitations.destroy' } }, 2]);
     const cancelled = await send(owner, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
