@@ -34,7 +34,7 @@ export function invitationMessage(services: Services, ctx: GatehouseContext<Tena
   return invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at);
 }
 
-/** Queues the invitation's mail (invitationMessage) in the request's transaction. */
+/** Queues the invitation's mail (invitationMessage) in the request's transaction, as its last statement: with COMMIT. */
 export async function mailInvitation(services: Services, ctx: GatehouseContext<TenantMemberState>, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
-  await queueMessage(ctx.state.trx, invitationMessage(services, ctx, invitation, token, organization));
+  await queueMessage(ctx.state.trx, invitationMessage(services, ctx, invitation, token, organization), { last: true });
 }

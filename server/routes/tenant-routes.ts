@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cancelInvitation } from '../invitations/cancel-invitation.js';
-import { createInvitation } from '../invitations/create-invitation.js';
+import { createInvitation, invitationCreationReads } from '../invitations/create-invitation.js';
 import { invitationReads } from '../invitations/find-invitation.js';
 import { createInvitationSchema, invitationStatusSchema } from '../invitations/invitation-schemas.js';
 import { listInvitations } from '../invitations/list-invitations.js';
@@ -128,7 +128,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     body: createInvitationSchema,
     responses: { 201: { description: 'Invited; the token goes only into the mail', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(authorize('store', 'invitations'), createInvitation(services)),
+    handle: (services) => tenantMember(services, invitationCreationReads(services)).before(authorize('store', 'invitations'), createInvitation(services)),
   },
   {
     operationId: 'resendInvitation',

@@ -53,15 +53,15 @@ export function findInvitationByTokenHash(trx: TenantTransaction, tokenHash: str
   return trx.selectFrom('invitations').select(columns).where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
 }
 
-export function findPendingInvitationForEmail(trx: TenantTransaction, organizationId: number, email: string): Promise<InvitationRecord | undefined> {
+/** The pending invitation for the email in the tenant context's organization, locked: one statement, which a request sends with its opening. */
+export function pendingInvitationForEmail(trx: TenantTransaction, email: string) {
   return trx
     .selectFrom('invitations')
     .select(columns)
-    .where('organization_id', '=', organizationId)
+    .where('organization_id', '=', CONTEXT_ORGANIZATION)
     .where('status', '=', 'pending')
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-    .forUpdate()
-    .executeTakeFirst();
+    .forUpdate();
 }
 
 export interface NewInvitation {

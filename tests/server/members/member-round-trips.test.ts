@@ -77,13 +77,16 @@ describe('administration writes take two round trips', () => {
 });
 
 describe('invitations', () => {
-  it('DELETE {t}/invitations/{id} takes two, a resend three: the invitation with the opening, the change (and the mail) with COMMIT', async () => {
+  it('POST {t}/invitations takes four, a resend three, DELETE {t}/invitations/{id} two: what they read with the opening, the change (and the mail) with COMMIT', async () => {
     const tenant = await createTenant(server, [
       { account: owner, role: 'owner' },
       { account: viewer, role: 'viewer' },
     ]);
-    const invited = await server.api.post(tenant.path('/invitations'), { token: owner.token, body: { email: 'invitee@example.test', role_id: roleIds.viewer } });
-    expect(invited.status).toBe(201);
+    // Creating one waits for the throttle and for the insert, which may lose a race, before its mail and COMMIT.
+    const { response: invited, roundTrips } = await send(owner, 'POST', tenant.path('/invitations'), { email: 'invitee@example.test', role_id: roleIds.viewer });
+    expect([invited.status, roundTrips]).toEqual([201, 4]);
+    const again = await send(owner, 'POST', tenant.path('/invitations'), { email: 'invitee@example.test', role_id: roleIds.viewer });
+    expect([again.response.status, again.response.body.errors]).toEqual([422, { email: ['An invitation is already pending for this email address.'] }]);
     // A resend waits once more: the mail throttle decides before anything is written.
     const resent = await send(owner, 'POST', tenant.path(`/invitations/${invited.body.id}/resend`));
     expect([resent.response.status, resent.response.body.status, resent.roundTrips]).toEqual([200, 'pending', 3]);
@@ -91,8 +94,8 @@ describe('invitations', () => {
     expect([refused.response.status, refused.response.body, refused.roundTrips]).toEqual([403, { message: 'This action is unauthorized.', reason: { gate: 'administration', permission: 'invitations.destroy' } }, 2]);
     const cancelled = await send(owner, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
     expect([cancelled.response.status, cancelled.response.body.message, cancelled.response.body.invitation.status, cancelled.roundTrips]).toEqual([200, 'Invitation cancelled.', 'cancelled', 2]);
-    const again = await send(owner, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
-    expect([again.response.status, again.response.body.errors, again.roundTrips]).toEqual([422, { status: ['Only pending invitations can be cancelled.'] }, 2]);
+    const twice = await send(owner, 'DELETE', tenant.path(`/invitations/${invited.body.id}`));
+    expect([twice.response.status, twice.response.body.errors, twice.roundTrips]).toEqual([422, { status: ['Only pending invitations can be cancelled.'] }, 2]);
     expect(await server.sql('SELECT status FROM invitations WHERE id = $1', [invited.body.id])).toEqual([{ status: 'cancelled' }]);
   });
 });
