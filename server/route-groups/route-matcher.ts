@@ -16,6 +16,8 @@ export interface CompiledRoute {
   readonly group: RouteGroup | null;
   /** The methods it answers; null when its own router decides (an application's data router). */
   readonly methods: ReadonlySet<string> | null;
+  /** How many segments every path it matches has; null when that can vary. */
+  readonly segments: number | null;
   match(path: string, method: string): RouteMatch | null;
   readonly run: GatehouseMiddleware;
 }
@@ -42,6 +44,25 @@ const decode = (text: string) => {
 // The options @koa/router gives path-to-regexp, so paths match as they always have: any case, an
 // optional trailing slash, the whole path.
 const PATH_OPTIONS = { sensitive: false, trailing: true, end: true };
+
+// A segment that is a literal or a whole `:parameter` matches exactly one non-empty segment.
+const PLAIN_SEGMENT = /^(?::[A-Za-z_$][\w$]*|[\w.~-]+)$/;
+
+/** The segments of a template made of plain segments only (`/api/:organization/:model`: 3), else null. */
+function segmentsOf(template: string): number | null {
+  const segments = template.split('/').slice(1);
+  return template.startsWith('/') && segments.every((segment) => PLAIN_SEGMENT.test(segment)) ? segments.length : null;
+}
+
+const SLASH = '/'.charCodeAt(0);
+
+/** The segments of a request's path, an optional trailing slash aside: what segmentsOf counts. */
+function pathSegments(path: string): number {
+  let slashes = 0;
+  const end = path.endsWith('/') ? path.length - 1 : path.length;
+  for (let index = 0; index < end; index += 1) if (path.charCodeAt(index) === SLASH) slashes += 1;
+  return slashes;
+}
 
 function compilePath(placed: Exclude<Placed, { kind: 'router' }>, methods: ReadonlySet<string>): CompiledRoute['match'] {
   const template = placed.path;
@@ -71,6 +92,7 @@ export function compileRoute(placed: Placed, services: Services): CompiledRoute 
     return {
       group: placed.group,
       methods: null,
+      segments: null,
       match: (path, method) => {
         const layer = mounted.match(path, method).pathAndMethod.find((candidate) => candidate.methods.length > 0);
         return layer ? { params: layer.params(path, layer.captures(path)), template: layer.path } : null;
@@ -79,7 +101,7 @@ export function compileRoute(placed: Placed, services: Services): CompiledRoute 
     };
   }
   const methods = new Set([placed.method.toUpperCase(), ...(placed.method === 'get' ? ['HEAD'] : [])]);
-  return { group: placed.group, methods, match: compilePath(placed, methods), run: asRun(chain(routeChain(placed, services))) };
+  return { group: placed.group, methods, segments: segmentsOf(placed.path), match: compilePath(placed, methods), run: asRun(chain(routeChain(placed, services))) };
 }
 
 /** Answers a request as the request's method and path pick it, with the organization its host names. */
@@ -91,10 +113,25 @@ export type RouteDispatch = (ctx: GatehouseContext, next: Next, hostOrganization
  * to what follows the matcher.
  */
 export function routeMatcher(routes: readonly CompiledRoute[]): RouteDispatch {
-  // Each method's candidates, in table order, found once: a request tries only routes that answer
-  // its method. Node's parser admits only the methods it knows, so these are all there can be.
-  const byMethod = new Map(METHODS.map((method) => [method, routes.filter((route) => route.methods === null || route.methods.has(method))]));
-  return (ctx, next, hostOrganization = NO_HOST) => dispatch({ routes: byMethod.get(ctx.method) ?? routes, path: ctx.path, method: ctx.method, ctx, next, hostOrganization }, 0);
+  // The candidates of each method and number of segments, in table order, found once: a request
+  // tries only the routes that can match it. Node's parser admits only the methods it knows.
+  const counts = [...new Set(routes.map((route) => route.segments).filter((segments) => segments !== null))];
+  const candidates = new Map(
+    METHODS.map((method) => {
+      const answering = routes.filter((route) => route.methods === null || route.methods.has(method));
+      const bySegments = new Map(counts.map((count) => [count, answering.filter((route) => route.segments === null || route.segments === count)]));
+      return [method, { bySegments, others: answering.filter((route) => route.segments === null) }];
+    }),
+  );
+  const candidatesOf = (method: string, path: string) => {
+    const ofMethod = candidates.get(method);
+    if (!ofMethod) return routes;
+    return ofMethod.bySegments.get(pathSegments(path)) ?? ofMethod.others;
+  };
+  return (ctx, next, hostOrganization = NO_HOST) => {
+    const { path, method } = ctx;
+    return dispatch({ routes: candidatesOf(method, path), path, method, ctx, next, hostOrganization }, 0);
+  };
 }
 
 interface Dispatch {
