@@ -8,5 +8,8 @@ import type { ModelDefinition } from '../models/define-model.js';
  * `updated_at` alone would tell that a hidden field changed).
  */
 export function readableChanges(serializer: RecordSerializer, models: readonly ModelDefinition[]): Map<string, string[]> {
-  return new Map(models.map((model) => [model.slug, [...serializer.readable(model)].filter((name) => !SERVER_OWNED.includes(name))]));
+  return new Map(models.map((model) => [model.slug, changeFields(serializer.readable(model))]));
 }
+
+/** Of the fields `readable`, those whose change makes an audit row worth showing (see readableChanges). */
+export const changeFields = (readable: Iterable<string>): string[] => [...readable].filter((name) => !SERVER_OWNED.includes(name));

@@ -38,7 +38,7 @@ export async function gateShow(context: DataActionContext, model: ModelDefinitio
 export type RecordMethod = Extract<PolicyMethod, 'update' | 'delete' | 'restore' | 'forceDelete'>;
 
 /** Where each record action looks for its record: restore in the trash, force delete anywhere. */
-const RECORD_TRASH: Readonly<Record<RecordMethod, TrashedMode>> = { update: 'without', delete: 'without', restore: 'only', forceDelete: 'with' };
+export const RECORD_TRASH: Readonly<Record<RecordMethod, TrashedMode>> = { update: 'without', delete: 'without', restore: 'only', forceDelete: 'with' };
 
 /** A record action's record behind the record gate, once the policy method allows the action on it. */
 export async function gateRecord(context: DataActionContext, model: ModelDefinition, id: unknown, method: RecordMethod): Promise<LooseRow> {

@@ -5,7 +5,8 @@ import { NotFoundError } from '../errors/not-found-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { NO_NARROWING } from '../listing/build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
-import { selectionStatement, type Selection, type SelectionStatement } from '../listing/selection-statement.js';
+import { boundQuery, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from '../listing/selection-statement.js';
+import type { BoundValues } from '../db/statements/bound-values.js';
 import type { DataActionContext } from './data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { type TrashedMode } from '../listing/gated-query.js';
@@ -23,11 +24,17 @@ export function requireSoftDeletes(model: ModelDefinition): void {
 }
 
 /** One record by its key, behind the record gate. */
-const RECORD: SelectionStatement<{ id: number }> = { build: (selected, { id }) => selected.selectAll().where(sql.ref('id'), '=', id).compile() };
+const RECORD_ROW: SelectionQuery<{ id: number }> = { query: (selected, { id }) => selected.selectAll().where(sql.ref('id'), '=', id) };
+const RECORD: SelectionStatement<{ id: number }> = { build: (selected, shape, trx) => RECORD_ROW.query(selected, shape, trx).compile() };
 
 /** The statement of one record by its key behind the record gate of `selection`. */
 export function recordStatement(trx: LooseTransaction, selection: Selection, id: number): CompiledQuery {
   return selectionStatement(trx, selection, RECORD, (bound) => ({ id: bound.bind(id) }));
+}
+
+/** The same record as a subquery of the statements that read from it (include hops). */
+export function recordRow(trx: LooseTransaction, selection: Selection, id: number): (bound: BoundValues) => BoundQuery {
+  return (bound) => boundQuery(trx, selection, RECORD_ROW, (own) => ({ id: own.bind(id) }), bound);
 }
 
 /** The record behind the record gate, or the same 404 whether it is missing, foreign, hidden or not matching. */

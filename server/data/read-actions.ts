@@ -7,20 +7,23 @@ import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js'
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
-import { fetchPage, fetchPageStatement } from '../listing/fetch-page.js';
+import { fetchPage, fetchPageStatement, pageRows } from '../listing/fetch-page.js';
 import { PageCursors } from '../listing/page-cursor.js';
-import { loadIncludes } from '../listing/load-includes.js';
+import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
 import { readsCallerContext, selectionStatement, type Selection, type SelectionStatement } from '../listing/selection-statement.js';
 import type { ListQuery, ParsedQuery, ShapeQuery } from '../listing/parsed-query.js';
 import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
-import { readableChanges } from '../audit/readable-changes.js';
+import { changeFields, readableChanges } from '../audit/readable-changes.js';
+import { trailFieldGuesses, trailReaderKey } from '../audit/trail-field-guesses.js';
+import { tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
+import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
-import { findRecord, parseRecordId, recordStatement, requireSoftDeletes } from './find-record.js';
+import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
 import { recordSerializer } from './serialize-record.js';
 
 export interface Pagination {
@@ -60,9 +63,9 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
   return { currentPage: page, lastPage: lastPage(total, perPage), perPage, total, estimated: false, nextCursor: null, countApplied: null };
 }
 
-/** The rows as the caller may read them, with their includes: what a read does last. */
-async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery): Promise<LooseRow[]> {
-  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, true);
+/** The rows as the caller may read them, with their includes: what a read does last. `parents`: where the rows come from, for hops sent ahead. */
+async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery, parents: ParentRows): Promise<LooseRow[]> {
+  const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, { endsRead: true, parents });
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
   return rows.map((row) => serialize(model, row));
 }
@@ -79,10 +82,11 @@ function listingSelection(model: ModelDefinition, scope: ScopeContext, query: Pa
 async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
   const query = gateListing(context, model, raw, trashed);
   const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
-  const page = await fetchPage(context.trx, selection, { ...query, after });
+  const request = { ...query, after };
+  const page = await fetchPage(context.trx, selection, request);
   const count = await countRows(context.trx, selection, listing.preferredCount ?? model.count);
   return {
-    data: await serializeWithIncludes(context, model, page.rows, query),
+    data: await serializeWithIncludes(context, model, page.rows, query, pageRows(context.trx, selection, request)),
     pagination: {
       currentPage: after === null ? query.page : null,
       lastPage: count.total === null ? null : lastPage(count.total, query.perPage),
@@ -101,7 +105,8 @@ export const trashedRecords = (context: DataActionContext, model: ModelDefinitio
 
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
-  const [record] = await serializeWithIncludes(context, model, [row], query);
+  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
+  const [record] = await serializeWithIncludes(context, model, [row], query, recordRow(context.trx, selection, parseRecordId(id)));
   return record!;
 }
 
@@ -145,13 +150,36 @@ export async function computeAggregates(context: DataActionContext, model: Model
   return Object.fromEntries(aggregates.map(({ name }) => [name, row[name] === null ? null : Number(row[name])]));
 }
 
+/** A record's trail showing the changes of `fields` (see showsReadableChange): one page of it, oldest first, and its total. */
+function trailStatements(db: LooseTransaction, model: ModelDefinition, recordId: number, fields: readonly string[], { page, perPage }: Pick<ListQuery, 'page' | 'perPage'>): [CompiledQuery, CompiledQuery] {
+  const trail = db
+    .selectFrom('audit_logs')
+    .where('model', '=', model.slug)
+    .where('record_id', '=', String(recordId))
+    .where(showsReadableChange(new Map([[model.slug, fields]])));
+  const entries = trail
+    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
+    .orderBy('id')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .compile();
+  return [entries, trail.select((eb) => eb.fn.countAll<string>().as('total')).compile()];
+}
+
+const trailReader = ({ routeGroup, userId }: ScopeContext, organizationSlug: string | null, model: ModelDefinition) => trailReaderKey({ routeGroup, organizationSlug, userId, model: model.slug });
+
 /**
  * A record's history, oldest first and paged like an index, gated like the record itself now: a
  * trashed record's needs the right to see trashed records (as absent as a missing one without
  * it), a field the caller cannot read is not in it, and an update of such fields alone is left
  * out, so the trail never tells that a hidden field changed.
+ *
+ * The trail's statements depend on the fields the caller may read, known only now: a request
+ * sent them ahead for the fields its reader had the last time (planAudit), and they are read only
+ * if these are the same; otherwise the trail is read again, in a transaction of its own under the
+ * same tenant context (`sendLastReads`).
  */
-export async function auditTrail(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<RecordList> {
+export async function auditTrail(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, organizationSlug: string | null = null): Promise<RecordList> {
   const query = parseEndpointParameters(context.registry, model, raw, 'audit');
   if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
@@ -159,20 +187,12 @@ export async function auditTrail(context: DataActionContext, model: ModelDefinit
   if (model.softDeletes && row.deleted_at !== null && !policy.viewTrashed(context.user)) throw new RecordNotFoundError();
   context.authorize(model, 'view', row);
   const serializer = recordSerializer(context);
-  const trail = context.trx
-    .selectFrom('audit_logs')
-    .where('model', '=', model.slug)
-    .where('record_id', '=', String(row.id))
-    .where(showsReadableChange(readableChanges(serializer, [model])));
-  const entries = trail
-    .select(['id', 'action', 'old_values', 'new_values', 'user_id', 'created_at'])
-    .orderBy('id')
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage)
-    .compile();
-  const count = trail.select((eb) => eb.fn.countAll<string>().as('total')).compile();
-  await sendLastReads(context.trx, [entries, count]);
-  const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery(entries), context.trx.executeQuery(count)]);
+  const fields = readableChanges(serializer, [model]).get(model.slug)!;
+  trailFieldGuesses.set(trailReader(context.scope, organizationSlug, model), fields);
+  const statements = trailStatements(context.trx, model, parseRecordId(id), fields, query);
+  const { organizationId, userId } = context.scope;
+  await sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId, userId }));
+  const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery<LooseRow>(statements[0]), context.trx.executeQuery<{ total: string }>(statements[1])]);
   const read = serializer.reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));
   return {
@@ -183,8 +203,9 @@ export async function auditTrail(context: DataActionContext, model: ModelDefinit
 
 /**
  * A read as its route knows it before the request's opening answers: the request itself and its
- * caller's claims. The scope's organization is not known yet; a selection whose SQL depends on
- * the caller (a record scope, a named scope) is not planned.
+ * caller's claims. The scope's organization is the one its slug named the last time (the opening
+ * checks it, `tenancy/open-member-request.ts`); where there is none, a selection whose SQL depends
+ * on the caller (a record scope, a named scope) is not planned.
  */
 export interface PlannedRead {
   /** Builds the statements; they run in the request's own transaction. */
@@ -192,42 +213,68 @@ export interface PlannedRead {
   registry: ModelRegistry;
   model: ModelDefinition;
   scope: ScopeContext;
+  /** The organization the request addresses, not found yet; null outside tenancy. */
+  organizationSlug: string | null;
+  /** The scope's organization is known (or guessed, and checked by the opening): SQL that depends on it may be planned. */
+  knowsCaller: boolean;
   raw: RawQuery;
 }
 
 /** The statements a read sends over `selection`, unless its SQL depends on what the opening learns. */
-function planned(selection: Selection, statements: () => CompiledQuery[], complete: boolean): ReadAhead | null {
-  return readsCallerContext(selection) ? null : { statements: statements(), complete };
+function planned(read: PlannedRead, selection: Selection, statements: () => CompiledQuery[], complete: boolean): ReadAhead | null {
+  return !read.knowsCaller && readsCallerContext(selection) ? null : { statements: statements(), complete };
 }
 
-/** What indexRecords and trashedRecords read, includes aside (their rows are not known yet). */
-export function planListing({ db, registry, model, scope, raw }: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
+/**
+ * A read's statements and its include hops' (`includeStatements`), their parents being the rows
+ * of `rows`: complete when there are no hops or every hop could be planned, else the hops read
+ * as they go.
+ */
+function plannedWithIncludes(read: PlannedRead, selection: Selection, includes: readonly string[], statements: () => CompiledQuery[], rows: () => ParentRows): ReadAhead | null {
+  const { db, registry, model, scope, knowsCaller } = read;
+  const hops = includes.length === 0 ? new Map<string, CompiledQuery>() : includeStatements(db, registry, model, includes, { scope, knowsCaller }, rows());
+  return planned(read, selection, () => [...statements(), ...(hops?.values() ?? [])], hops !== null);
+}
+
+/** What indexRecords and trashedRecords read, their includes with them where they can be planned. */
+export function planListing(read: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
+  const { db, registry, model, scope, raw } = read;
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseEndpointParameters(registry, model, raw);
   const { after, selection } = listingSelection(model, scope, query, listing, trashed);
-  const statements = () => [fetchPageStatement(db, selection, { ...query, after }), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
-  return planned(selection, statements, query.includes.length === 0);
+  const request = { ...query, after };
+  const statements = () => [fetchPageStatement(db, selection, request), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
+  return plannedWithIncludes(read, selection, query.includes, statements, () => pageRows(db, selection, request));
 }
 
-/** What showRecord reads, includes aside. */
-export function planShow({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
+/** What showRecord reads, its includes with it where they can be planned. */
+export function planShow(read: PlannedRead, id: string): ReadAhead | null {
+  const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'show');
   const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
-  return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], query.includes.length === 0);
+  const recordId = parseRecordId(id);
+  return plannedWithIncludes(read, selection, query.includes, () => [recordStatement(db, selection, recordId)], () => recordRow(db, selection, recordId));
 }
 
 /** What computeAggregates reads. */
-export function planAggregates({ db, registry, model, scope, raw }: PlannedRead): ReadAhead | null {
+export function planAggregates(read: PlannedRead): ReadAhead | null {
+  const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'computed');
   const aggregates = askedAggregates(model, query);
   const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
-  return planned(selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
+  return planned(read, selection, () => (aggregates.length === 0 ? [] : [aggregatesStatement(db, selection, aggregates)]), true);
 }
 
-/** What auditTrail reads first: its record. The trail's statement depends on the fields the caller may read. */
-export function planAudit({ db, registry, model, scope, raw }: PlannedRead, id: string): ReadAhead | null {
-  parseEndpointParameters(registry, model, raw, 'audit');
+/**
+ * What auditTrail reads: its record, and its trail for the fields the reader could read the last
+ * time (every readable one the first time): auditTrail reads those answers only if it still can.
+ */
+export function planAudit(read: PlannedRead, id: string): ReadAhead | null {
+  const { db, registry, model, scope, raw, organizationSlug } = read;
+  const query = parseEndpointParameters(registry, model, raw, 'audit');
   if (!model.audit) return null;
   const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING };
-  return planned(selection, () => [recordStatement(db, selection, parseRecordId(id))], false);
+  const recordId = parseRecordId(id);
+  const fields = trailFieldGuesses.get(trailReader(scope, organizationSlug, model)) ?? changeFields(exposedAttributes(model, () => true));
+  return planned(read, selection, () => [recordStatement(db, selection, recordId), ...trailStatements(db, model, recordId, fields, query)], true);
 }

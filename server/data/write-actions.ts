@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { changedValues, recordAudit } from '../audit/record-audit.js';
+import { sql, type CompiledQuery } from 'kysely';
+import { auditedWrite, type ReturningWrite, type WrittenAudit } from '../audit/audited-write.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../models/loose-schema.js';
@@ -8,11 +8,20 @@ import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateRecord, gateStore, gateUpdate } from './action-gates.js';
 import { recordSerializer } from './serialize-record.js';
 import { validateBody } from './validate-body.js';
-import { gatedQuery } from '../listing/gated-query.js';
+import { sendLastWrite } from '../db/transactions/read-ahead.js';
+import { ownerStatement } from './write-plans.js';
+import { constraintViolation } from './constraint-violation.js';
+import { fieldLabel } from '../models/field-label.js';
 
-/** Field errors of a nested operation are keyed by its position, so the caller can find them. */
+/** How a write runs inside its request. */
 export interface WriteOptions {
+  /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
   errorPrefix?: string;
+  /**
+   * The write is the last statement of its transaction (a data endpoint's own write): its
+   * COMMIT travels with it, one round trip for both. Not for the operations of a nested request.
+   */
+  last?: boolean;
 }
 
 /**
@@ -23,30 +32,31 @@ async function ownership(context: DataActionContext, model: ModelDefinition, val
   if (model.owner) {
     const { foreignKey } = model.owner;
     if (values[foreignKey] === undefined) return {};
-    const parentModel = context.registry.get(model.owner.model);
-    const parent = await gatedQuery(context.trx, parentModel, context.scope)
-      .select('organization_id')
-      .where(sql.ref('id'), '=', values[foreignKey])
-      .executeTakeFirst();
-    if (!parent) throw ValidationError.field(`${prefix}${foreignKey}`, `The selected ${foreignKey.replaceAll('_', ' ')} is invalid.`);
+    const statement = ownerStatement(context.trx, context.registry.get(model.owner.model), context.scope, values[foreignKey]);
+    const [parent] = (await context.trx.executeQuery<LooseRow>(statement)).rows;
+    if (!parent) throw ValidationError.field(`${prefix}${foreignKey}`, `The selected ${fieldLabel(foreignKey)} is invalid.`);
     return { organization_id: parent.organization_id };
   }
   return model.tenantOwned ? { organization_id: context.scope.organizationId } : {};
 }
 
 /**
- * Row-level security can let a row be read but not written (an organization outside the tenant
- * context); such a write touches nothing and answers like a record outside the gate.
+ * The write with its audit row, one statement (`audit/audited-write.ts`); with `last`, its
+ * COMMIT in the same write on the wire. Row-level security can let a row be read but not written
+ * (an organization outside the tenant context): such a write touches nothing, logs nothing and
+ * answers like a record outside the gate.
  */
-function written<T>(row: T | undefined): T {
+async function write(context: DataActionContext, model: ModelDefinition, written: ReturningWrite, entry: WrittenAudit, options: WriteOptions): Promise<LooseRow> {
+  const statement: CompiledQuery = auditedWrite(context.trx, model, written, entry, context.user?.id ?? null);
+  if (options.last) await sendLastWrite(context.trx, statement);
+  const [row] = (await context.trx.executeQuery<LooseRow>(statement).catch((error: unknown) => {
+    throw constraintViolation(error, model, options.errorPrefix ?? '') ?? error;
+  })).rows;
   if (row === undefined) throw new RecordNotFoundError();
   return row;
 }
 
 const serialize = (context: DataActionContext, model: ModelDefinition, row: LooseRow) => recordSerializer(context).serialize(model, row);
-
-const audit = (context: DataActionContext, model: ModelDefinition, entry: Omit<Parameters<typeof recordAudit>[2], 'userId'>) =>
-  recordAudit(context.trx, model, { ...entry, userId: context.user?.id ?? null });
 
 export async function storeRecord(context: DataActionContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const body = gateStore(context, model, rawBody);
@@ -56,9 +66,8 @@ export async function storeRecord(context: DataActionContext, model: ModelDefini
     ...(await ownership(context, model, values, prefix)),
     ...(model.authorColumn ? { [model.authorColumn]: context.user?.id ?? null } : {}),
   };
-  const row = await context.trx.insertInto(model.table).values({ ...values, ...owned }).returningAll().executeTakeFirstOrThrow();
-  await audit(context, model, { action: 'created', record: row, oldValues: null, newValues: row });
-  return serialize(context, model, row);
+  const inserted = context.trx.insertInto(model.table).values({ ...values, ...owned }).returningAll();
+  return serialize(context, model, await write(context, model, inserted, { action: 'created' }, options));
 }
 
 export async function updateRecord(context: DataActionContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
@@ -67,38 +76,29 @@ export async function updateRecord(context: DataActionContext, model: ModelDefin
   const values = validateBody(model.validation?.update, body, prefix);
   if (Object.keys(values).length === 0) return serialize(context, model, before);
   const owned = model.owner && values[model.owner.foreignKey] !== undefined ? await ownership(context, model, values, prefix) : {};
-  const after = written(
-    await context.trx
-      .updateTable(model.table)
-      .set({ ...values, ...owned })
-      .where(sql.ref('id'), '=', before.id)
-      .returningAll()
-      .executeTakeFirst(),
-  );
-  await audit(context, model, { action: 'updated', record: after, ...changedValues(before, after) });
-  return serialize(context, model, after);
+  const updated = context.trx
+    .updateTable(model.table)
+    .set({ ...values, ...owned })
+    .where(sql.ref('id'), '=', before.id)
+    .returningAll();
+  return serialize(context, model, await write(context, model, updated, { action: 'updated', before }, options));
 }
 
-export async function destroyRecord(context: DataActionContext, model: ModelDefinition, id: unknown): Promise<void> {
-  const row = await gateRecord(context, model, id, 'delete');
+export async function destroyRecord(context: DataActionContext, model: ModelDefinition, id: unknown, options: WriteOptions = {}): Promise<void> {
+  const before = await gateRecord(context, model, id, 'delete');
   const removed = model.softDeletes
-    ? context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst()
-    : context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst();
-  written(await removed);
-  await audit(context, model, { action: 'deleted', record: row, oldValues: row, newValues: null });
+    ? context.trx.updateTable(model.table).set({ deleted_at: sql`now()` }).where(sql.ref('id'), '=', before.id).returningAll()
+    : context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', before.id).returningAll();
+  await write(context, model, removed, { action: 'deleted', before }, options);
 }
 
-export async function restoreRecord(context: DataActionContext, model: ModelDefinition, id: unknown): Promise<LooseRow> {
+export async function restoreRecord(context: DataActionContext, model: ModelDefinition, id: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const row = await gateRecord(context, model, id, 'restore');
-  const restored = written(
-    await context.trx.updateTable(model.table).set({ deleted_at: null }).where(sql.ref('id'), '=', row.id).returningAll().executeTakeFirst(),
-  );
-  await audit(context, model, { action: 'restored', record: restored, oldValues: null, newValues: null });
-  return serialize(context, model, restored);
+  const restored = context.trx.updateTable(model.table).set({ deleted_at: null }).where(sql.ref('id'), '=', row.id).returningAll();
+  return serialize(context, model, await write(context, model, restored, { action: 'restored' }, options));
 }
 
-export async function forceDeleteRecord(context: DataActionContext, model: ModelDefinition, id: unknown): Promise<void> {
-  const row = await gateRecord(context, model, id, 'forceDelete');
-  written(await context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', row.id).returning('id').executeTakeFirst());
-  await audit(context, model, { action: 'force_deleted', record: row, oldValues: row, newValues: null });
+export async function forceDeleteRecord(context: DataActionContext, model: ModelDefinition, id: unknown, options: WriteOptions = {}): Promise<void> {
+  const before = await gateRecord(context, model, id, 'forceDelete');
+  await write(context, model, context.trx.deleteFrom(model.table).where(sql.ref('id'), '=', before.id).returningAll(), { action: 'force_deleted', before }, options);
 }

@@ -3,7 +3,8 @@ import { keyAlias, pageStatement, sortKey, type PageShape } from './build-index-
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
-import { selectionStatement, type Selection, type SelectionStatement } from './selection-statement.js';
+import { boundQuery, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from './selection-statement.js';
+import type { BoundValues } from '../db/statements/bound-values.js';
 
 export interface Page {
   rows: LooseRow[];
@@ -18,17 +19,30 @@ export interface PageRequest extends Pick<ListQuery, 'sort' | 'page' | 'perPage'
 
 const PAGE: SelectionStatement<PageShape> = { build: (selected, shape) => pageStatement(selected, shape).compile() };
 
-/** The statement of one page of a selection (see fetchPage). */
-export function fetchPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest): CompiledQuery {
+/** The same page, as other statements read it. */
+const PAGE_ROWS: SelectionQuery<PageShape> = { query: (selected, shape) => pageStatement(selected, shape) };
+
+/** Where `request` starts and how many rows it reads, its values bound. */
+function pageShape(request: PageRequest, bound: BoundValues, limit: number): PageShape {
   const key = sortKey(request.sort);
   const { after, perPage } = request;
   // Which key values are null changes the keyset condition itself, so it is part of the shape.
-  return selectionStatement<PageShape>(trx, selection, PAGE, (bound) => ({
+  return {
     key,
     after: after && key.map((_, index) => (after[index] == null ? null : bound.bind(after[index]))),
-    limit: bound.bind(perPage + 1),
+    limit: bound.bind(limit),
     offset: bound.bind(after ? 0 : (request.page - 1) * perPage),
-  }));
+  };
+}
+
+/** The statement of one page of a selection (see fetchPage): one row more than the page, to know whether another follows. */
+export function fetchPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest): CompiledQuery {
+  return selectionStatement<PageShape>(trx, selection, PAGE, (bound) => pageShape(request, bound, request.perPage + 1));
+}
+
+/** The rows of one page, the row after it aside, as a subquery of the statements that read from them (include hops). */
+export function pageRows(trx: LooseTransaction, selection: Selection, request: PageRequest): (bound: BoundValues) => BoundQuery {
+  return (bound) => boundQuery(trx, selection, PAGE_ROWS, (own) => pageShape(request, own, request.perPage), bound);
 }
 
 /** One page of a selection, in the requested order, and where the next one starts. */

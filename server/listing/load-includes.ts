@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
-import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
+import { sql, type CompiledQuery } from 'kysely';
+import type { ModelDefinition, Relation, ScopeContext } from '../models/define-model.js';
+import type { BoundValues } from '../db/statements/bound-values.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { NO_NARROWING } from './build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
-import { selectionStatement, type SelectionStatement } from './selection-statement.js';
-import { sendLastReads } from '../db/transactions/read-ahead.js';
+import { boundQuery, queryStatement, readsCallerContext, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from './selection-statement.js';
+import { sendLastReads, sentAhead } from '../db/transactions/read-ahead.js';
 
 export interface IncludedRelation {
   target: ModelDefinition;
@@ -27,6 +28,27 @@ const RELATED: SelectionStatement<RelatedShape> = {
   build: (selected, { column, keys }) => selected.selectAll().where(sql.ref(column), '=', sql<unknown>`any(${keys})`).orderBy(sql.ref('id')).compile(),
 };
 
+/** Where a read's rows come from, as a subquery bound in a statement's values: what the first include hops read their parents from. */
+export type ParentRows = (bound: BoundValues) => BoundQuery;
+
+interface RelatedToShape {
+  column: string;
+  parentKey: string;
+  parents: BoundQuery;
+}
+
+/**
+ * The related rows of a hop whose parents are the rows of another statement, nested as a
+ * subquery: the same rows as RELATED with their keys, known before the parents are read.
+ */
+const RELATED_TO: SelectionQuery<RelatedToShape> = {
+  query: (selected, { column, parentKey, parents }, trx) =>
+    selected
+      .selectAll()
+      .where(sql.ref(column), 'in', trx.selectFrom(parents.query().as('parent')).select(sql.ref(`parent.${parentKey}`).as('key')))
+      .orderBy(sql.ref('id')),
+};
+
 interface IncludeTree {
   [relation: string]: IncludeTree;
 }
@@ -40,17 +62,63 @@ function includeTree(paths: readonly string[]): IncludeTree {
   return tree;
 }
 
+/** Which column of the parent a hop's rows match, and on which of theirs. */
+function hopKeys(relation: Relation): { parentKey: string; column: string } {
+  return relation.kind === 'belongsTo' ? { parentKey: relation.foreignKey, column: 'id' } : { parentKey: 'id', column: relation.foreignKey };
+}
+
+const relatedSelection = (target: ModelDefinition, scope: ScopeContext): Selection => ({ model: target, scope, trashed: 'without', narrowing: NO_NARROWING });
+
+/**
+ * Every hop's statement by its dot path, each reading its parents' keys from the statement of the
+ * hop before it (the first from `parents`) as a subquery: known before any row is read, so they
+ * travel with the read's other statements. Each hop passes its own model's record gate as with
+ * loadIncludes. Null when one cannot be built before the request's opening answers (a hop's SQL
+ * depends on the caller: `readsCallerContext`) or names no relation (the include gate refuses it).
+ */
+export function includeStatements(
+  trx: LooseTransaction,
+  registry: ModelRegistry,
+  model: ModelDefinition,
+  paths: readonly string[],
+  { scope, knowsCaller }: { scope: ScopeContext; knowsCaller: boolean },
+  parents: ParentRows,
+): Map<string, CompiledQuery> | null {
+  const statements = new Map<string, CompiledQuery>();
+  const plan = (owner: ModelDefinition, from: ParentRows, tree: IncludeTree, prefix: string): boolean =>
+    Object.entries(tree).every(([name, subtree]) => {
+      const found = registry.relation(owner, name);
+      if (!found) return false;
+      const selection = relatedSelection(found.target, scope);
+      if (!knowsCaller && readsCallerContext(selection)) return false;
+      const rows: ParentRows = (bound) => boundQuery(trx, selection, RELATED_TO, (own) => ({ ...hopKeys(found.relation), parents: from(own) }), bound);
+      statements.set(`${prefix}${name}`, queryStatement(rows));
+      return plan(found.target, rows, subtree, `${prefix}${name}.`);
+    });
+  return plan(model, parents, includeTree(paths), '') ? statements : null;
+}
+
 function attach(included: IncludedRelations, row: LooseRow, name: string, relation: IncludedRelation) {
   const relations = included.get(row) ?? {};
   relations[name] = relation;
   included.set(row, relations);
 }
 
+/** How loadIncludes reads. */
+export interface IncludeReading {
+  /** Nothing is read after the includes, so their last statement travels with the transaction's COMMIT (`db/transactions/read-ahead.ts`). */
+  endsRead?: boolean;
+  /** Where `rows` come from, when their statement's SQL is the same whoever asks: hops the request sent ahead are read as includeStatements planned them. */
+  parents?: ParentRows | null;
+}
+
 /**
  * Loads included relations one query per hop. Related rows pass the related model's own record
  * gate (row-level security, its scope, soft deletes), so an include never reveals a row the
- * caller could not list directly. `endsRead`: nothing is read after them, so the last hop's
- * statement travels with the transaction's COMMIT (`db/transactions/read-ahead.ts`).
+ * caller could not list directly. When the request sent the hops ahead with its opening (see
+ * includeStatements), each reads its parents as a subquery, in the snapshot they were read in;
+ * otherwise a hop reads by its parents' keys once they are in, depth first, the last one with
+ * COMMIT when `endsRead`.
  */
 export async function loadIncludes(
   trx: LooseTransaction,
@@ -59,36 +127,40 @@ export async function loadIncludes(
   rows: readonly LooseRow[],
   paths: readonly string[],
   context: ScopeContext,
-  endsRead = false,
+  { endsRead = false, parents = null }: IncludeReading = {},
 ): Promise<IncludedRelations> {
   const included: IncludedRelations = new Map();
-  const loadLevel = async (owner: ModelDefinition, parents: readonly LooseRow[], tree: IncludeTree, lastBranch: boolean): Promise<void> => {
+  const statements = parents && includeStatements(trx, registry, model, paths, { scope: context, knowsCaller: true }, parents);
+  // A hop's subquery reads its parents again: only in the snapshot they were read in.
+  const planned = statements && (await sentAhead(trx, [...statements.values()])) ? statements : null;
+  const loadLevel = async (owner: ModelDefinition, parentRows: readonly LooseRow[], tree: IncludeTree, lastBranch: boolean, prefix: string): Promise<void> => {
     const hops = Object.entries(tree);
     for (const [index, [name, subtree]] of hops.entries()) {
       // Hops load depth first: the last statement is the last hop's, down its last branch.
       const last = lastBranch && index === hops.length - 1;
       const { relation, target } = registry.relation(owner, name)!;
-      const ownKey = relation.kind === 'belongsTo' ? relation.foreignKey : 'id';
-      const keys = [...new Set(parents.map((parent) => parent[ownKey]).filter((key) => key !== null && key !== undefined))];
-      const targetKey = relation.kind === 'belongsTo' ? 'id' : relation.foreignKey;
-      const children = keys.length === 0 ? [] : await related(target, targetKey, keys, last && Object.keys(subtree).length === 0);
+      const { parentKey, column } = hopKeys(relation);
+      const keys = [...new Set(parentRows.map((parent) => parent[parentKey]).filter((key) => key !== null && key !== undefined))];
+      const statement = planned?.get(`${prefix}${name}`);
+      const children = statement
+        ? (await trx.executeQuery<LooseRow>(statement)).rows
+        : keys.length === 0
+          ? []
+          : await related(target, column, keys, last && Object.keys(subtree).length === 0);
       const byKey = new Map<unknown, LooseRow[]>();
-      for (const child of children) byKey.set(child[targetKey], [...(byKey.get(child[targetKey]) ?? []), child]);
-      for (const parent of parents) {
-        const matches = byKey.get(parent[ownKey]) ?? [];
+      for (const child of children) byKey.set(child[column], [...(byKey.get(child[column]) ?? []), child]);
+      for (const parent of parentRows) {
+        const matches = byKey.get(parent[parentKey]) ?? [];
         attach(included, parent, name, { target, value: relation.kind === 'belongsTo' ? (matches[0] ?? null) : matches });
       }
-      await loadLevel(target, children, subtree, last);
+      await loadLevel(target, children, subtree, last, `${prefix}${name}.`);
     }
   };
   const related = async (target: ModelDefinition, column: string, keys: unknown[], lastRead: boolean): Promise<LooseRow[]> => {
-    const statement = selectionStatement<RelatedShape>(trx, { model: target, scope: context, trashed: 'without', narrowing: NO_NARROWING }, RELATED, (bound) => ({
-      column,
-      keys: bound.bind(keys),
-    }));
+    const statement = selectionStatement<RelatedShape>(trx, relatedSelection(target, context), RELATED, (bound) => ({ column, keys: bound.bind(keys) }));
     if (lastRead) await sendLastReads(trx, [statement]);
     return (await trx.executeQuery<LooseRow>(statement)).rows;
   };
-  await loadLevel(model, rows, includeTree(paths), endsRead);
+  await loadLevel(model, rows, includeTree(paths), endsRead, '');
   return included;
 }

@@ -2,7 +2,7 @@ import type { CompiledQuery } from 'kysely';
 import { BoundValues } from '../db/statements/bound-values.js';
 import { identityOf, statementCache } from '../db/statements/statement-cache.js';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
-import { narrowingShape, narrowQuery, type Narrowing } from './build-index-query.js';
+import { narrowingShape, narrowQuery, type Narrowing, type NarrowingShape } from './build-index-query.js';
 import type { LooseSelect, LooseTransaction } from '../models/loose-schema.js';
 import { gatedQuery, type TrashedMode } from './gated-query.js';
 
@@ -35,18 +35,59 @@ const contextKey = ({ model, scope, narrowing }: Selection) =>
 /** Whether `selection`'s SQL depends on who asks (see contextKey): then it cannot be built before the request's opening answers. */
 export const readsCallerContext = (selection: Selection) => contextKey(selection) !== null;
 
+/** Everything the SQL of `statement` over `selection` depends on, its values bound: its cache key. */
+function boundShape<S>(selection: Selection, statement: object, shapeOf: (bound: BoundValues) => S, bound: BoundValues) {
+  const narrowing = narrowingShape(selection.narrowing, bound);
+  const shape = shapeOf(bound);
+  return { narrowing, shape, key: [identityOf(statement), identityOf(selection.model), selection.trashed, narrowing, shape, contextKey(selection)] };
+}
+
+const gatedSelection = (trx: LooseTransaction, { model, scope, trashed }: Selection, narrowing: NarrowingShape) =>
+  narrowQuery(gatedQuery(trx, model, scope, trashed), model, narrowing, scope);
+
 /**
  * `statement` over `selection`, compiled once per shape: `shapeOf` binds this request's values
  * (besides the narrowing's) and returns the rest of what the SQL depends on. The key is the JSON
  * of everything the builder reads, so two requests share SQL only when it is the same.
  */
 export function selectionStatement<S>(trx: LooseTransaction, selection: Selection, statement: SelectionStatement<S>, shapeOf: (bound: BoundValues) => S): CompiledQuery {
-  const { model, scope, trashed } = selection;
   const bound = new BoundValues();
-  const narrowing = narrowingShape(selection.narrowing, bound);
-  const shape = shapeOf(bound);
-  const key = JSON.stringify([identityOf(statement), identityOf(model), trashed, narrowing, shape, contextKey(selection)]);
-  return statementCache.statement(key, bound, () => statement.build(narrowQuery(gatedQuery(trx, model, scope, trashed), model, narrowing, scope), shape, trx));
+  const { narrowing, shape, key } = boundShape(selection, statement, shapeOf, bound);
+  return statementCache.statement(JSON.stringify(key), bound, () => statement.build(gatedSelection(trx, selection, narrowing), shape, trx));
+}
+
+/** A select over a selection that other statements may read from as a subquery: a page, a record, an include hop. */
+export interface SelectionQuery<S> {
+  query(selected: LooseSelect, shape: S, trx: LooseTransaction): LooseSelect;
+}
+
+/**
+ * A selection query with its values bound in a statement's BoundValues, not compiled: the
+ * statement nests it. Its JSON is everything its SQL depends on, so it keys the statements it is
+ * part of, like a placeholder does.
+ */
+export class BoundQuery {
+  constructor(
+    readonly key: unknown[],
+    readonly query: () => LooseSelect,
+  ) {}
+
+  toJSON(): unknown[] {
+    return this.key;
+  }
+}
+
+/** `query` over `selection`, its values bound in `bound` (see selectionStatement). */
+export function boundQuery<S>(trx: LooseTransaction, selection: Selection, query: SelectionQuery<S>, shapeOf: (bound: BoundValues) => S, bound: BoundValues): BoundQuery {
+  const { narrowing, shape, key } = boundShape(selection, query, shapeOf, bound);
+  return new BoundQuery(key, () => query.query(gatedSelection(trx, selection, narrowing), shape, trx));
+}
+
+/** The statement of a query built by `build` in a fresh BoundValues, compiled once per shape. */
+export function queryStatement(build: (bound: BoundValues) => BoundQuery): CompiledQuery {
+  const bound = new BoundValues();
+  const query = build(bound);
+  return statementCache.statement(JSON.stringify(query), bound, () => query.query().compile());
 }
 
 /** Runs `statement` over `selection` (see selectionStatement). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { SLUG } from './slug.js';
 import { MAX_INTEGER } from './integer-range.js';
+import { fieldLabel as label } from './field-label.js';
 
-// Field schemas with human messages; `label` is how the field is named in them.
-const label = (field: string) => field.replace(/_/g, ' ');
+// Field schemas with human messages.
 
 const typed = (field: string, kind: string) => ({
   error: (issue: { input?: unknown }) =>

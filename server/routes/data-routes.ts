@@ -29,6 +29,8 @@ import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
+import { planRecordWrite, planStore } from '../data/write-plans.js';
+import type { RecordMethod } from '../data/action-gates.js';
 
 type Handler = (context: DataActionContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
 
@@ -53,18 +55,27 @@ export interface DataRoute {
   /** Served only for models that keep soft deletes or an audit trail. */
   needs?: 'softDeletes' | 'audit';
   handle: Handler;
-  /** The read's statements, sent with the request's opening. */
+  /** What the route reads (a write: before it writes), sent with the request's opening. */
   reads?: Reads;
 }
 
 const query = (ctx: Pick<GatehouseContext, 'query'>) => ctx.query as RawQuery;
 const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[name] ?? '';
-const body = (ctx: GatehouseContext<DataState>) => ctx.request.body;
+const body = (ctx: GatehouseContext<GroupState>) => ctx.request.body;
 const listing = (ctx: Pick<GatehouseContext, 'get'>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 // Store and update also take form bodies, whose fields are typed by the model.
-const record = (ctx: GatehouseContext<DataState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
+const record = (ctx: GatehouseContext<GroupState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
-const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model));
+/** A data endpoint's write is its transaction's last statement: its COMMIT travels with it. */
+const LAST = { last: true };
+
+const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model), LAST);
+
+/** What a record action reads before it writes, with the owner parent an update's body names. */
+const recordWrite =
+  (method: RecordMethod): Reads =>
+  (read, ctx, _cursors, params) =>
+    planRecordWrite(read, params.id ?? '', method, method === 'update' ? record(ctx, read.model) : undefined);
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 export const DATA_ROUTES: readonly DataRoute[] = [
@@ -72,14 +83,14 @@ export const DATA_ROUTES: readonly DataRoute[] = [
   { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'only') },
   { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
   { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'without') },
-  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model)) },
+  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model), LAST), reads: (read, ctx) => planStore(read, record(ctx, read.model)) },
   { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _cursors, params) => planShow(read, params.id ?? '') },
-  { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update },
-  { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update },
-  { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id')) },
-  { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id')) },
-  { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id')) },
-  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx))), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
+  { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
+  { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
+  { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('delete') },
+  { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('restore') },
+  { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('forceDelete') },
+  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx), ctx.state.organization?.slug ?? null)), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
 ];
 
 /** `POST {dataBase}/nested`: operations on any models the group serves. */
@@ -116,14 +127,14 @@ export function nestedEndpoint(registry: ModelRegistry, observability?: Observab
 
 /**
  * What a data route reads, for its member chain to send with the request's opening; undefined for
- * a route that plans nothing (a write). The route matcher has already set the path's parameters.
+ * a route that plans nothing (a nested request). The route matcher has already set the path's parameters.
  */
 export function routeReads(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction): RequestReads | undefined {
   const { reads } = route;
   if (!reads) return undefined;
-  return (ctx, { userId, group }) => {
+  return (ctx, { userId, group, organizationSlug, organizationId }) => {
     const slug = ctx.params.model ?? '';
     if (!group.models.includes(slug) || !registry.has(slug)) return null;
-    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: null, userId, routeGroup: group.name }, raw: query(ctx) }, ctx, cursors, ctx.params);
+    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: organizationId ?? null, userId, routeGroup: group.name }, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, cursors, ctx.params);
   };
 }

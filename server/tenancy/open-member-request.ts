@@ -6,7 +6,9 @@ import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { permissionReads } from '../permissions/load-permissions.js';
-import type { ReadAhead } from '../db/transactions/read-ahead.js';
+import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
+import { tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
+import { organizationIds } from './organization-ids.js';
 import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
 import { SLUG } from '../models/slug.js';
@@ -25,7 +27,9 @@ type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization'
  *
  * With `reads`, a route that knows what it reads sends its statements (and COMMIT) with the
  * opening: they rely on the context the opening sets, never on its answer, and what they read
- * stays unread unless every check here and the handler's own gates pass.
+ * stays unread unless every check here and the handler's own gates pass. A statement whose SQL
+ * depends on the organization is built on the id its slug named the last time; when the opening
+ * finds another, the request reads again in a transaction of its own.
  */
 async function openRequest(ctx: GatehouseContext<GroupState>, services: Services, rest: (facts: MemberFacts) => Promise<void>, reads?: RequestReads): Promise<void> {
   const group = ctx.state.routeGroup;
@@ -41,7 +45,9 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     routeGroup: group.name,
     organizationSlug: slug !== null && SLUG.test(slug) ? slug : null,
   };
-  const ahead = ofGroup ? readAhead(services, ctx, { userId: claims.userId, group }, reads) : undefined;
+  const guessedOrganization = opening.organizationSlug === null ? (group.tenancy === 'none' ? null : undefined) : organizationIds.get(opening.organizationSlug);
+  const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization };
+  const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
   try {
     await withOpenedRequest(services.db, opening, async (trx, opened) => {
       if (!opened.session) throw new UnauthenticatedError();
@@ -52,11 +58,16 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
       if (group.tenancy === 'none') return rest({ auth, trx });
       if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
-      const { membership } = opened;
+      const { membership, organization } = opened;
+      organizationIds.set(organization.slug, organization.id);
+      // Read ahead for another organization than the slug names now: read again, as without a read-ahead.
+      if (ahead?.complete && guessedOrganization !== undefined && guessedOrganization !== organization.id) {
+        await reopen(trx, tenantOpeningSql({ organizationId: organization.id, userId: claims.userId }));
+      }
       await rest({
         auth,
         trx,
-        organization: opened.organization,
+        organization,
         membership: {
           roleId: membership.role_id,
           roleSlug: membership.role_slug,

@@ -2,10 +2,18 @@ import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { GatehouseContext, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 
-/** Who asks, as far as is known before the opening answers: the token's user in the request's route group. */
+/** Who asks, as far as is known before the opening answers: the token's user in the request's route group, and the organization it addresses. */
 export interface ReadingCaller {
   userId: number;
   group: RouteGroup;
+  /** The slug the request addresses, before the opening has found it; null outside tenancy. */
+  organizationSlug: string | null;
+  /**
+   * The organization's id as far as it is known: null outside tenancy, the id the slug named the
+   * last time where it has one (`organization-ids.ts`; the opening checks it), else undefined. A
+   * statement whose SQL depends on it is planned only when it is not undefined.
+   */
+  organizationId: number | null | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { READ_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
+import type { CompiledQuery } from 'kysely';
+import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
 
 /** How many distinct statement texts get a name; the rest still run, unnamed. */
 const NAMED_STATEMENTS = 2_000;
@@ -78,6 +79,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       }
       const parameters: unknown[] = Array.isArray(values) ? values : [];
       if (config === READ_AHEAD) return this.#readAhead(parameters[0] as OpeningAhead);
+      if (config === SENT_AHEAD) return Promise.resolve(this.#sentAhead(parameters[0] as CompiledQuery[]));
       if (this.#ahead.length > 0 || this.#committing) {
         // A transaction whose COMMIT is on its way ends with it: its statements were reads.
         const key = statementKey(this.#committing && config === 'ROLLBACK' ? 'COMMIT' : config, parameters);
@@ -94,6 +96,12 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       return this.#send(config, parameters);
     }
 
+    #sentAhead(statements: readonly CompiledQuery[]): pg.QueryResult {
+      const unread = new Set(this.#ahead.map((sent) => sent.key));
+      const sent = this.#committing && statements.every(({ sql, parameters }) => unread.has(statementKey(sql, parameters)));
+      return { ...NOTHING_SENT, rowCount: 1, rows: [{ sent }] };
+    }
+
     #forgetAhead(): void {
       this.#ahead = [];
       this.#committing = false;
@@ -102,13 +110,25 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
     /**
      * The opening, the statements and (for a complete read) COMMIT in one write: the stream is
      * corked while pg writes each one. Answers the opening; the others wait for their readers.
+     * Without an opening (a read's last statements), a statement already sent ahead is not sent
+     * again; when a COMMIT is on its way and some are not, they go in a new transaction opened
+     * by `reopening`, the old one ending with its COMMIT and its unread answers thrown away.
      */
-    #readAhead({ opening, statements, complete }: OpeningAhead): Promise<pg.QueryResult> {
+    #readAhead({ opening, statements, complete, reopening }: OpeningAhead): Promise<pg.QueryResult> {
+      const sentAhead = new Set(this.#ahead.map((sent) => sent.key));
+      const missing = opening === null ? statements.filter(({ sql, parameters }) => !sentAhead.has(statementKey(sql, parameters))) : statements;
+      if (opening === null && this.#committing) {
+        if (missing.length === 0) return Promise.resolve(NOTHING_SENT);
+        if (reopening === undefined) return Promise.reject(new StatementAfterCommitError(missing[0]!.sql));
+        return this.#readAhead({ opening: reopening, statements, complete });
+      }
+      // An opening after a COMMIT on its way begins the next transaction: the last one's answers are not for it.
+      if (opening !== null && this.#committing) this.#forgetAhead();
       const { stream } = this.connection;
       stream.cork();
       try {
         const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#send(opening, []);
-        const ahead = [...statements.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
+        const ahead = [...missing.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
         for (const { sql, parameters } of ahead) {
           const answer = this.#send(sql, parameters);
           // Read or not, an answer's failure is its reader's: unread, it is dropped, never unhandled.

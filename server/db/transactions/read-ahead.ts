@@ -19,6 +19,8 @@ export const READ_AHEAD = '-- gatehouse: read ahead';
 /** What the pg client receives: the transaction's opening (a simple-protocol text), if it is not sent yet, and what follows it. */
 export interface OpeningAhead extends ReadAhead {
   opening: string | null;
+  /** Without an opening: what opens a new transaction for the statements when the COMMIT of this one is on its way without them. */
+  reopening?: string;
 }
 
 /** The query that sends `opening` and `ahead` in one write; it answers the opening. */
@@ -30,11 +32,52 @@ export function readAheadQuery(opening: string, ahead: ReadAhead): CompiledQuery
 /**
  * A read's last statements and its transaction's COMMIT in one write, once what they depend on is
  * known; the reader then runs them as usual and gets their answers. Only for a transaction that
- * has written nothing and will send nothing else: its end is on its way.
+ * has written nothing and will send nothing else: its end is on its way. Statements sent ahead
+ * are not sent again: when all of them were, with COMMIT, nothing is written.
+ *
+ * `reopening` is for a read that planned its statements on a guess (an audit trail's readable
+ * fields): when the guess was wrong and the COMMIT sent ahead has ended its transaction, the
+ * statements go in a new one opened by it, on the same connection, in one more round trip.
+ * Without it, that is a StatementAfterCommitError.
  */
-export async function sendLastReads(trx: Pick<Kysely<unknown>, 'executeQuery'>, statements: readonly CompiledQuery[]): Promise<void> {
-  const sent: OpeningAhead = { opening: null, statements, complete: true };
+export async function sendLastReads(trx: Pick<Kysely<unknown>, 'executeQuery'>, statements: readonly CompiledQuery[], reopening?: string): Promise<void> {
+  const sent: OpeningAhead = { opening: null, statements, complete: true, ...(reopening === undefined ? {} : { reopening }) };
   await trx.executeQuery(CompiledQuery.raw(READ_AHEAD, [sent]));
+}
+
+/**
+ * A write and its transaction's COMMIT in one write on the wire, for a write that is its
+ * transaction's last statement (its audit row in the same statement). The writer then runs it as
+ * usual and gets its answer. If it fails, the transaction is aborted and the COMMIT answers as a
+ * rollback; if it touches nothing, nothing is committed: the request answers as when it sends
+ * COMMIT itself after the write.
+ */
+export function sendLastWrite(trx: Pick<Kysely<unknown>, 'executeQuery'>, statement: CompiledQuery): Promise<void> {
+  return sendLastReads(trx, [statement]);
+}
+
+/**
+ * Ends a transaction whose complete read-ahead was planned on what turned out wrong (a guessed
+ * organization): its COMMIT is on its way, its answers are thrown away unread, and `opening`
+ * opens a new transaction on the same connection, in which the read then goes as it would
+ * without a read-ahead.
+ */
+export async function reopen(trx: Pick<Kysely<unknown>, 'executeQuery'>, opening: string): Promise<void> {
+  await trx.executeQuery(readAheadQuery(opening, { statements: [], complete: false }));
+}
+
+/** Asks the statement client whether a read's statements all travel with its opening: see sentAhead. */
+export const SENT_AHEAD = '-- gatehouse: sent ahead?';
+
+/**
+ * Whether every one of `statements` travels, unread, with its transaction's opening and COMMIT:
+ * then they read the one snapshot the opening's (`request-transaction.ts`). For a reader whose
+ * statements must find the same rows as each other (include hops reading their parents again);
+ * nothing is sent.
+ */
+export async function sentAhead(trx: Pick<Kysely<unknown>, 'executeQuery'>, statements: readonly CompiledQuery[]): Promise<boolean> {
+  const { rows } = await trx.executeQuery<{ sent: boolean }>(CompiledQuery.raw(SENT_AHEAD, [statements]));
+  return rows[0]?.sent === true;
 }
 
 /** A statement sent after the read-ahead's COMMIT would run outside its transaction and its tenant context. */

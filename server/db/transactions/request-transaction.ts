@@ -54,7 +54,14 @@ function literal(value: string | number | boolean | null, pattern?: RegExp): str
   throw new TypeError(`Not a request opening value: ${String(value)}`);
 }
 
-function openingSql(opening: RequestOpening): string {
+/**
+ * A read whose statements all travel with the opening reads one snapshot: its include hops read
+ * their parents again as a subquery (`listing/load-includes.ts`), and must find the rows the page
+ * found, whatever commits in between. It writes nothing, so it never fails to serialize.
+ */
+const beginFor = (ahead: ReadAhead | undefined) => (ahead?.complete ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
+
+function openingSql(opening: RequestOpening, ahead: ReadAhead | undefined): string {
   const args = [
     literal(opening.sessionId, UUID),
     literal(opening.userId),
@@ -63,7 +70,7 @@ function openingSql(opening: RequestOpening): string {
     literal(opening.routeGroup, SLUG),
     literal(opening.organizationSlug, SLUG),
   ];
-  return `BEGIN; SELECT * FROM gatehouse_open_request(${args.join(', ')})`;
+  return `${beginFor(ahead)}; SELECT * FROM gatehouse_open_request(${args.join(', ')})`;
 }
 
 function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
@@ -99,7 +106,7 @@ export async function withOpenedRequest<T>(
   fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>,
   ahead?: ReadAhead,
 ): Promise<T> {
-  return inOpenedTransaction(db, openingSql(opening), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
+  return inOpenedTransaction(db, openingSql(opening, ahead), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
 }
 
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
