@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type OperationNodeSource, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import type { AuditAction } from './record-audit.js';
@@ -19,7 +19,7 @@ export type WrittenAudit = { action: 'created' | 'restored' } | { action: Exclud
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** A row read through the driver, as JSON.stringify writes it: how the service wrote audit values from Node. */
-const nodeJson = (row: LooseRow) => JSON.stringify(row);
+export const nodeJson = (row: object) => JSON.stringify(row);
 
 /** The old and new values of the audit row, as SQL over `written` (and, for an update, `changes`). */
 function auditValues(model: ModelDefinition, entry: WrittenAudit): { values: [RawBuilder<unknown>, RawBuilder<unknown>]; from: RawBuilder<unknown> } {
@@ -40,16 +40,44 @@ function auditValues(model: ModelDefinition, entry: WrittenAudit): { values: [Ra
 }
 
 /**
- * A data write and its audit row in one statement: the write as a common table expression, the
- * audit row inserted from what it wrote (so a write that touches nothing logs nothing, and a
- * failed one leaves the transaction aborted, its COMMIT a rollback), its rows as the answer. The
- * values are those the service wrote from Node: the rows it read are sent as their JSON, a
+ * The audit row a write inserts from the rows it returned: each value as SQL over `from` (which
+ * reads `written`), inserted only where `where` holds.
+ */
+export interface WrittenAuditRow {
+  organizationId: RawBuilder<unknown>;
+  model: string;
+  recordId: RawBuilder<unknown>;
+  action: AuditAction;
+  values: [RawBuilder<unknown>, RawBuilder<unknown>];
+  from: RawBuilder<unknown>;
+  where?: RawBuilder<unknown>;
+}
+
+/**
+ * A write and its audit row in one statement: the write as a common table expression, the audit
+ * row inserted from what it wrote (so a write that touches nothing logs nothing, and a failed one
+ * leaves the transaction aborted, its COMMIT a rollback), `answer` (over `written`) as its rows.
+ */
+export function writeWithAuditRow(
+  trx: QueryExecutorProvider,
+  write: ReturningWrite,
+  row: WrittenAuditRow,
+  userId: number | null,
+  answer: RawBuilder<unknown> = sql`SELECT * FROM written`,
+): CompiledQuery {
+  const where = row.where ? sql` WHERE ${row.where}` : sql``;
+  const audit = sql`SELECT ${row.organizationId}, ${row.model}::text, ${row.recordId}, ${row.action}::text, ${row.values[0]}, ${row.values[1]}, ${userId}::integer FROM ${row.from}${where}`;
+  return sql`WITH written AS (${write}), logged AS (INSERT INTO audit_logs (organization_id, model, record_id, action, old_values, new_values, user_id) ${audit}) ${answer}`.compile(trx);
+}
+
+/**
+ * A data write and its audit row in one statement (writeWithAuditRow), its rows as the answer.
+ * The values are those the service wrote from Node: the rows it read are sent as their JSON, a
  * written row is turned into the same JSON in SQL (sql/017_audit_values.sql).
  */
 export function auditedWrite(trx: LooseTransaction, model: ModelDefinition, write: ReturningWrite, entry: WrittenAudit, userId: number | null): CompiledQuery {
   if (!model.audit) return write.compile();
   const { values, from } = auditValues(model, entry);
-  const organization = model.tenantOwned ? sql`written.organization_id` : sql`NULL::integer`;
-  const row = sql`SELECT ${organization}, ${model.slug}::text, written.id::text, ${entry.action}::text, ${values[0]}, ${values[1]}, ${userId}::integer FROM ${from}`;
-  return sql`WITH written AS (${write}), logged AS (INSERT INTO audit_logs (organization_id, model, record_id, action, old_values, new_values, user_id) ${row}) SELECT * FROM written`.compile(trx);
+  const organizationId = model.tenantOwned ? sql`written.organization_id` : sql`NULL::integer`;
+  return writeWithAuditRow(trx, write, { organizationId, model: model.slug, recordId: sql`written.id::text`, action: entry.action, values, from }, userId);
 }

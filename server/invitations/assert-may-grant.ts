@@ -1,16 +1,15 @@
 import { abilityPermits } from '@gatehouse/engine';
-import { findRolePermissions } from '../db/repositories/roles.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import type { GatehouseContext, TenantMemberState } from '../http/state.js';
 
 /**
- * An inviter hands out only permissions they hold themselves; otherwise `invitations.store`
- * alone would let anyone mint an owner.
+ * An inviter hands out only permissions they hold themselves (`rolePermissions`: those of the
+ * invitation's role in the organization); otherwise `invitations.store` alone would let anyone
+ * mint an owner.
  */
-export async function assertMayGrant(ctx: GatehouseContext<TenantMemberState>, roleId: number): Promise<void> {
-  const role = await findRolePermissions(ctx.state.trx, ctx.state.organization.id, roleId);
+export function assertMayGrant(ctx: GatehouseContext<TenantMemberState>, rolePermissions: readonly string[]): void {
   const { ability } = ctx.state.authorization;
-  if (!(role?.permissions ?? []).every((permission) => abilityPermits(ability, permission))) {
+  if (!rolePermissions.every((permission) => abilityPermits(ability, permission))) {
     throw new AccessDeniedError('You cannot invite with a role that has permissions you do not hold.');
   }
 }

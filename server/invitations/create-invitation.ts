@@ -1,10 +1,11 @@
-import { createInvitation as insertInvitation, findPendingInvitationForEmail, setInvitationStatus } from '../db/repositories/invitations.js';
-import { isMemberByEmail } from '../db/repositories/memberships.js';
-import { listOrganizationRoles } from '../db/repositories/roles.js';
+import { createInvitation as insertInvitation, pendingInvitationForEmail, setInvitationStatus } from '../db/repositories/invitations.js';
+import { memberByEmail } from '../db/repositories/memberships.js';
+import { roleInContext } from '../db/repositories/roles.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import type { Services } from '../services.js';
+import type { RequestReads } from '../tenancy/request-reads.js';
 import { assertMayGrant } from './assert-may-grant.js';
 import { createInvitationSchema } from './invitation-schemas.js';
 import { mailInvitation, newInvitationToken, throttleSend } from './send-invitation.js';
@@ -17,6 +18,22 @@ function isInvitableGroup(services: Services, name: string): boolean {
   return services.config.routeGroups.some((group) => group.name === name && group.auth && group.tenancy !== 'none');
 }
 
+/**
+ * What `POST {t}/invitations` reads, sent with the request's opening: from its body (when valid),
+ * the role it names, a membership and the pending invitation (locked) for its email, in the
+ * tenant context's organization. The throttle then decides in a round trip of its own; the
+ * insert follows, and its mail goes with COMMIT.
+ */
+export function invitationCreationReads(services: Services): RequestReads {
+  return (ctx, { group }) => {
+    const body = createInvitationSchema.safeParse(ctx.request.body);
+    if (!body.success) return null;
+    const { email, role_id: roleId, route_group: routeGroup = group.name } = body.data;
+    const db = services.db;
+    return { statements: [roleInContext(db, { id: roleId }).compile(), memberByEmail(db, email, routeGroup).compile(), pendingInvitationForEmail(db, email).compile()], complete: false };
+  };
+}
+
 export function createInvitation(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const input = validate(createInvitationSchema, ctx.request.body);
@@ -25,15 +42,16 @@ export function createInvitation(services: Services): GatehouseMiddleware<Tenant
     const organization = ctx.state.organization;
     const routeGroup = input.route_group ?? ctx.state.routeGroup.name;
     if (!isInvitableGroup(services, routeGroup)) throw ValidationError.field('route_group', 'The selected route group is invalid.');
-    const roles = await listOrganizationRoles(trx, organization.id);
-    if (!roles.some((role) => role.id === input.role_id)) throw ValidationError.field('role_id', 'The selected role is invalid.');
-    await assertMayGrant(ctx, input.role_id);
-    if (await isMemberByEmail(trx, organization.id, input.email, routeGroup)) {
+    // A role is configured in the organization when it has permissions there.
+    const role = await roleInContext(trx, { id: input.role_id }).executeTakeFirst();
+    if (!role?.permissions) throw ValidationError.field('role_id', 'The selected role is invalid.');
+    assertMayGrant(ctx, role.permissions);
+    if (await memberByEmail(trx, input.email, routeGroup).executeTakeFirst()) {
       throw ValidationError.field('email', 'This user is already a member of the organization.');
     }
 
     // One pending invitation per email: a live one blocks, an expired one is replaced.
-    const pending = await findPendingInvitationForEmail(trx, organization.id, input.email);
+    const pending = await pendingInvitationForEmail(trx, input.email).executeTakeFirst();
     if (pending && invitationStatus(pending) === 'pending') throw alreadyPending();
     if (pending) await setInvitationStatus(trx, pending.id, 'cancelled');
 

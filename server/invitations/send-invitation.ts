@@ -1,6 +1,6 @@
 import { createSecretToken } from '../auth/secret-token.js';
 import type { InvitationRecord } from '../db/repositories/invitations.js';
-import { queueMessage } from '../db/repositories/mail-queue.js';
+import { queueMessage, type MailMessage } from '../db/repositories/mail-queue.js';
 import type { CurrentOrganization, GatehouseContext, TenantMemberState } from '../http/state.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Services } from '../services.js';
@@ -26,10 +26,15 @@ export function throttleSend(services: Services, ctx: GatehouseContext<TenantMem
 }
 
 /**
- * Queues the invitation's mail in the request's transaction: it goes out if, and only if, the
+ * The invitation's mail, for the request's transaction to queue: it goes out if, and only if, the
  * invitation is committed. The mail worker is nudged once the answer is out (after the commit).
  */
-export async function mailInvitation(services: Services, ctx: GatehouseContext<TenantMemberState>, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
-  await queueMessage(ctx.state.trx, invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at));
+export function invitationMessage(services: Services, ctx: GatehouseContext<TenantMemberState>, invitation: Pick<InvitationRecord, 'email' | 'expires_at'>, token: string, organization: CurrentOrganization): MailMessage {
   ctx.res.once('close', () => services.mail.kick());
+  return invitationMail(invitation.email, token, organization.name, services.publicUrl(), invitation.expires_at);
+}
+
+/** Queues the invitation's mail (invitationMessage) in the request's transaction, as its last statement: with COMMIT. */
+export async function mailInvitation(services: Services, ctx: GatehouseContext<TenantMemberState>, invitation: InvitationRecord, token: string, organization: CurrentOrganization): Promise<void> {
+  await queueMessage(ctx.state.trx, invitationMessage(services, ctx, invitation, token, organization), { last: true });
 }

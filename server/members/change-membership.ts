@@ -1,13 +1,23 @@
-import { changedValues } from '../audit/record-audit.js';
+import { sql } from 'kysely';
+import { nodeJson, writeWithAuditRow } from '../audit/audited-write.js';
 import { appendAuditLog } from '../db/repositories/audit-logs.js';
-import { findMemberDetails, removeMembership, updateMembership, type MemberDetails, type MembershipChanges, type MembershipKey } from '../db/repositories/members.js';
+import { findMemberDetails, membershipRemoval, membershipUpdate, type MemberDetails, type MembershipChanges, type MembershipKey } from '../db/repositories/members.js';
 import { addMembership } from '../db/repositories/memberships.js';
+import { runWrite, type LastWrite } from '../db/transactions/read-ahead.js';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
-import { membershipFacts } from './serialize-member.js';
+import { MEMBERSHIP_FACTS, membershipFacts } from './serialize-member.js';
+
+/** The written membership's facts as JSON, as membershipFacts writes them from Node. */
+const writtenFacts = sql`jsonb_build_object(${sql.join(MEMBERSHIP_FACTS.map((fact) => sql`${sql.lit(fact)}, written.${sql.ref(fact)}`))})`;
+
+/** The member as `{t}/members` shows it, from the membership just written. */
+const writtenMember = sql`SELECT users.id, users.name, users.email, written.role_id, roles.slug AS role_slug, roles.name AS role_name, written.granted_permissions, written.denied_permissions
+  FROM written JOIN users ON users.id = written.user_id JOIN roles ON roles.id = written.role_id`;
 
 /**
- * Applies checked changes to a membership and writes what changed to the audit trail, in the
- * caller's tenant transaction. `actorId`: the user making the change; null for the operator's CLI.
+ * Applies checked changes to a membership and writes what changed to the audit trail, one
+ * statement, in the caller's tenant transaction (nothing changed: no audit row). `actorId`: the
+ * user making the change; null for the operator's CLI. `last`: see LastWrite.
  */
 export async function changeMembership(
   trx: TenantTransaction,
@@ -15,14 +25,26 @@ export async function changeMembership(
   member: MemberDetails,
   changes: MembershipChanges,
   actorId: number | null,
+  options: LastWrite = {},
 ): Promise<MemberDetails> {
-  await updateMembership(trx, key, member.id, changes);
-  const updated = (await findMemberDetails(trx, key, member.id)) ?? member;
-  const { oldValues, newValues } = changedValues(membershipFacts(member), membershipFacts(updated));
-  if (Object.keys(newValues).length > 0) {
-    await appendAuditLog(trx, { organizationId: key.organizationId, model: 'memberships', recordId: member.id, action: 'updated', oldValues, newValues, userId: actorId });
-  }
-  return updated;
+  if (Object.keys(changes).length === 0) return member;
+  const statement = writeWithAuditRow(
+    trx,
+    membershipUpdate(trx, key, member.id, changes),
+    {
+      organizationId: sql`written.organization_id`,
+      model: 'memberships',
+      recordId: sql`written.user_id::text`,
+      action: 'updated',
+      values: [sql`changes.old_values`, sql`changes.new_values`],
+      from: sql`written CROSS JOIN LATERAL gatehouse_audit_changes(${nodeJson(membershipFacts(member))}::jsonb, ${writtenFacts}) AS changes`,
+      where: sql`changes.new_values <> '{}'::jsonb`,
+    },
+    actorId,
+    writtenMember,
+  );
+  const [updated] = await runWrite<MemberDetails>(trx, statement, options);
+  return updated ?? member;
 }
 
 /** Makes the user a member with the role, audited like changeMembership; null when it already is one. */
@@ -36,7 +58,19 @@ export async function addMember(trx: TenantTransaction, key: MembershipKey, user
 }
 
 /** Ends the membership (the user stays), audited like changeMembership. */
-export async function endMembership(trx: TenantTransaction, key: MembershipKey, member: MemberDetails, actorId: number | null): Promise<void> {
-  await removeMembership(trx, key, member.id);
-  await appendAuditLog(trx, { organizationId: key.organizationId, model: 'memberships', recordId: member.id, action: 'deleted', oldValues: membershipFacts(member), newValues: null, userId: actorId });
+export async function endMembership(trx: TenantTransaction, key: MembershipKey, member: MemberDetails, actorId: number | null, options: LastWrite = {}): Promise<void> {
+  const statement = writeWithAuditRow(
+    trx,
+    membershipRemoval(trx, key, member.id),
+    {
+      organizationId: sql`written.organization_id`,
+      model: 'memberships',
+      recordId: sql`written.user_id::text`,
+      action: 'deleted',
+      values: [sql`${nodeJson(membershipFacts(member))}::jsonb`, sql`NULL::jsonb`],
+      from: sql`written`,
+    },
+    actorId,
+  );
+  await runWrite(trx, statement, options);
 }

@@ -8,7 +8,7 @@ import { assertOrganizationKeepsAnOwner, type MembershipFate } from './last-owne
 
 /** The last-owner rule (assertOrganizationKeepsAnOwner) for the request's organization and route group. */
 export function assertKeepsAnOwner(services: Services, ctx: GatehouseContext<TenantMemberState>, member: MemberDetails, fate: MembershipFate): Promise<void> {
-  return assertOrganizationKeepsAnOwner(ctx.state.trx, membershipKey(ctx), services.config.ownerRole, member.id, fate);
+  return assertOrganizationKeepsAnOwner(ctx.state.trx, membershipKey(ctx).routeGroup, services.config.ownerRole, member.id, fate);
 }
 
 /** Nobody changes their own role: a member cannot promote, nor by mistake demote, themselves. */

@@ -1,4 +1,3 @@
-import { findRolePermissions } from '../db/repositories/roles.js';
 import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { assertHolds } from '../permissions/assert-holds.js';
 import type { Services } from '../services.js';
@@ -6,15 +5,17 @@ import { endMembership } from './change-membership.js';
 import { findMember, membershipKey } from './find-member.js';
 import { assertKeepsAnOwner } from './membership-rules.js';
 
-/** `DELETE {t}/members/{id}`: ends the membership (the user stays); never the last owner's. */
+/**
+ * `DELETE {t}/members/{id}`: ends the membership (the user stays); never the last owner's. What
+ * it reads travels with the request's opening (`member-reads.ts`); the removal, its audit row and
+ * COMMIT go together.
+ */
 export function removeMember(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const member = await findMember(ctx, 'destroy');
-    const trx = ctx.state.trx;
-    const key = membershipKey(ctx);
-    assertHolds(ctx, (await findRolePermissions(trx, key.organizationId, member.role_id))?.permissions ?? []);
+    assertHolds(ctx, member.role_permissions ?? []);
     await assertKeepsAnOwner(services, ctx, member, 'removed');
-    await endMembership(trx, key, member, ctx.state.auth.user.id);
+    await endMembership(ctx.state.trx, membershipKey(ctx), member, ctx.state.auth.user.id, { last: true });
     ctx.body = { message: 'Member removed.' };
   };
 }

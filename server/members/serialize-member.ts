@@ -13,6 +13,8 @@ export function serializeMember(member: MemberDetails) {
 }
 
 /** What the audit trail records of a membership. */
-export function membershipFacts(member: MemberDetails) {
-  return { role_id: member.role_id, granted_permissions: member.granted_permissions, denied_permissions: member.denied_permissions };
+export const MEMBERSHIP_FACTS = ['role_id', 'granted_permissions', 'denied_permissions'] as const;
+
+export function membershipFacts(member: MemberDetails): Pick<MemberDetails, (typeof MEMBERSHIP_FACTS)[number]> {
+  return Object.fromEntries(MEMBERSHIP_FACTS.map((fact) => [fact, member[fact]])) as Pick<MemberDetails, (typeof MEMBERSHIP_FACTS)[number]>;
 }

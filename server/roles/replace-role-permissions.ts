@@ -1,5 +1,7 @@
-import { appendAuditLog } from '../db/repositories/audit-logs.js';
-import { setRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
+import { sql } from 'kysely';
+import { nodeJson, writeWithAuditRow } from '../audit/audited-write.js';
+import { rolePermissionsUpsert, type RoleRecord } from '../db/repositories/roles.js';
+import { runWrite, type LastWrite } from '../db/transactions/read-ahead.js';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 
@@ -10,7 +12,8 @@ export function assertNotOwnerRole(role: RoleRecord, ownerRole: string): void {
 
 /**
  * Replaces the role's permissions in the organization (configuring it there if it was not) and
- * audits the change, in the caller's tenant transaction. `actorId`: null for the operator's CLI.
+ * audits the change, one statement in the caller's tenant transaction. `actorId`: null for the
+ * operator's CLI. `last`: see LastWrite (`read-ahead.ts`).
  */
 export async function replaceRolePermissions(
   trx: TenantTransaction,
@@ -18,15 +21,20 @@ export async function replaceRolePermissions(
   role: RoleRecord,
   change: { before: readonly string[]; after: readonly string[] },
   actorId: number | null,
+  options: LastWrite = {},
 ): Promise<void> {
-  await setRolePermissions(trx, organizationId, role.id, change.after);
-  await appendAuditLog(trx, {
-    organizationId,
-    model: 'role_permissions',
-    recordId: role.id,
-    action: 'updated',
-    oldValues: { permissions: change.before },
-    newValues: { permissions: change.after },
-    userId: actorId,
-  });
+  const statement = writeWithAuditRow(
+    trx,
+    rolePermissionsUpsert(trx, organizationId, role.id, change.after),
+    {
+      organizationId: sql`written.organization_id`,
+      model: 'role_permissions',
+      recordId: sql`written.role_id::text`,
+      action: 'updated',
+      values: [sql`${nodeJson({ permissions: change.before })}::jsonb`, sql`${nodeJson({ permissions: change.after })}::jsonb`],
+      from: sql`written`,
+    },
+    actorId,
+  );
+  await runWrite(trx, statement, options);
 }

@@ -1,35 +1,31 @@
-import { isStoredInteger } from '../models/integer-range.js';
-import { findRole, findRolePermissions, type RoleRecord } from '../db/repositories/roles.js';
+import { roleInContext, type RoleRecord } from '../db/repositories/roles.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { GatehouseContext, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { pathId } from '../models/path-id.js';
 import { rolePermissionsSchema } from '../members/member-schemas.js';
 import { assertHoldsChanges } from '../members/membership-rules.js';
 import { assertCan } from '../permissions/authorize.js';
 import type { Services } from '../services.js';
 import { assertNotOwnerRole, replaceRolePermissions } from './replace-role-permissions.js';
 
-const ID = /^[1-9][0-9]{0,9}$/;
-
-/** The permission to act on roles, then the role `:id`: permission (403) before record (404), as for members. */
-async function findRoleFor(ctx: GatehouseContext<TenantMemberState>, action: 'show' | 'update'): Promise<RoleRecord> {
+/**
+ * The permission to act on roles, then the role `:id` with its permissions in this organization
+ * (none configured: none): permission (403) before record (404), as for members. One statement,
+ * which travels with the request's opening (`role-reads.ts`).
+ */
+async function findRoleFor(ctx: GatehouseContext<TenantMemberState>, action: 'show' | 'update'): Promise<{ role: RoleRecord; permissions: string[] }> {
   assertCan(ctx, action, 'roles');
-  const raw = ctx.params.id ?? '';
-  const id = ID.test(raw) ? Number(raw) : NaN;
-  const role = isStoredInteger(id) ? await findRole(ctx.state.trx, id) : undefined;
-  if (!role) throw new NotFoundError('Role not found.');
-  return role;
-}
-
-async function permissionsOf(ctx: GatehouseContext<TenantMemberState>, role: RoleRecord): Promise<string[]> {
-  return (await findRolePermissions(ctx.state.trx, ctx.state.organization.id, role.id))?.permissions ?? [];
+  const id = pathId(ctx.params.id);
+  const found = id !== null ? await roleInContext(ctx.state.trx, { id }).executeTakeFirst() : undefined;
+  if (!found) throw new NotFoundError('Role not found.');
+  return { role: { id: found.id, name: found.name, slug: found.slug }, permissions: found.permissions ?? [] };
 }
 
 /** `GET {t}/roles/{id}/permissions`: the role's permissions in this organization. */
 export function showRolePermissions(): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
-    const role = await findRoleFor(ctx, 'show');
-    ctx.body = { role, permissions: await permissionsOf(ctx, role) };
+    ctx.body = await findRoleFor(ctx, 'show');
   };
 }
 
@@ -40,12 +36,11 @@ export function showRolePermissions(): GatehouseMiddleware<TenantMemberState> {
  */
 export function updateRolePermissions(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
-    const role = await findRoleFor(ctx, 'update');
+    const { role, permissions: before } = await findRoleFor(ctx, 'update');
     const { permissions } = validate(rolePermissionsSchema, ctx.request.body);
     assertNotOwnerRole(role, services.config.ownerRole);
-    const before = await permissionsOf(ctx, role);
     assertHoldsChanges(ctx, before, permissions);
-    await replaceRolePermissions(ctx.state.trx, ctx.state.organization.id, role, { before, after: permissions }, ctx.state.auth.user.id);
+    await replaceRolePermissions(ctx.state.trx, ctx.state.organization.id, role, { before, after: permissions }, ctx.state.auth.user.id, { last: true });
     ctx.body = { role, permissions };
   };
 }

@@ -38,8 +38,8 @@ export const member = (services: Services, reads?: RequestReads): RequestChain<G
   RequestChain.from<GroupState>().then(openMemberRequest(services, reads)).then(loadPermissions());
 
 /** A signed-in member acting in the addressed organization, for the routes only tenant bases serve. */
-export const tenantMember = (services: Services): RequestChain<GroupState, TenantMemberState> =>
-  RequestChain.from<GroupState>().then(openTenantMemberRequest(services)).then(loadPermissions());
+export const tenantMember = (services: Services, reads?: RequestReads): RequestChain<GroupState, TenantMemberState> =>
+  RequestChain.from<GroupState>().then(openTenantMemberRequest(services, reads)).then(loadPermissions());
 
 /** Anyone, with no permissions, in the organization the request addresses: data requests of a group without auth. */
 export const guest = (services: Services): RequestChain<GroupState, DataState> =>

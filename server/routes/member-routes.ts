@@ -1,6 +1,7 @@
 import { auditTrailQuerySchema } from '../audit/audit-trail-query.js';
 import { organizationAuditTrail } from '../audit/organization-audit-trail.js';
 import { listMembers } from '../members/list-members.js';
+import { memberRemovalReads, memberUpdateReads } from '../members/member-reads.js';
 import { rolePermissionsSchema, updateMemberSchema } from '../members/member-schemas.js';
 import { removeMember } from '../members/remove-member.js';
 import { updateMember } from '../members/update-member.js';
@@ -8,6 +9,7 @@ import { authorize } from '../permissions/authorize.js';
 import { permissionCatalog } from '../permissions/permission-catalog.js';
 import { tenantMember } from '../route-groups/request-chains.js';
 import { showRolePermissions, updateRolePermissions } from '../roles/role-permissions.js';
+import { roleReads } from '../roles/role-reads.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 
@@ -42,7 +44,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     body: updateMemberSchema,
     responses: { 200: { description: 'The member', schema: ref('Member') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(updateMember(services)),
+    handle: (services) => tenantMember(services, memberUpdateReads(services)).before(updateMember(services)),
   },
   {
     operationId: 'removeMember',
@@ -54,7 +56,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Removed', schema: ref('Message') } },
     errors: [401, 403, 404],
-    handle: (services) => tenantMember(services).before(removeMember(services)),
+    handle: (services) => tenantMember(services, memberRemovalReads(services)).before(removeMember(services)),
   },
   {
     operationId: 'showRolePermissions',
@@ -66,7 +68,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
     errors: [401, 403, 404],
-    handle: (services) => tenantMember(services).before(showRolePermissions()),
+    handle: (services) => tenantMember(services, roleReads(services, true)).before(showRolePermissions()),
   },
   {
     operationId: 'updateRolePermissions',
@@ -79,7 +81,7 @@ export const MEMBER_ROUTES: readonly RouteDefinition[] = [
     body: rolePermissionsSchema,
     responses: { 200: { description: 'The role and its permissions', schema: ref('RolePermissions') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(updateRolePermissions(services)),
+    handle: (services) => tenantMember(services, roleReads(services, false)).before(updateRolePermissions(services)),
   },
   {
     operationId: 'organizationAuditTrail',

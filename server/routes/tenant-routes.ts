@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cancelInvitation } from '../invitations/cancel-invitation.js';
-import { createInvitation } from '../invitations/create-invitation.js';
+import { createInvitation, invitationCreationReads } from '../invitations/create-invitation.js';
+import { invitationReads } from '../invitations/find-invitation.js';
 import { createInvitationSchema, invitationStatusSchema } from '../invitations/invitation-schemas.js';
 import { listInvitations } from '../invitations/list-invitations.js';
 import { resendInvitation } from '../invitations/resend-invitation.js';
@@ -127,7 +128,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     body: createInvitationSchema,
     responses: { 201: { description: 'Invited; the token goes only into the mail', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(authorize('store', 'invitations'), createInvitation(services)),
+    handle: (services) => tenantMember(services, invitationCreationReads(services)).before(authorize('store', 'invitations'), createInvitation(services)),
   },
   {
     operationId: 'resendInvitation',
@@ -138,7 +139,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: { description: 'Renewed', schema: ref('Invitation') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(resendInvitation(services)),
+    handle: (services) => tenantMember(services, invitationReads(services, { role: true })).before(resendInvitation(services)),
   },
   {
     operationId: 'cancelInvitation',
@@ -151,7 +152,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
       200: { description: 'Cancelled', schema: { type: 'object', properties: { message: { type: 'string' }, invitation: ref('Invitation') }, required: ['message', 'invitation'] } },
     },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(cancelInvitation()),
+    handle: (services) => tenantMember(services, invitationReads(services, { role: false })).before(cancelInvitation()),
   },
   ...MEMBER_ROUTES,
   ...DECISION_ROUTES,

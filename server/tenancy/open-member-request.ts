@@ -89,12 +89,17 @@ export function openMemberRequest(services: Services, reads?: RequestReads): Sta
 }
 
 /** A member acting in the addressed organization: for the routes only tenant bases serve. */
-export function openTenantMemberRequest(services: Services): Stage<GroupState, TenantMemberFacts> {
+export function openTenantMemberRequest(services: Services, reads?: RequestReads): Stage<GroupState, TenantMemberFacts> {
   return (ctx, next) =>
-    openRequest(ctx, services, ({ organization, membership, ...facts }) => {
-      if (!organization || !membership) throw new OrganizationNotFoundError();
-      return next({ ...facts, organization, membership });
-    });
+    openRequest(
+      ctx,
+      services,
+      ({ organization, membership, ...facts }) => {
+        if (!organization || !membership) throw new OrganizationNotFoundError();
+        return next({ ...facts, organization, membership });
+      },
+      reads,
+    );
 }
 
 /**

@@ -63,7 +63,7 @@ interface LastOwnerCheck {
 /** The HTTP API's last-owner rule; its refusal names the member and the way out. */
 async function keepAnOwner({ trx, key, ownerRole, member, organization }: LastOwnerCheck, fate: MembershipFate, refused: string): Promise<void> {
   try {
-    await assertOrganizationKeepsAnOwner(trx, key, ownerRole, member.id, fate);
+    await assertOrganizationKeepsAnOwner(trx, key.routeGroup, ownerRole, member.id, fate);
   } catch (error) {
     if (!(error instanceof AccessDeniedError)) throw error;
     throw new Error(`${member.email} is the last ${ownerRole} of ${organization}${refused}: make another member ${ownerRole} first.`, { cause: error });

@@ -1,5 +1,8 @@
-import { sql } from 'kysely';
+import { NoResultError, sql, type CompiledQuery } from 'kysely';
+import { queueMessageFor, type MailMessage } from './mail-queue.js';
+import { runWrite, type LastWrite } from '../transactions/read-ahead.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
+import { CONTEXT_ORGANIZATION } from './context-organization.js';
 
 export interface InvitationRecord {
   id: number;
@@ -40,8 +43,9 @@ export function listInvitations(trx: TenantTransaction, organizationId: number, 
   return query.orderBy('id').execute();
 }
 
-export function findInvitation(trx: TenantTransaction, organizationId: number, id: number): Promise<InvitationRecord | undefined> {
-  return trx.selectFrom('invitations').select(columns).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+/** The invitation `id` of the tenant context's organization: one statement, which a request sends with its opening. */
+export function invitationInContext(trx: TenantTransaction, id: number) {
+  return trx.selectFrom('invitations').select(columns).where('organization_id', '=', CONTEXT_ORGANIZATION).where('id', '=', id);
 }
 
 /** Visible only when the transaction carries this token hash (or the organization's context). */
@@ -49,15 +53,15 @@ export function findInvitationByTokenHash(trx: TenantTransaction, tokenHash: str
   return trx.selectFrom('invitations').select(columns).where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
 }
 
-export function findPendingInvitationForEmail(trx: TenantTransaction, organizationId: number, email: string): Promise<InvitationRecord | undefined> {
+/** The pending invitation for the email in the tenant context's organization, locked: one statement, which a request sends with its opening. */
+export function pendingInvitationForEmail(trx: TenantTransaction, email: string) {
   return trx
     .selectFrom('invitations')
     .select(columns)
-    .where('organization_id', '=', organizationId)
+    .where('organization_id', '=', CONTEXT_ORGANIZATION)
     .where('status', '=', 'pending')
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-    .forUpdate()
-    .executeTakeFirst();
+    .forUpdate();
 }
 
 export interface NewInvitation {
@@ -91,20 +95,35 @@ export async function createInvitation(trx: TenantTransaction, invitation: NewIn
   return row ?? null;
 }
 
-export function renewInvitation(trx: TenantTransaction, id: number, renewal: { tokenHash: string; expiresAt: Date }): Promise<InvitationRecord> {
-  return trx
-    .updateTable('invitations')
-    .set({ token_hash: renewal.tokenHash, expires_at: renewal.expiresAt })
-    .where('id', '=', id)
-    .returning(columns)
-    .executeTakeFirstOrThrow();
+/**
+ * A new token and expiry for the invitation, and its mail queued only if the row was renewed: one
+ * statement, answering the renewed invitation.
+ */
+export function renewInvitation(trx: TenantTransaction, id: number, renewal: { tokenHash: string; expiresAt: Date }, mail: MailMessage): CompiledQuery<InvitationRecord> {
+  const renewed = trx.updateTable('invitations').set({ token_hash: renewal.tokenHash, expires_at: renewal.expiresAt }).where('id', '=', id).returning(columns);
+  return sql<InvitationRecord>`WITH renewed AS (${renewed}), queued AS (${queueMessageFor('renewed', mail)}) SELECT * FROM renewed`.compile(trx);
 }
 
-export function setInvitationStatus(trx: TenantTransaction, id: number, status: 'accepted' | 'cancelled'): Promise<InvitationRecord> {
+/** The permissions of the invitation `id`'s role in the tenant context's organization (no row: none configured). */
+export function invitationRolePermissions(trx: TenantTransaction, id: number) {
   return trx
+    .selectFrom('invitations')
+    .innerJoin('org_role_permissions', (join) =>
+      join.onRef('org_role_permissions.role_id', '=', 'invitations.role_id').onRef('org_role_permissions.organization_id', '=', 'invitations.organization_id'),
+    )
+    .select('org_role_permissions.permissions')
+    .where('invitations.organization_id', '=', CONTEXT_ORGANIZATION)
+    .where('invitations.id', '=', id);
+}
+
+/** `last`: the transaction's last statement, its COMMIT sent with it (LastWrite). */
+export async function setInvitationStatus(trx: TenantTransaction, id: number, status: 'accepted' | 'cancelled', options: LastWrite = {}): Promise<InvitationRecord> {
+  const update = trx
     .updateTable('invitations')
     .set({ status, accepted_at: status === 'accepted' ? new Date() : null })
     .where('id', '=', id)
-    .returning(columns)
-    .executeTakeFirstOrThrow();
+    .returning(columns);
+  const [row] = await runWrite<InvitationRecord>(trx, update.compile(), options);
+  if (!row) throw new NoResultError(update.toOperationNode());
+  return row;
 }

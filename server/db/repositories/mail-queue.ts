@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './executor.js';
+import { runWrite, type LastWrite } from '../transactions/read-ahead.js';
 
 /** A message as the mailer takes it (the mail layer's MailMessage, which sits above this one). */
 export interface MailMessage {
@@ -17,9 +18,17 @@ export interface QueuedMail {
   attempts: number;
 }
 
-/** Queues a mail in the caller's transaction: it is sent only if that transaction commits. */
-export async function queueMessage(db: Executor, message: MailMessage): Promise<void> {
-  await db.insertInto('mail_queue').values({ kind: 'message', recipient: message.to, subject: message.subject, body: message.text }).execute();
+/**
+ * Queues a mail in the caller's transaction: it is sent only if that transaction commits.
+ * `last`: the transaction's last statement, its COMMIT sent with it (LastWrite).
+ */
+export async function queueMessage(db: Executor, message: MailMessage, options: LastWrite = {}): Promise<void> {
+  await runWrite(db, db.insertInto('mail_queue').values({ kind: 'message', recipient: message.to, subject: message.subject, body: message.text }).compile(), options);
+}
+
+/** Queues a mail once for each row of `source` (a common table expression's name): for a mail that goes only if a write in the same statement wrote. */
+export function queueMessageFor(source: string, message: MailMessage): RawBuilder<unknown> {
+  return sql`INSERT INTO mail_queue (kind, recipient, subject, body) SELECT 'message', ${message.to}, ${message.subject}, ${message.text} FROM ${sql.table(source)}`;
 }
 
 /** Queues a password reset link for `email`, known or not: the worker looks it up. */

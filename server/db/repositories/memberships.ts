@@ -1,6 +1,7 @@
 import { withTenant } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
+import { CONTEXT_ORGANIZATION } from './context-organization.js';
 
 export interface MembershipRecord {
   role_id: number;
@@ -70,16 +71,15 @@ export async function findMembership(trx: TenantTransaction, organizationId: num
   return row && { ...row, role_permissions: row.role_permissions ?? [] };
 }
 
-export async function isMemberByEmail(trx: TenantTransaction, organizationId: number, email: string, routeGroup: string): Promise<boolean> {
-  const row = await trx
+/** The membership of the user with the email in the route group of the tenant context's organization: one statement, which a request sends with its opening. */
+export function memberByEmail(trx: TenantTransaction, email: string, routeGroup: string) {
+  return trx
     .selectFrom('user_roles')
     .innerJoin('users', 'users.id', 'user_roles.user_id')
     .select('user_roles.id')
-    .where('user_roles.organization_id', '=', organizationId)
+    .where('user_roles.organization_id', '=', CONTEXT_ORGANIZATION)
     .where('user_roles.route_group', '=', routeGroup)
-    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.toLowerCase()))
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.toLowerCase()));
 }
 
 /** Adds a membership; an existing one for the same organization and group is left as it is. */

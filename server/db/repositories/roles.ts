@@ -1,5 +1,6 @@
 import type { Executor } from './executor.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
+import { CONTEXT_ORGANIZATION, type OrganizationRef } from './context-organization.js';
 
 export interface RoleRecord {
   id: number;
@@ -43,28 +44,33 @@ export interface RolePermissions {
   permissions: string[];
 }
 
-/** The role's slug with its permissions in this organization; none configured means none. */
-export async function findRolePermissions(trx: TenantTransaction, organizationId: number, roleId: number): Promise<RolePermissions | undefined> {
+/** Roles with their permissions in the organization (null where none are configured). */
+function rolesIn(trx: TenantTransaction, organization: OrganizationRef) {
   return trx
     .selectFrom('roles')
-    .leftJoin('org_role_permissions', (join) =>
-      join.onRef('org_role_permissions.role_id', '=', 'roles.id').on('org_role_permissions.organization_id', '=', organizationId),
-    )
-    .select(['roles.slug', 'org_role_permissions.permissions'])
+    .leftJoin('org_role_permissions', (join) => join.onRef('org_role_permissions.role_id', '=', 'roles.id').on('org_role_permissions.organization_id', '=', organization))
+    .select(['roles.id', 'roles.name', 'roles.slug', 'org_role_permissions.permissions']);
+}
+
+/** The role's slug with its permissions in this organization; none configured means none. */
+export async function findRolePermissions(trx: TenantTransaction, organizationId: number, roleId: number): Promise<RolePermissions | undefined> {
+  return rolesIn(trx, organizationId)
     .where('roles.id', '=', roleId)
     .executeTakeFirst()
     .then((row) => row && { slug: row.slug, permissions: row.permissions ?? [] });
 }
 
-export function findRole(trx: TenantTransaction, roleId: number): Promise<RoleRecord | undefined> {
-  return trx.selectFrom('roles').select(['id', 'name', 'slug']).where('id', '=', roleId).executeTakeFirst();
+/** A role with its permissions in the tenant context's organization, by id or slug; `permissions` null: not configured there. */
+export function roleInContext(trx: TenantTransaction, role: { id: number } | { slug: string }) {
+  const roles = rolesIn(trx, CONTEXT_ORGANIZATION);
+  return 'id' in role ? roles.where('roles.id', '=', role.id) : roles.where('roles.slug', '=', role.slug);
 }
 
-/** Replaces the role's permissions in the organization, configuring the role there if it was not. */
-export async function setRolePermissions(trx: TenantTransaction, organizationId: number, roleId: number, permissions: readonly string[]): Promise<void> {
-  await trx
+/** Replaces the role's permissions in the organization, configuring it there if it was not; returns what it wrote. */
+export function rolePermissionsUpsert(trx: TenantTransaction, organizationId: number, roleId: number, permissions: readonly string[]) {
+  return trx
     .insertInto('org_role_permissions')
     .values({ organization_id: organizationId, role_id: roleId, permissions: [...permissions] })
     .onConflict((conflict) => conflict.columns(['organization_id', 'role_id']).doUpdateSet({ permissions: [...permissions] }))
-    .execute();
+    .returning(['organization_id', 'role_id']);
 }

@@ -56,6 +56,17 @@ export function sendLastWrite(trx: Pick<Kysely<unknown>, 'executeQuery'>, statem
   return sendLastReads(trx, [statement]);
 }
 
+/** How a write runs: with `last`, it is its transaction's last statement and its COMMIT travels with it. */
+export interface LastWrite {
+  last?: boolean;
+}
+
+/** Runs a write (sendLastWrite first when it is the last) and answers its rows. */
+export async function runWrite<Row>(trx: Pick<Kysely<unknown>, 'executeQuery'>, statement: CompiledQuery, { last = false }: LastWrite = {}): Promise<Row[]> {
+  if (last) await sendLastWrite(trx, statement);
+  return (await trx.executeQuery<Row>(statement)).rows;
+}
+
 /**
  * Ends a transaction whose complete read-ahead was planned on what turned out wrong (a guessed
  * organization): its COMMIT is on its way, its answers are thrown away unread, and `opening`

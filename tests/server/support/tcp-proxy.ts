@@ -70,3 +70,18 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   await proxy.start();
   return proxy;
 }
+
+/**
+ * A request and its round trips: those of the connection that carried its opening, from the
+ * opening to the end of its transaction (the pool's other connections serve background work).
+ * Zero when no opening went out.
+ */
+export async function withRoundTrips<T>(proxy: TcpProxy, request: () => Promise<T>): Promise<{ response: T; roundTrips: number }> {
+  const from = proxy.roundTrips.length;
+  const response = await request();
+  const during = proxy.roundTrips.slice(from);
+  const start = during.findIndex((trip) => trip.sent.includes('gatehouse_open_request'));
+  if (start < 0) return { response, roundTrips: 0 };
+  const own = during.slice(start).filter((trip) => trip.connection === during[start]!.connection);
+  return { response, roundTrips: own.findIndex((trip) => /(COMMIT|ROLLBACK)\0/.test(trip.sent)) + 1 };
+}
