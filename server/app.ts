@@ -45,7 +45,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(rejectNul());
   app.use(methodOverride());
   app.use(service);
-  app.use(apiReferenceAssets(services.config.basePath).routes());
+  app.use(apiReferenceAssets(services.config.basePath));
   if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));
   app.use(reservedSlugCheck(services, anySession(services)));
   app.use(hostRouting(routeTable({ basePath, groups: routeGroups, models, dataRoutes }), services));

@@ -42,13 +42,20 @@ export function apiReferencePage(basePath: string): GatehouseMiddleware {
   };
 }
 
-/** The page's two assets, from the installed `swagger-ui-dist`. */
-export function apiReferenceAssets(basePath: string): Router<GatehouseState> {
-  const router = new Router<GatehouseState>({ prefix: `${basePath}/docs` });
+/**
+ * The page's two assets, from the installed `swagger-ui-dist`. Every request passes here on its
+ * way to the routes: only one whose path can be an asset's (paths match in any case) reaches the
+ * router.
+ */
+export function apiReferenceAssets(basePath: string): GatehouseMiddleware {
+  const prefix = `${basePath}/docs`;
+  const router = new Router<GatehouseState>({ prefix });
   for (const file of ASSETS) {
     router.get(`/${file}`, async (ctx) => {
       await send(ctx, file, { root: assetRoot, maxage: 24 * 60 * 60 * 1000 });
     });
   }
-  return router;
+  const assets = router.routes() as GatehouseMiddleware;
+  const under = prefix.toLowerCase();
+  return (ctx, next) => (ctx.path.toLowerCase().startsWith(under) ? assets(ctx, next) : next());
 }

@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import Router from '@koa/router';
 import type { Next } from 'koa';
 import { pathToRegexp } from 'path-to-regexp';
@@ -13,6 +14,10 @@ import { bindRouteGroup } from './bind-route-group.js';
 /** A placed route, ready to answer: how it matches a request and its chain, composed once. */
 export interface CompiledRoute {
   readonly group: RouteGroup | null;
+  /** The methods it answers; null when its own router decides (an application's data router). */
+  readonly methods: ReadonlySet<string> | null;
+  /** How many segments every path it matches has; null when that can vary. */
+  readonly segments: number | null;
   match(path: string, method: string): RouteMatch | null;
   readonly run: GatehouseMiddleware;
 }
@@ -40,10 +45,28 @@ const decode = (text: string) => {
 // optional trailing slash, the whole path.
 const PATH_OPTIONS = { sensitive: false, trailing: true, end: true };
 
-function compilePath(placed: Exclude<Placed, { kind: 'router' }>): CompiledRoute['match'] {
+// A segment that is a literal or a whole `:parameter` matches exactly one non-empty segment.
+const PLAIN_SEGMENT = /^(?::[A-Za-z_$][\w$]*|[\w.~-]+)$/;
+
+/** The segments of a template made of plain segments only (`/api/:organization/:model`: 3), else null. */
+function segmentsOf(template: string): number | null {
+  const segments = template.split('/').slice(1);
+  return template.startsWith('/') && segments.every((segment) => PLAIN_SEGMENT.test(segment)) ? segments.length : null;
+}
+
+const SLASH = '/'.charCodeAt(0);
+
+/** The segments of a request's path, an optional trailing slash aside: what segmentsOf counts. */
+function pathSegments(path: string): number {
+  let slashes = 0;
+  const end = path.endsWith('/') ? path.length - 1 : path.length;
+  for (let index = 0; index < end; index += 1) if (path.charCodeAt(index) === SLASH) slashes += 1;
+  return slashes;
+}
+
+function compilePath(placed: Exclude<Placed, { kind: 'router' }>, methods: ReadonlySet<string>): CompiledRoute['match'] {
   const template = placed.path;
   const { regexp, keys } = pathToRegexp(placed.path, PATH_OPTIONS);
-  const methods = new Set([placed.method.toUpperCase(), ...(placed.method === 'get' ? ['HEAD'] : [])]);
   return (path, method) => {
     if (!methods.has(method)) return null;
     const captures = regexp.exec(path);
@@ -68,6 +91,8 @@ export function compileRoute(placed: Placed, services: Services): CompiledRoute 
     const mounted = new Router<DataState>({ prefix: placed.path }).use(placed.router.routes());
     return {
       group: placed.group,
+      methods: null,
+      segments: null,
       match: (path, method) => {
         const layer = mounted.match(path, method).pathAndMethod.find((candidate) => candidate.methods.length > 0);
         return layer ? { params: layer.params(path, layer.captures(path)), template: layer.path } : null;
@@ -75,7 +100,8 @@ export function compileRoute(placed: Placed, services: Services): CompiledRoute 
       run: asRun(chain([...dataChain(placed.group, services).before(), mounted.routes() as GatehouseMiddleware<DataState>])),
     };
   }
-  return { group: placed.group, match: compilePath(placed), run: asRun(chain(routeChain(placed, services))) };
+  const methods = new Set([placed.method.toUpperCase(), ...(placed.method === 'get' ? ['HEAD'] : [])]);
+  return { group: placed.group, methods, segments: segmentsOf(placed.path), match: compilePath(placed, methods), run: asRun(chain(routeChain(placed, services))) };
 }
 
 /** Answers a request as the request's method and path pick it, with the organization its host names. */
@@ -87,20 +113,48 @@ export type RouteDispatch = (ctx: GatehouseContext, next: Next, hostOrganization
  * to what follows the matcher.
  */
 export function routeMatcher(routes: readonly CompiledRoute[]): RouteDispatch {
+  // The candidates of each method and number of segments, in table order, found once: a request
+  // tries only the routes that can match it. Node's parser admits only the methods it knows.
+  const counts = [...new Set(routes.map((route) => route.segments).filter((segments) => segments !== null))];
+  const candidates = new Map(
+    METHODS.map((method) => {
+      const answering = routes.filter((route) => route.methods === null || route.methods.has(method));
+      const bySegments = new Map(counts.map((count) => [count, answering.filter((route) => route.segments === null || route.segments === count)]));
+      return [method, { bySegments, others: answering.filter((route) => route.segments === null) }];
+    }),
+  );
+  const candidatesOf = (method: string, path: string) => {
+    const ofMethod = candidates.get(method);
+    if (!ofMethod) return routes;
+    return ofMethod.bySegments.get(pathSegments(path)) ?? ofMethod.others;
+  };
   return (ctx, next, hostOrganization = NO_HOST) => {
     const { path, method } = ctx;
-    const from = (start: number): Promise<unknown> => {
-      for (let index = start; index < routes.length; index += 1) {
-        const route = routes[index]!;
-        const match = route.match(path, method);
-        if (!match) continue;
-        if (route.group) bindRouteGroup(ctx, route.group, hostOrganization(route.group));
-        ctx.params = { ...ctx.params, ...match.params };
-        (ctx as { _matchedRoute?: unknown })._matchedRoute = match.template;
-        return Promise.resolve(route.run(ctx, () => from(index + 1)));
-      }
-      return next();
-    };
-    return from(0);
+    return dispatch({ routes: candidatesOf(method, path), path, method, ctx, next, hostOrganization }, 0);
   };
+}
+
+interface Dispatch {
+  routes: readonly CompiledRoute[];
+  /** As the request arrived at the matcher. */
+  path: string;
+  method: string;
+  ctx: GatehouseContext;
+  next: Next;
+  hostOrganization: HostOrganization;
+}
+
+/** Runs the first route from `start` on that matches the request, or what follows the matcher. */
+function dispatch(request: Dispatch, start: number): Promise<unknown> {
+  const { routes, path, method, ctx, hostOrganization } = request;
+  for (let index = start; index < routes.length; index += 1) {
+    const route = routes[index]!;
+    const match = route.match(path, method);
+    if (!match) continue;
+    if (route.group) bindRouteGroup(ctx, route.group, hostOrganization(route.group));
+    ctx.params = { ...ctx.params, ...match.params };
+    (ctx as { _matchedRoute?: unknown })._matchedRoute = match.template;
+    return Promise.resolve(route.run(ctx, () => dispatch(request, index + 1)));
+  }
+  return request.next();
 }

@@ -22,6 +22,8 @@ const ROUTES: [RouteDefinition['method'], string, GatehouseMiddleware[]][] = [
   ['get', '/:org/:model/:id', [answer('show')]],
   ['delete', '/:org/:model/:id', [answer('destroy')]],
   ['get', '/.well-known/key', [answer('key')]],
+  // Not made of whole segments: tried whatever the number of segments.
+  ['get', '/files/:name.json', [answer('file')]],
 ];
 const definitions = ROUTES.map(([method, path, handlers]): RouteDefinition => ({
   operationId: path,
@@ -80,6 +82,12 @@ describe('the route matcher', () => {
     ['GET', '/API/.WELL-KNOWN/KEY'],
     ['GET', '/api/acme/posts/7/extra'],
     ['GET', '/api/acme//7'],
+    ['GET', '/api/acme/posts/7//'],
+    ['GET', '/api/.well-known/key/'],
+    ['GET', '/api/acme/posts'],
+    ['GET', '/'],
+    ['GET', '/api/files/report.json'],
+    ['GET', '/api/files/report.json/'],
   ])('answers %s %s as @koa/router does', async (method, path) => {
     const [router, matcher] = await Promise.all(
       [urls.router, urls.matcher].map(async (url) => {
