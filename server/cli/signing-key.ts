@@ -5,9 +5,7 @@ import { generateTokenKeyPair } from '../auth/token-keys.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
-
-export const KEY_ENV = 'GATEHOUSE_PASETO_SECRET_KEY';
-export const PREVIOUS_KEYS_ENV = 'GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS';
+import { KEY_ENV } from './signing-key-variables.js';
 
 /**
  * The token signing key: from the environment when set. Outside production, where a development

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
-import { grantAnalystAccess, listAnalysts, removeAnalyst, revokeAnalystAccess } from '../../db/logins/analyst-access.js';
-import { roleUrl } from '../../db/logins/role-url.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { withDatabaseTarget } from '../database-target.js';
 import { flagOrArgument } from '../flag-or-argument.js';
+
+// Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
+const implementation = async () => {
+  const [access, urls, target] = await Promise.all([import('../../db/logins/analyst-access.js'), import('../../db/logins/role-url.js'), import('../database-target.js')]);
+  return { ...access, ...urls, ...target };
+};
 
 interface AccessOptions {
   role?: string;
@@ -22,6 +25,7 @@ const access = (command: Command, options: AccessOptions, role: string | undefin
 });
 
 async function grant(role: string, slug: string, options: GrantOptions): Promise<void> {
+  const { withDatabaseTarget, grantAnalystAccess, roleUrl } = await implementation();
   return withDatabaseTarget(async (target) => {
     const grant = await grantAnalystAccess(target.ownerUrl, { role, organizationSlug: slug, create: options.create, password: options.password });
     if (grant.created) console.log(`Created login role ${role} (member of gatehouse_analyst).`);
@@ -32,6 +36,7 @@ async function grant(role: string, slug: string, options: GrantOptions): Promise
 }
 
 async function revoke(role: string, slug: string): Promise<void> {
+  const { withDatabaseTarget, revokeAnalystAccess } = await implementation();
   return withDatabaseTarget(async (target) => {
     const revoked = await revokeAnalystAccess(target.ownerUrl, role, slug);
     console.log(revoked ? `Revoked ${role}'s access to ${slug}.` : `${role} had no access to ${slug}.`);
@@ -39,11 +44,13 @@ async function revoke(role: string, slug: string): Promise<void> {
 }
 
 async function list(): Promise<void> {
+  const { withDatabaseTarget, listAnalysts } = await implementation();
   const analysts = await withDatabaseTarget((target) => listAnalysts(target.ownerUrl));
   console.log(analysts.length === 0 ? 'No analysts.' : analysts.map((analyst) => `${analyst.role}: ${analyst.organizations.join(', ')}`).join('\n'));
 }
 
 async function remove(options: { role: string }): Promise<void> {
+  const { withDatabaseTarget, removeAnalyst } = await implementation();
   const removed = await withDatabaseTarget((target) => removeAnalyst(target.ownerUrl, options.role));
   console.log(removed ? `${options.role} can no longer read any organization of this database, nor connect to it.` : `${options.role} had no access to this database.`);
 }

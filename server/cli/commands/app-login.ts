@@ -1,9 +1,11 @@
-import { provisionAppLogin } from '../../db/logins/app-login.js';
-import { roleUrl } from '../../db/logins/role-url.js';
 import type { CliCommand } from '../cli-command.js';
-import { withDatabaseTarget } from '../database-target.js';
 
 async function appLogin(role: string, options: { password?: string }): Promise<void> {
+  const [{ withDatabaseTarget }, { provisionAppLogin }, { roleUrl }] = await Promise.all([
+    import('../database-target.js'),
+    import('../../db/logins/app-login.js'),
+    import('../../db/logins/role-url.js'),
+  ]);
   return withDatabaseTarget(async (target) => {
     const login = await provisionAppLogin(target.ownerUrl, role, options.password);
     console.log(`${login.created ? 'Created' : 'Updated the password of'} login role ${role} (member of gatehouse_app).`);

@@ -1,6 +1,5 @@
-import { verifyRecordGate, type GateCheck } from '../../db/verify/verify-record-gate.js';
+import type { GateCheck } from '../../db/verify/verify-record-gate.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { withDatabaseTarget } from '../database-target.js';
 
 /** A verification with a failed check: main.ts prints this and exits 1. */
 export class VerificationFailedError extends Error {
@@ -13,6 +12,7 @@ export class VerificationFailedError extends Error {
 const line = (check: GateCheck, width: number) => `${check.status.padEnd(4)} ${check.table.padEnd(width)} ${check.check}: ${check.detail}`;
 
 async function verify(options: { json?: boolean }): Promise<void> {
+  const [{ withDatabaseTarget }, { verifyRecordGate }] = await Promise.all([import('../database-target.js'), import('../../db/verify/verify-record-gate.js')]);
   const checks = await withDatabaseTarget((target) => verifyRecordGate(target.ownerUrl));
   if (options.json) console.log(JSON.stringify({ checks }, null, 2));
   else {

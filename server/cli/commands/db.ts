@@ -1,8 +1,7 @@
-import { roleUrl } from '../../db/logins/role-url.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { runningDatabaseUrl } from '../database-target.js';
 
 async function printUrl(options: { role?: string }): Promise<void> {
+  const [{ runningDatabaseUrl }, { roleUrl }] = await Promise.all([import('../database-target.js'), import('../../db/logins/role-url.js')]);
   const url = await runningDatabaseUrl();
   if (url === null) throw new Error('The embedded database is not running: start it with `gatehouse start` (or set DATABASE_URL).');
   console.log(options.role === undefined ? url : roleUrl(url, options.role));

@@ -1,9 +1,7 @@
 import { InvalidArgumentError } from 'commander';
-import { listDecisionLogs } from '../../db/repositories/decision-logs.js';
-import { MAX_PER_PAGE } from '../../models/define-model.js';
-import { enterOrganization, requireUser } from '../admin-lookups.js';
+import type { listDecisionLogs } from '../../db/repositories/decision-logs.js';
+import { MAX_PER_PAGE } from '../../models/model-options-schema.js';
 import type { CliCommand } from '../cli-command.js';
-import { runAdmin } from '../run-admin.js';
 
 interface DecisionsOptions {
   org: string;
@@ -23,6 +21,11 @@ const line = (row: Row) =>
   [row.created_at.toISOString(), `user ${row.user_id ?? '-'}`, `${row.method} ${row.route}`, `${row.status} ${row.gate}`, row.permission ?? '', row.policy ?? ''].filter((part) => part !== '').join('  ');
 
 async function decisions(options: DecisionsOptions): Promise<void> {
+  const [{ runAdmin }, { enterOrganization, requireUser }, { listDecisionLogs }] = await Promise.all([
+    import('../run-admin.js'),
+    import('../admin-lookups.js'),
+    import('../../db/repositories/decision-logs.js'),
+  ]);
   const rows = await runAdmin(async (admin) => {
     const userId = options.user === undefined ? undefined : (await requireUser(admin.owner, options.user)).id;
     const { organization, trx } = await enterOrganization(admin, options.org);

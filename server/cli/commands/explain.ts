@@ -1,17 +1,7 @@
 import { InvalidArgumentError } from 'commander';
-import { STANDARD_ACTIONS } from '@gatehouse/engine';
-import { explainDecision } from '../../explain/explain-decision.js';
-import { explainSchema } from '../../explain/explain-schema.js';
-import { memberOf } from '../../explain/explained-member.js';
-import { validate } from '../../http/validate.js';
-import { registerModels } from '../../models/register-models.js';
-import { tenantBases } from '../../models/route-group.js';
-import { adminApp, membershipGroup } from '../admin-app.js';
-import { enterOrganization, requireUser } from '../admin-lookups.js';
+import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
 import type { CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
-import { decisionTree } from '../decision-tree.js';
-import { runAdmin } from '../run-admin.js';
 
 interface ExplainOptions {
   org: string;
@@ -40,6 +30,29 @@ function target(value: string): Target {
 }
 
 async function explain(request: Target, options: ExplainOptions): Promise<void> {
+  const [
+    { explainDecision },
+    { explainSchema },
+    { memberOf },
+    { validate },
+    { registerModels },
+    { tenantBases },
+    { adminApp, membershipGroup },
+    { enterOrganization, requireUser },
+    { decisionTree },
+    { runAdmin },
+  ] = await Promise.all([
+    import('../../explain/explain-decision.js'),
+    import('../../explain/explain-schema.js'),
+    import('../../explain/explained-member.js'),
+    import('../../http/validate.js'),
+    import('../../models/register-models.js'),
+    import('../../models/route-group.js'),
+    import('../admin-app.js'),
+    import('../admin-lookups.js'),
+    import('../decision-tree.js'),
+    import('../run-admin.js'),
+  ]);
   // The demo's models in a checkout without a config of its own, as `gatehouse start` serves them.
   const admin = await adminApp(options.config, { demoByDefault: true });
   const { config: app, routeGroups } = admin;

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { generateTokenKeyPair, publicPaserkOf } from '../../auth/token-keys.js';
 import type { CliCommand } from '../cli-command.js';
-import { readEnvironment } from '../environment.js';
-import { KEY_ENV, PREVIOUS_KEYS_ENV } from '../signing-key.js';
+import { KEY_ENV, PREVIOUS_KEYS_ENV } from '../signing-key-variables.js';
 
 /**
  * Prints a new token key pair: the secret for GATEHOUSE_PASETO_SECRET_KEY, the public for
@@ -10,6 +8,7 @@ import { KEY_ENV, PREVIOUS_KEYS_ENV } from '../signing-key.js';
  * so tokens it signed stay valid until they expire or it is dropped from the list.
  */
 async function keygen(options: { rotate?: boolean }, command: Command): Promise<void> {
+  const [{ readEnvironment }, { generateTokenKeyPair, publicPaserkOf }] = await Promise.all([import('../environment.js'), import('../../auth/token-keys.js')]);
   const env = readEnvironment();
   const inUse = env.GATEHOUSE_PASETO_SECRET_KEY;
   if (options.rotate && inUse === undefined) return command.error(`error: --rotate rotates the key in ${KEY_ENV}, which is not set`);

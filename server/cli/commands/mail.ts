@@ -1,7 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { readOutbox, type OutboxMail } from '../../db/repositories/read-outbox.js';
+import type { OutboxMail } from '../../db/repositories/read-outbox.js';
 import type { CliCommand } from '../cli-command.js';
-import { withDatabaseTarget } from '../database-target.js';
 
 function count(value: string): number {
   const parsed = Number(value);
@@ -13,6 +12,7 @@ const format = (mail: OutboxMail) =>
   [`#${mail.id}  ${mail.createdAt.toISOString()}`, `To: ${mail.recipient}`, `Subject: ${mail.subject}`, '', mail.body, ''].join('\n');
 
 async function showMail(options: { last: number }): Promise<void> {
+  const [{ withDatabaseTarget }, { readOutbox }] = await Promise.all([import('../database-target.js'), import('../../db/repositories/read-outbox.js')]);
   return withDatabaseTarget(async (target) => {
     const mails = await readOutbox(target.ownerUrl, options.last);
     console.log(mails.length > 0 ? mails.map(format).join('\n') : 'The outbox is empty.');

@@ -1,18 +1,28 @@
 import type { Command } from 'commander';
-import { findMemberDetails, listMemberDetails, type MemberDetails, type MembershipKey } from '../../db/repositories/members.js';
-import { listOrganizationRoles } from '../../db/repositories/roles.js';
+import type { MemberDetails, MembershipKey } from '../../db/repositories/members.js';
 import type { TenantTransaction } from '../../db/transactions/tenant-transaction.js';
 import { AccessDeniedError } from '../../errors/access-denied-error.js';
-import { addMember, changeMembership, endMembership } from '../../members/change-membership.js';
-import { assertOrganizationKeepsAnOwner, type MembershipFate } from '../../members/last-owner-rule.js';
-import { without } from '../../members/membership-rules.js';
-import { adminApp, membershipGroup } from '../admin-app.js';
-import { enterOrganization, requireRole, requireUser } from '../admin-lookups.js';
+import type { MembershipFate } from '../../members/last-owner-rule.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
-import { assertDisjoint, listed, parsePermissionList, union } from '../permission-list.js';
-import { runAdmin } from '../run-admin.js';
+
+// Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
+const implementation = async () => {
+  const [members, roles, changes, lastOwner, rules, app, lookups, permissionList, admin] = await Promise.all([
+    import('../../db/repositories/members.js'),
+    import('../../db/repositories/roles.js'),
+    import('../../members/change-membership.js'),
+    import('../../members/last-owner-rule.js'),
+    import('../../members/membership-rules.js'),
+    import('../admin-app.js'),
+    import('../admin-lookups.js'),
+    import('../permission-list.js'),
+    import('../run-admin.js'),
+  ]);
+  return { ...members, ...roles, ...changes, ...lastOwner, ...rules, ...app, ...lookups, ...permissionList, ...admin };
+};
+type Implementation = Awaited<ReturnType<typeof implementation>>;
 
 interface AddOptions {
   org: string;
@@ -24,6 +34,7 @@ interface AddOptions {
 
 /** Like accepting an invitation: an existing user, a role configured in the organization. */
 async function add(options: AddOptions): Promise<void> {
+  const { adminApp, membershipGroup, runAdmin, requireUser, requireRole, enterOrganization, listOrganizationRoles, addMember } = await implementation();
   const routeGroup = membershipGroup(await adminApp(options.config), options.group);
   const summary = await runAdmin(async (admin) => {
     const user = await requireUser(admin.owner, options.email);
@@ -49,7 +60,7 @@ interface PermissionsOptions {
   config?: string;
 }
 
-const describeMember = (member: MemberDetails, organization: string) =>
+const describeMember = ({ listed }: Implementation, member: MemberDetails, organization: string) =>
   `${member.email} in ${organization}: role ${member.role_slug}; granted ${listed(member.granted_permissions)}; denied ${listed(member.denied_permissions)}.`;
 
 interface LastOwnerCheck {
@@ -61,7 +72,12 @@ interface LastOwnerCheck {
 }
 
 /** The HTTP API's last-owner rule; its refusal names the member and the way out. */
-async function keepAnOwner({ trx, key, ownerRole, member, organization }: LastOwnerCheck, fate: MembershipFate, refused: string): Promise<void> {
+async function keepAnOwner(
+  { assertOrganizationKeepsAnOwner }: Implementation,
+  { trx, key, ownerRole, member, organization }: LastOwnerCheck,
+  fate: MembershipFate,
+  refused: string,
+): Promise<void> {
   try {
     await assertOrganizationKeepsAnOwner(trx, key.routeGroup, ownerRole, member.id, fate);
   } catch (error) {
@@ -75,6 +91,8 @@ async function keepAnOwner({ trx, key, ownerRole, member, organization }: LastOw
  * --clear takes it off both. Without any, shows the lists.
  */
 async function permissions(orgArgument: string | undefined, emailArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
+  const loaded = await implementation();
+  const { parsePermissionList, assertDisjoint, adminApp, membershipGroup, runAdmin, requireUser, enterOrganization, findMemberDetails, without, union, changeMembership } = loaded;
   const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
   const email = flagOrArgument(command, '--email <email>', options.email, emailArgument);
   const grant = parsePermissionList(options.grant, 'grant');
@@ -94,9 +112,9 @@ async function permissions(orgArgument: string | undefined, emailArgument: strin
       denied_permissions: without(union(member.denied_permissions, deny), [...grant, ...clear]),
     };
     const check = { trx, key, ownerRole: app.settings.ownerRole, member, organization: organization.slug };
-    await keepAnOwner(check, changes, ` and keeps every permission of the ${app.settings.ownerRole} role`);
+    await keepAnOwner(loaded, check, changes, ` and keeps every permission of the ${app.settings.ownerRole} role`);
     const updated = await changeMembership(trx, key, member, changes, null);
-    return describeMember(updated, organization.slug);
+    return describeMember(loaded, updated, organization.slug);
   });
   console.log(summary);
 }
@@ -110,17 +128,21 @@ interface MemberOptions {
 
 /** The members of one organization's route group, one line each. */
 async function list(options: MemberOptions): Promise<void> {
+  const loaded = await implementation();
+  const { adminApp, membershipGroup, runAdmin, enterOrganization, listMemberDetails } = loaded;
   const routeGroup = membershipGroup(await adminApp(options.config), options.group);
   const lines = await runAdmin(async (admin) => {
     const { organization, trx } = await enterOrganization(admin, options.org);
     const members = await listMemberDetails(trx, { organizationId: organization.id, routeGroup });
-    return members.length === 0 ? [`${organization.slug} has no members (route group ${routeGroup}).`] : members.map((member) => describeMember(member, organization.slug));
+    return members.length === 0 ? [`${organization.slug} has no members (route group ${routeGroup}).`] : members.map((member) => describeMember(loaded, member, organization.slug));
   });
   console.log(lines.join('\n'));
 }
 
 /** Ends a membership, audited with no user; the organization's last owner stays (make another owner first). */
 async function remove(options: MemberOptions & { email: string }): Promise<void> {
+  const loaded = await implementation();
+  const { adminApp, membershipGroup, runAdmin, requireUser, enterOrganization, findMemberDetails, endMembership } = loaded;
   const app = await adminApp(options.config);
   const routeGroup = membershipGroup(app, options.group);
   const summary = await runAdmin(async (admin) => {
@@ -129,7 +151,7 @@ async function remove(options: MemberOptions & { email: string }): Promise<void>
     const key = { organizationId: organization.id, routeGroup };
     const member = await findMemberDetails(trx, key, user.id);
     if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${routeGroup}).`);
-    await keepAnOwner({ trx, key, ownerRole: app.settings.ownerRole, member, organization: organization.slug }, 'removed', '');
+    await keepAnOwner(loaded, { trx, key, ownerRole: app.settings.ownerRole, member, organization: organization.slug }, 'removed', '');
     await endMembership(trx, key, member, null);
     return `Removed ${user.email} from ${organization.slug} (route group ${routeGroup}).`;
   });

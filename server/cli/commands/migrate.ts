@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
-import { migrate } from '../../db/migrations/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { withDatabaseTarget } from '../database-target.js';
-import { appConfig } from '../load-config.js';
 
 /** The core's migrations, then the application's folder: `--dir`, else the config's `migrations`. */
 async function migrateDatabase(options: { dir?: string; config?: string }): Promise<void> {
+  const [{ appConfig }, { withDatabaseTarget }, { migrate }] = await Promise.all([
+    import('../load-config.js'),
+    import('../database-target.js'),
+    import('../../db/migrations/migrations.js'),
+  ]);
   const dir = options.dir === undefined ? (await appConfig(options.config)).migrations : resolve(options.dir);
   return withDatabaseTarget(async (target) => {
     const ran = await migrate(target.ownerUrl, { dir });

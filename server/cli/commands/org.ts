@@ -1,14 +1,21 @@
 import type { Command } from 'commander';
-import { appendAuditLog } from '../../db/repositories/audit-logs.js';
-import { insertOrganization, nextOrganizationId } from '../../db/repositories/organizations.js';
-import { addMember } from '../../members/change-membership.js';
-import { draftOrganization, slugTakenError } from '../../organizations/draft-organization.js';
-import { serializeOrganization } from '../../organizations/serialize-organization.js';
-import { adminApp, membershipGroup } from '../admin-app.js';
-import { enterOrganization, requireUser } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption, groupOption } from '../common-options.js';
-import { runAdmin } from '../run-admin.js';
+
+// Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
+const implementation = async () => {
+  const [auditLogs, organizations, changes, draft, serialize, app, lookups, admin] = await Promise.all([
+    import('../../db/repositories/audit-logs.js'),
+    import('../../db/repositories/organizations.js'),
+    import('../../members/change-membership.js'),
+    import('../../organizations/draft-organization.js'),
+    import('../../organizations/serialize-organization.js'),
+    import('../admin-app.js'),
+    import('../admin-lookups.js'),
+    import('../run-admin.js'),
+  ]);
+  return { ...auditLogs, ...organizations, ...changes, ...draft, ...serialize, ...app, ...lookups, ...admin };
+};
 
 interface CreateOptions {
   name: string;
@@ -24,6 +31,8 @@ interface CreateOptions {
  */
 async function createOrganization(options: CreateOptions, command: Command): Promise<void> {
   if (options.group !== undefined && options.owner === undefined) command.error('error: --group goes with --owner');
+  const { adminApp, membershipGroup, runAdmin, draftOrganization, requireUser, nextOrganizationId, insertOrganization, slugTakenError, appendAuditLog, serializeOrganization, addMember } =
+    await implementation();
   const app = await adminApp(options.config);
   const routeGroup = options.owner === undefined ? null : membershipGroup(app, options.group);
   const { organization, owner } = await runAdmin(async (admin) => {
@@ -42,6 +51,7 @@ async function createOrganization(options: CreateOptions, command: Command): Pro
 }
 
 async function list(): Promise<void> {
+  const { runAdmin } = await implementation();
   const organizations = await runAdmin(async (admin) =>
     (await admin.tenant({ organizationId: null, userId: null })).selectFrom('organizations').select(['id', 'slug', 'name']).orderBy('id').execute(),
   );
@@ -50,6 +60,7 @@ async function list(): Promise<void> {
 
 /** Deletes the organization and everything it owns (members, invitations, its rows, its audit trail). */
 async function remove(options: { org: string }): Promise<void> {
+  const { runAdmin, enterOrganization } = await implementation();
   const organization = await runAdmin(async (admin) => {
     const { organization, trx } = await enterOrganization(admin, options.org);
     await trx.deleteFrom('organizations').where('id', '=', organization.id).execute();

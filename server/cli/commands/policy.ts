@@ -1,16 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import { ConfigError } from '../../errors/config-error.js';
-import { resolveOrganizationRoles } from '../../config/server-config.js';
-import { registerModels } from '../../models/register-models.js';
 import type { PolicyTestApp } from '../../policy-tests/evaluate-policy-tests.js';
-import { junitReport } from '../../policy-tests/junit-report.js';
-import { failureLine, runPolicyTests, summaryLine } from '../../policy-tests/run-policy-tests.js';
-import { defineRouteGroups } from '../../models/route-group.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { appRouteGroups } from '../env-config.js';
-import { appConfig } from '../load-config.js';
 
 interface TestOptions {
   config?: string;
@@ -27,6 +20,16 @@ export class PolicyTestsFailedError extends Error {
 }
 
 async function testPolicies(paths: string[], options: TestOptions): Promise<void> {
+  const [{ resolveOrganizationRoles }, { registerModels }, { junitReport }, { failureLine, runPolicyTests, summaryLine }, { defineRouteGroups }, { appRouteGroups }, { appConfig }] =
+    await Promise.all([
+      import('../../config/server-config.js'),
+      import('../../models/register-models.js'),
+      import('../../policy-tests/junit-report.js'),
+      import('../../policy-tests/run-policy-tests.js'),
+      import('../../models/route-group.js'),
+      import('../env-config.js'),
+      import('../load-config.js'),
+    ]);
   const config = await appConfig(options.config, { demoByDefault: true });
   if (!config.data) throw new ConfigError('The config registers no models (data), so there is no policy to test.');
   const routeGroups = defineRouteGroups(appRouteGroups(config));

@@ -1,17 +1,24 @@
 import type { Command } from 'commander';
-import { createRole, findRolePermissions } from '../../db/repositories/roles.js';
 import { ValidationError } from '../../errors/validation-error.js';
-import { validate } from '../../http/validate.js';
-import { assertNotOwnerRole, replaceRolePermissions } from '../../roles/replace-role-permissions.js';
-import { newRoleSchema } from '../../roles/role-schemas.js';
-import { without } from '../../members/membership-rules.js';
-import { adminApp } from '../admin-app.js';
-import { enterOrganization, requireRole } from '../admin-lookups.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
-import { assertDisjoint, listed, parsePermissionList, union } from '../permission-list.js';
-import { runAdmin } from '../run-admin.js';
+
+// Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
+const implementation = async () => {
+  const [roles, validation, replace, schemas, rules, app, lookups, permissionList, admin] = await Promise.all([
+    import('../../db/repositories/roles.js'),
+    import('../../http/validate.js'),
+    import('../../roles/replace-role-permissions.js'),
+    import('../../roles/role-schemas.js'),
+    import('../../members/membership-rules.js'),
+    import('../admin-app.js'),
+    import('../admin-lookups.js'),
+    import('../permission-list.js'),
+    import('../run-admin.js'),
+  ]);
+  return { ...roles, ...validation, ...replace, ...schemas, ...rules, ...app, ...lookups, ...permissionList, ...admin };
+};
 
 // `content-editor` reads as `Content editor` when no --name is given.
 const nameOf = (slug: string) => slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' ');
@@ -28,6 +35,7 @@ interface CreateOptions {
  */
 async function create(slug: string, options: CreateOptions, command: Command): Promise<void> {
   if (options.permissions !== undefined && options.org === undefined) command.error('error: --permissions goes with --org');
+  const { validate, newRoleSchema, parsePermissionList, runAdmin, createRole, enterOrganization, replaceRolePermissions, listed } = await implementation();
   const input = validate(newRoleSchema, { slug, name: options.name ?? nameOf(slug) });
   const permissions = parsePermissionList(options.permissions, 'permissions');
   const { role, organization } = await runAdmin(async (admin) => {
@@ -52,6 +60,8 @@ interface PermissionsOptions {
 
 /** Adds and removes entries of the role's list in one organization; without either, shows it. */
 async function permissions(orgArgument: string | undefined, roleArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
+  const { parsePermissionList, assertDisjoint, adminApp, runAdmin, requireRole, enterOrganization, findRolePermissions, without, union, assertNotOwnerRole, replaceRolePermissions, listed } =
+    await implementation();
   const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
   const roleSlug = flagOrArgument(command, '--role <role-slug>', options.role, roleArgument);
   const grant = parsePermissionList(options.grant, 'grant');

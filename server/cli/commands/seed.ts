@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import { migrate } from '../../db/migrations/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { withDatabaseTarget } from '../database-target.js';
-import { appConfig, demoConfig } from '../load-config.js';
 
 /** Migrates, then runs the application's seed (`--demo`: the demo's). */
 async function seed(options: { demo?: boolean; config?: string }, command: Command): Promise<void> {
   if (options.demo && options.config !== undefined) command.error('error: --demo and --config exclude each other');
+  const [{ appConfig, demoConfig }, { withDatabaseTarget }, { migrate }] = await Promise.all([
+    import('../load-config.js'),
+    import('../database-target.js'),
+    import('../../db/migrations/migrations.js'),
+  ]);
   const app = options.demo ? await demoConfig() : await appConfig(options.config);
   const run = app.seed;
   if (!run) return command.error('error: the application config has no seed (pass --config <file>, or --demo)');

@@ -1,10 +1,9 @@
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { appConfig } from '../load-config.js';
-import { runServer } from '../run-server.js';
 
 /** Serves the application (`--config`, else the working directory's) on a migrated database. */
 async function serve(options: { config?: string }): Promise<void> {
+  const [{ appConfig }, { runServer }] = await Promise.all([import('../load-config.js'), import('../run-server.js')]);
   const app = await appConfig(options.config);
   return runServer({ app, developmentKey: false, announce: (url) => console.log(`Gatehouse listening on ${url}`) });
 }

@@ -1,13 +1,9 @@
 import type { GatehouseConfig } from '../../config/gatehouse-config.js';
-import { migrate } from '../../db/migrations/migrations.js';
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
-import { demoIntroduction, demoWebRoot } from '../demo-checkout.js';
-import { appConfig, findConfigFile } from '../load-config.js';
-import { maskedUrl } from '../masked-url.js';
-import { runServer } from '../run-server.js';
 
 async function demoBanner(url: string, databaseUrl: string, webRoot: string | undefined): Promise<string> {
+  const [{ demoIntroduction }, { maskedUrl }] = await Promise.all([import('../demo-checkout.js'), import('../masked-url.js')]);
   return [
     ...(await demoIntroduction(url)),
     `API reference: ${url}/api/docs (description: ${url}/api/openapi.json)`,
@@ -18,6 +14,7 @@ async function demoBanner(url: string, databaseUrl: string, webRoot: string | un
 }
 
 const prepare = (app: GatehouseConfig, seeded: string) => async (ownerUrl: string) => {
+  const { migrate } = await import('../../db/migrations/migrations.js');
   await migrate(ownerUrl, { dir: app.migrations });
   if (await app.seed?.(ownerUrl)) console.log(seeded);
 };
@@ -28,6 +25,11 @@ const prepare = (app: GatehouseConfig, seeded: string) => async (ownerUrl: strin
  * else (in a checkout) the demo, with its logins in the banner and its web app.
  */
 async function start(options: { config?: string }): Promise<void> {
+  const [{ appConfig, findConfigFile }, { demoWebRoot }, { runServer }] = await Promise.all([
+    import('../load-config.js'),
+    import('../demo-checkout.js'),
+    import('../run-server.js'),
+  ]);
   const isDemo = findConfigFile(options.config) === undefined;
   const app = await appConfig(options.config, { demoByDefault: true });
   const webRoot = isDemo ? demoWebRoot() : undefined;

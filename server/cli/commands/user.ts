@@ -1,13 +1,20 @@
-import { newUserSchema } from '../../auth/auth-schemas.js';
-import { hashPassword } from '../../auth/password.js';
-import { createUser, findUserByEmail } from '../../db/repositories/users.js';
-import { requireUser } from '../admin-lookups.js';
 import { ValidationError } from '../../errors/validation-error.js';
-import { validate } from '../../http/validate.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { listed, parsePermissionList } from '../permission-list.js';
-import { readPassword } from '../read-password.js';
-import { runAdmin } from '../run-admin.js';
+
+// Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
+const implementation = async () => {
+  const [schemas, password, users, lookups, validation, permissionList, reading, admin] = await Promise.all([
+    import('../../auth/auth-schemas.js'),
+    import('../../auth/password.js'),
+    import('../../db/repositories/users.js'),
+    import('../admin-lookups.js'),
+    import('../../http/validate.js'),
+    import('../permission-list.js'),
+    import('../read-password.js'),
+    import('../run-admin.js'),
+  ]);
+  return { ...schemas, ...password, ...users, ...lookups, ...validation, ...permissionList, ...reading, ...admin };
+};
 
 interface CreateOptions {
   email: string;
@@ -18,6 +25,7 @@ interface CreateOptions {
 
 /** Registration's rules without the invitation: the user belongs to no organization yet. */
 async function createUserCommand(options: CreateOptions): Promise<void> {
+  const { parsePermissionList, readPassword, validate, newUserSchema, hashPassword, runAdmin, findUserByEmail, createUser, listed } = await implementation();
   const permissions = parsePermissionList(options.permissions, 'permissions');
   const entry = options.password === undefined ? await readPassword() : { password: options.password, confirmation: options.password };
   const input = validate(newUserSchema, { name: options.name, email: options.email, password: entry.password, password_confirmation: entry.confirmation });
@@ -30,12 +38,14 @@ async function createUserCommand(options: CreateOptions): Promise<void> {
 }
 
 async function list(): Promise<void> {
+  const { runAdmin, listed } = await implementation();
   const users = await runAdmin(({ owner }) => owner.selectFrom('users').select(['id', 'email', 'name', 'permissions']).orderBy('id').execute());
   console.log(users.length === 0 ? 'No users.' : users.map((user) => `${user.email} (${user.name}, id ${user.id}); own permissions: ${listed(user.permissions)}.`).join('\n'));
 }
 
 /** Deletes the user with their memberships and sessions; their audit entries keep no user. */
 async function remove(options: { email: string }): Promise<void> {
+  const { runAdmin, requireUser } = await implementation();
   const user = await runAdmin(async ({ owner }) => {
     const user = await requireUser(owner, options.email);
     await owner.deleteFrom('users').where('id', '=', user.id).execute();
