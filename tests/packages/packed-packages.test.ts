@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCommand } from '../../harness/cli.js';
+import { loadedModules } from '../../harness/loaded-modules.js';
 import { writeEngineConsumer, writeServerConsumer, writeWebConsumer } from '../../harness/package-consumers.js';
 import {
   dependencyClosure,
@@ -20,11 +21,6 @@ import {
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createEmptyDatabase } from '../support/database.js';
 
-/**
- * The URL of every ES module a Node process loaded, from Node's own debug log of its module map
- * (`NODE_DEBUG=esm` writes one "Storing <url>" line per module to stderr).
- */
-const loadedModules = (stderr: string) => [...stderr.matchAll(/^ESM \d+: Storing (\S+) /gm)].map((match) => match[1]!);
 const isTranspiler = (url: string) => /\/node_modules\/(tsx|esbuild)\//.test(url);
 
 // Each package as a user installs it: packed by npm, installed from its tarball alone into a
