@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 
 /**
  * One CLI command, kept in its own file under `commands/`: it adds itself (name, arguments,
- * options, help text, action) to the program. List it in `commands/index.ts`.
+ * options, help text, action) to the program. List it in `commands/index.ts`. The action loads
+ * what it runs with `import()`: every command file loads for any command and for `--help`, so its
+ * static imports stay light (commander, option helpers, constants, types).
  */
 export type CliCommand = (program: Command) => void;
 
