@@ -8,20 +8,18 @@ import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateRecord, gateStore, gateUpdate } from './action-gates.js';
 import { recordSerializer } from './serialize-record.js';
 import { validateBody } from './validate-body.js';
-import { sendLastWrite } from '../db/transactions/read-ahead.js';
+import { runWrite, type LastWrite } from '../db/transactions/read-ahead.js';
 import { ownerStatement } from './write-plans.js';
 import { constraintViolation } from './constraint-violation.js';
 import { fieldLabel } from '../models/field-label.js';
 
-/** How a write runs inside its request. */
-export interface WriteOptions {
+/**
+ * How a write runs inside its request. `last` (LastWrite) is for a data endpoint's own write,
+ * never for the operations of a nested request.
+ */
+export interface WriteOptions extends LastWrite {
   /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
   errorPrefix?: string;
-  /**
-   * The write is the last statement of its transaction (a data endpoint's own write): its
-   * COMMIT travels with it, one round trip for both. Not for the operations of a nested request.
-   */
-  last?: boolean;
 }
 
 /**
@@ -48,10 +46,9 @@ async function ownership(context: DataActionContext, model: ModelDefinition, val
  */
 async function write(context: DataActionContext, model: ModelDefinition, written: ReturningWrite, entry: WrittenAudit, options: WriteOptions): Promise<LooseRow> {
   const statement: CompiledQuery = auditedWrite(context.trx, model, written, entry, context.user?.id ?? null);
-  if (options.last) await sendLastWrite(context.trx, statement);
-  const [row] = (await context.trx.executeQuery<LooseRow>(statement).catch((error: unknown) => {
+  const [row] = await runWrite<LooseRow>(context.trx, statement, options).catch((error: unknown) => {
     throw constraintViolation(error, model, options.errorPrefix ?? '') ?? error;
-  })).rows;
+  });
   if (row === undefined) throw new RecordNotFoundError();
   return row;
 }

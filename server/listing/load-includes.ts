@@ -130,6 +130,8 @@ export async function loadIncludes(
   { endsRead = false, parents = null }: IncludeReading = {},
 ): Promise<IncludedRelations> {
   const included: IncludedRelations = new Map();
+  // Most reads include nothing: nothing to plan, nothing to ask the connection.
+  if (paths.length === 0) return included;
   const statements = parents && includeStatements(trx, registry, model, paths, { scope: context, knowsCaller: true }, parents);
   // A hop's subquery reads its parents again: only in the snapshot they were read in.
   const planned = statements && (await sentAhead(trx, [...statements.values()])) ? statements : null;

@@ -45,25 +45,19 @@ export async function sendLastReads(trx: Pick<Kysely<unknown>, 'executeQuery'>, 
   await trx.executeQuery(CompiledQuery.raw(READ_AHEAD, [sent]));
 }
 
-/**
- * A write and its transaction's COMMIT in one write on the wire, for a write that is its
- * transaction's last statement (its audit row in the same statement). The writer then runs it as
- * usual and gets its answer. If it fails, the transaction is aborted and the COMMIT answers as a
- * rollback; if it touches nothing, nothing is committed: the request answers as when it sends
- * COMMIT itself after the write.
- */
-export function sendLastWrite(trx: Pick<Kysely<unknown>, 'executeQuery'>, statement: CompiledQuery): Promise<void> {
-  return sendLastReads(trx, [statement]);
-}
-
 /** How a write runs: with `last`, it is its transaction's last statement and its COMMIT travels with it. */
 export interface LastWrite {
   last?: boolean;
 }
 
-/** Runs a write (sendLastWrite first when it is the last) and answers its rows. */
+/**
+ * Runs a write and answers its rows. With `last` the write and its transaction's COMMIT go in
+ * one write on the wire (its audit row in the same statement), sent as a read's last statements
+ * are: if it fails, the transaction is aborted and the COMMIT answers as a rollback; if it
+ * touches nothing, nothing is committed; the request answers as when it sends COMMIT itself.
+ */
 export async function runWrite<Row>(trx: Pick<Kysely<unknown>, 'executeQuery'>, statement: CompiledQuery, { last = false }: LastWrite = {}): Promise<Row[]> {
-  if (last) await sendLastWrite(trx, statement);
+  if (last) await sendLastReads(trx, [statement]);
   return (await trx.executeQuery<Row>(statement)).rows;
 }
 
