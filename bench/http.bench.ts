@@ -28,12 +28,8 @@ import { generateLoad, type LoadResult } from './support/load-generator.js';
 import { peakRssDuring, rssMiB } from './support/process-memory.js';
 import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { benchSetting as setting } from './support/bench-setting.js';
 
-const setting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
 const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 5);
 const ROUNDS = setting('BENCH_ROUNDS', 3);

@@ -30,12 +30,8 @@ import { processStat } from './support/cluster-cpu.js';
 import { childRunning, peakRssDuring, rssMiB } from './support/process-memory.js';
 import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { startServerProcess } from './support/server-process.js';
+import { benchSetting as setting } from './support/bench-setting.js';
 
-const setting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const SECONDS = setting('BENCH_SECONDS', 10);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 8);

@@ -1,0 +1,6 @@
+/** A benchmark's positive integer setting from the environment (`BENCH_ROUNDS`, ...), else `fallback`. */
+export function benchSetting(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
