@@ -128,7 +128,8 @@ describe('the administration console in Chromium', () => {
     const owner = await signedIn('owner@acme.test');
     await owner.page.getByRole('link', { name: 'Decisions' }).click();
     const row = owner.page.getByRole('table', { name: 'Decisions' }).getByRole('row').filter({ hasText: 'posts.destroy' });
-    expect(await row.textContent()).toContain('Vera Viewer');
+    // The names come from the members list, which may answer after the decisions.
+    await expect.poll(() => row.textContent()).toContain('Vera Viewer');
     await row.getByRole('button', { name: 'Explain' }).click();
     const tree = owner.page.getByLabel('Decision');
     await tree.waitFor();
