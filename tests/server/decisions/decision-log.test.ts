@@ -5,6 +5,7 @@ import { resolveDecisionLog } from '../../../server/config/decision-log-config.j
 import { openDatabase } from '../../../server/db/connection/database.js';
 import type { DecisionEvent } from '../../../server/decisions/decision-event.js';
 import { DecisionStore } from '../../../server/decisions/decision-store.js';
+import { gatehouseRun } from '../../support/gatehouse-in-process.js';
 import { idOf, postId, startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -97,6 +98,30 @@ describe('GET {t}/decisions', () => {
     const viewer = await server.api.get('/api/acme/decisions', { token: tokens.viewer });
     expect(viewer.status).toBe(403);
     expect((await server.api.get('/api/acme/decisions?gate=nope', { token: tokens.owner })).body).toEqual({ message: 'Invalid query parameter: gate.' });
+  });
+});
+
+describe('gatehouse decisions', () => {
+  it("prints an organization's stored refusals newest first, one user's with --user, as many as --last", async () => {
+    const editorId = await idOf(server, 'users', 'email', 'editor@acme.test');
+    await server.api.get('/api/acme/decisions', { token: tokens.editor });
+    await server.api.delete(`/api/acme/posts/${await postId(server, 'Welcome to Acme')}`, { token: tokens.viewer });
+    await server.server.decisionStore!.drain();
+    const gatehouse = (...args: string[]) => gatehouseRun(server.database.ownerUrl, ['decisions', ...args]);
+
+    const latest = await gatehouse('--org', 'acme', '--last', '2');
+    expect(latest.code).toBe(0);
+    const [viewerLine, editorLine, ...more] = latest.stdout.trimEnd().split('\n');
+    expect(more).toEqual([]);
+    expect(viewerLine).toMatch(new RegExp(`^\\S+Z  user ${viewerId}  DELETE /api/:organization/:model/:id  403 policy  posts.destroy$`));
+    expect(editorLine).toMatch(new RegExp(`^\\S+Z  user ${editorId}  GET /api/:organization/decisions  403 administration  decisions.index$`));
+
+    const editors = (await gatehouse('--org', 'acme', '--user', 'editor@acme.test')).stdout.trimEnd().split('\n');
+    expect(editors[0]).toBe(editorLine);
+    expect(editors.every((entry) => entry.includes(`  user ${editorId}  `))).toBe(true);
+
+    expect(await gatehouse('--org', 'nope')).toEqual({ code: 1, stdout: '', stderr: 'No organization has the slug "nope".\n' });
+    expect((await gatehouse('--org', 'acme', '--last', 'many')).code).toBe(2);
   });
 });
 
