@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDecisionLog } from '../../../server/config/decision-log-config.js';
@@ -126,6 +127,31 @@ describe('gatehouse decisions', () => {
 });
 
 describe('the decision store', () => {
+  it('never holds up an answer: with decision_logs locked, a flood of refusals and a successful read all answer, and are written once it is free', async () => {
+    const store = server.server.decisionStore!;
+    await store.drain();
+    const before = store.stats();
+    const locker = new pg.Client({ connectionString: server.database.ownerUrl });
+    await locker.connect();
+    let requestIds: string[];
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE decision_logs IN ACCESS EXCLUSIVE MODE');
+      const flood = await Promise.all(Array.from({ length: 40 }, () => server.api.post('/api/acme/posts', { token: tokens.viewer, body: { title: 'Flood' } })));
+      expect(flood.map((response) => response.status)).toEqual(flood.map(() => 403));
+      expect((await server.api.get('/api/acme/posts', { token: tokens.viewer })).status).toBe(200);
+      expect(store.stats().written).toBe(before.written);
+      requestIds = flood.map((response) => String(response.headers['x-request-id']));
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    await store.drain();
+    expect(store.stats()).toEqual({ queued: 0, written: before.written + 40, dropped: before.dropped });
+    const [{ count }] = await server.sql('SELECT count(*)::int AS count FROM decision_logs WHERE request_id = ANY($1)', [requestIds]);
+    expect(count).toBe(40);
+  });
+
   it('keeps at most queueLimit refusals in memory during a flood, counts the rest as dropped, and writes what it kept', async () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
