@@ -167,7 +167,7 @@ describe('the decision store', () => {
     }
   });
 
-  it('deletes what is older than retentionDays, in every organization', async () => {
+  it('deletes what is older than retentionDays, in every organization, from its start on, with no refusal to write', async () => {
     const globexId = await idOf(server, 'organizations', 'slug', 'globex');
     const insertOld = (organizationId: number, days: number) =>
       server.sql(`INSERT INTO decision_logs (organization_id, request_id, method, route, status, gate, created_at) VALUES ($1, 'old', 'GET', '/x', 403, 'policy', now() - $2 * interval '1 day')`, [organizationId, days]);
@@ -177,8 +177,8 @@ describe('the decision store', () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
       const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', retentionDays: 30 }), pino({ level: 'silent' }));
-      store.add(viewerDeletion('retention'));
-      await store.drain();
+      store.start();
+      await store.close();
     } finally {
       await database.close();
     }
