@@ -99,21 +99,27 @@ describe('permissions', () => {
     expect((await call(`${services.fastify}/acme/posts`, token, { method: 'POST', body: '{}' })).status).toBe(403);
   });
 
-  it('with maxAge 0, sees a permission change and a revocation on the next call', async () => {
+  it('with maxAge 0, revalidates by ETag and sees a permission change and a revocation on the next call', async () => {
     const token = await server.login('editor@acme.test');
-    expect((await gatehouse.permissions(token, 'acme')).abilities.users!.store).toBe(false);
+    const first = await gatehouse.permissions(token, 'acme');
+    expect(first.abilities.users!.store).toBe(false);
+    // Only a 304 hands back the kept answer itself: a fresh 200 is parsed into a new object.
+    expect(await gatehouse.permissions(token, 'acme')).toBe(first);
     await grant(server, 'editor@acme.test', 'users.trashed');
     expect((await gatehouse.permissions(token, 'acme')).permissions).toContain('users.trashed');
     await server.api.post('/api/auth/logout', { token });
     await expect(gatehouse.permissions(token, 'acme')).rejects.toBeInstanceOf(UnauthenticatedError);
   });
 
-  it('with a maxAge, answers from its cache until the age passes', async () => {
+  it('with a maxAge, the client’s or the call’s, answers from its cache until the age passes', async () => {
     const cached = createGatehouse({ baseURL: apiBase(server), maxAge: 3600 });
     const token = await server.login('owner@globex.test');
     const first = await cached.permissions(token, 'globex');
+    const kept = await gatehouse.permissions(token, 'globex');
     await server.api.post('/api/auth/logout', { token });
     expect(await cached.permissions(token, 'globex')).toBe(first);
+    expect(await gatehouse.permissions(token, 'globex', { maxAge: 3600 })).toBe(kept);
+    await expect(cached.permissions(token, 'globex', { maxAge: 0 })).rejects.toBeInstanceOf(UnauthenticatedError);
     cached.close();
   });
 });
