@@ -2,7 +2,7 @@ import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../../policies/seed.js';
-import { startDataServer } from '../support/data-server.js';
+import { ACME_HOST, startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 // Issue 22, item 1: POST {t}/authorize answers each check as its real request would be answered.
@@ -126,6 +126,24 @@ describe('POST {t}/authorize', () => {
       [true, undefined],
     ]);
     expect(answer.body.results[2].message).toBe('Resource not found');
+  });
+
+  it('answers on every tenant base: the organization in the path, after the group, on its host', async () => {
+    await server.sql(`INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
+      SELECT u.id, o.id, r.id, 'portal' FROM users u, organizations o, roles r
+      WHERE u.email = 'editor@acme.test' AND o.slug = 'acme' AND r.slug = 'editor'`);
+    const portal = await server.login('editor@acme.test', { host: ACME_HOST });
+    const [foreign] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Globex secrets'");
+    const checks = [
+      { model: 'posts', action: 'store' },
+      { model: 'posts', action: 'forceDelete', id: foreign!.id },
+      { model: 'posts', action: 'index', include: ['author'] },
+    ];
+    const expected = { status: 200, body: { results: [{ allowed: true }, { allowed: false, message: 'Resource not found', reason: { gate: 'record' } }, { allowed: true }] } };
+    expect(await authorize('editor@acme.test', 'acme', checks)).toMatchObject(expected);
+    expect(await server.api.post('/api/tenant/acme/authorize', { token: tokens.get('editor@acme.test')!, body: { checks } })).toMatchObject(expected);
+    expect(await server.api.post('/api/acme/authorize', { token: portal, host: ACME_HOST, body: { checks } })).toMatchObject(expected);
+    expect((await server.api.post('/api/globex/authorize', { token: portal, host: ACME_HOST, body: { checks } })).status).toBe(404);
   });
 
   it('answers a malformed body or more than 100 checks with 422, and a stranger with 401', async () => {
