@@ -5,6 +5,7 @@ import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../server/support/data-server.js';
+import { startTcpProxy } from '../server/support/tcp-proxy.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase, call, grant, tampered, urlOf } from './support.js';
 
@@ -83,6 +84,24 @@ describe.each(['express', 'fastify'])('a %s service using @gatehouse/node', (nam
     expect((await call(`${services[name]}/acme/posts`, token, { method: 'POST', body: '{}' })).status).toBe(201);
     expect((await server.api.post('/api/auth/logout', { token })).status).toBeLessThan(300);
     await expect(gatehouse.authorize(token, 'acme', [{ model: 'posts', action: 'store' }])).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+});
+
+describe('authorize', () => {
+  it('asks Gatehouse over one kept-alive connection, call after call', async () => {
+    const proxy = await startTcpProxy(Number(new URL(server.api.baseUrl).port));
+    const kept = createGatehouse({ baseURL: `http://127.0.0.1:${proxy.port}/api` });
+    try {
+      const token = await server.login('editor@acme.test');
+      for (let call = 0; call < 3; call += 1) expect(await kept.authorize(token, 'acme', [{ model: 'posts', action: 'index' }])).toEqual([{ allowed: true }]);
+      expect((await kept.permissions(token, 'acme')).role).toBe('editor');
+      const sent = proxy.roundTrips.filter((trip) => trip.sent.startsWith('POST /api/acme/authorize') || trip.sent.startsWith('GET /api/acme/user-role'));
+      expect(sent).toHaveLength(4);
+      expect(new Set(sent.map((trip) => trip.connection)).size).toBe(1);
+    } finally {
+      kept.close();
+      await proxy.stop();
+    }
   });
 });
 
