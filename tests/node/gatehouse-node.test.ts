@@ -4,6 +4,7 @@ import { createGatehouse, UnauthenticatedError, type Gatehouse, type RequestCall
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../harness/cli.js';
 import { startDataServer } from '../server/support/data-server.js';
 import { startTcpProxy } from '../server/support/tcp-proxy.js';
 import type { TestServer } from '../server/support/test-server.js';
@@ -107,7 +108,8 @@ describe('authorize', () => {
 
 describe('permissions', () => {
   it('answers the viewer granted posts.store as the server does: store refused by PostPolicy', async () => {
-    await grant(server, 'viewer@acme.test', 'posts.store');
+    // The issue's own step, through the CLI.
+    expect(await runCli(['member', 'permissions', 'acme', 'viewer@acme.test', '--grant', 'posts.store'], server.database.ownerUrl)).toMatchObject({ code: 0 });
     const token = await server.login('viewer@acme.test');
     const permissions = await gatehouse.permissions(token, 'acme');
     expect(permissions.permissions).toContain('posts.store');
