@@ -66,7 +66,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Decisions', link: '/architecture/decisions' },
     ],
   },
-  { text: 'Benchmarks: method and figures', link: '/benchmarks' },
+  { text: 'Benchmarks', link: '/benchmarks' },
   {
     text: 'Contributing',
     items: [{ text: 'Testing Gatehouse', link: '/contributing/testing' }],
