@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import demo from '../../policies/gatehouse.config.js';
+import { seedDemo } from '../../policies/seed.js';
 import { createProgram } from '../../server/cli/program.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migrate } from '../../server/db/migrations/migrations.js';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
+import { dropRoles, uniqueRoleName } from '../support/roles.js';
 
 // `gatehouse db verify` in-process against the migrated, seeded demo database, then against a
 // table whose row-level security was left open; neither run may change anything.
 let demoDb: TestDatabase;
 let brokenDb: TestDatabase;
 
-async function dbVerify(database: TestDatabase, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
+async function dbVerify(database: TestDatabase | string, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
   const lines: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
-  vi.stubEnv('DATABASE_URL', database.ownerUrl);
+  vi.stubEnv('DATABASE_URL', typeof database === 'string' ? database : database.ownerUrl);
   try {
     await createProgram().parseAsync(['db', 'verify', ...args], { from: 'user' });
     return { lines, error: null };
@@ -89,6 +93,41 @@ describe('gatehouse db verify', () => {
     expect(error).toBeNull();
     const { checks } = JSON.parse(lines.join('\n')) as { checks: { table: string; check: string; status: string }[] };
     expect(checks).toContainEqual({ table: 'posts', check: 'rls', status: 'ok', detail: 'row-level security enabled and forced' });
+  });
+
+  it('runs the analyst checks as an owner that is no superuser, and leaves it no membership', async () => {
+    // A deployment's owner: it migrated and seeded the database, and may grant the group roles
+    // (as their creator may), but is no superuser and cannot change its session user.
+    const owner = uniqueRoleName('verify_owner');
+    const database = await createEmptyDatabase();
+    const ownerUrl = new URL(database.ownerUrl);
+    try {
+      await queryOnce(
+        database.ownerUrl,
+        `CREATE ROLE ${owner} LOGIN CREATEROLE PASSWORD 'owner-password';
+         GRANT gatehouse_app, gatehouse_analyst TO ${owner} WITH ADMIN TRUE, INHERIT FALSE, SET FALSE;
+         ALTER DATABASE ${database.name} OWNER TO ${owner};`,
+      );
+      Object.assign(ownerUrl, { username: owner, password: 'owner-password' });
+      await migrate(ownerUrl.href, { dir: demo.migrations });
+      await seedDemo(ownerUrl.href);
+      const memberships = () => queryOnce(database.ownerUrl, 'SELECT roleid::regrole::text AS role, set_option FROM pg_auth_members WHERE member = $1::regrole ORDER BY 1, 2', [owner]);
+      const before = [await snapshot(database), await memberships()];
+      const { lines, error } = await dbVerify(ownerUrl.href);
+      expect(error).toBeNull();
+      expect([await snapshot(database), await memberships()]).toEqual(before);
+      expect(lines.filter((line) => line.split(/\s+/)[1] === 'posts' && line.includes('analyst'))).toEqual([
+        expect.stringMatching(/^ok {3}posts +analyst reads: an analyst granted organization \d+ reads [1-9]\d* of its \d+ row\(s\) and 0 of others/),
+        expect.stringMatching(/^ok {3}posts +analyst writes: an analyst cannot write$/),
+        expect.stringMatching(/^ok {3}posts +analyst hidden columns: an analyst cannot read internal_notes$/),
+      ]);
+      // The seed writes no invitations, audit entries or stored refusals: those tables are
+      // skipped for want of rows, none for want of a superuser.
+      expect(lines.filter((line) => line.startsWith('fail') || line.includes('acting as an analyst'))).toEqual([]);
+    } finally {
+      await database.drop();
+      await dropRoles(owner);
+    }
   });
 
   it('names every check an opened-up table fails, exits 1, and still changes nothing', async () => {
