@@ -73,6 +73,14 @@ describe('gatehouse policy test', () => {
     ]);
   });
 
+  it('takes role permissions from the file’s own roles instead of the config’s', async () => {
+    const inline = VIEWER_FILE.replace('principals:', 'roles:\n  viewer: [posts.index, posts.show, comments.index, users.index]\nprincipals:');
+    const path = await file('roles.policy.yaml', inline);
+    const { lines } = await gatehouse(path);
+    expect(lines).not.toContainEqual(expect.stringContaining('include author'));
+    expect(lines.at(-1)).toBe('6 passed, 3 failed');
+  });
+
   it('writes JUnit XML with a failure per failed expectation', async () => {
     const path = await file('junit.policy.yaml', VIEWER_FILE);
     const output = join(folder, 'reports', 'report.xml');
