@@ -130,6 +130,17 @@ describe('gatehouse db verify', () => {
     }
   });
 
+  it('refuses a database that is not migrated, in one line', async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      const { lines, error } = await dbVerify(empty);
+      expect(lines).toEqual([]);
+      expect(error?.message).toBe('database not migrated: run `gatehouse migrate`');
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it('names every check an opened-up table fails, exits 1, and still changes nothing', async () => {
     const before = await snapshot(brokenDb);
     const { lines, error } = await dbVerify(brokenDb);
