@@ -124,6 +124,14 @@ describe('gatehouse db verify', () => {
       // The seed writes no invitations, audit entries or stored refusals: those tables are
       // skipped for want of rows, none for want of a superuser.
       expect(lines.filter((line) => line.startsWith('fail') || line.includes('acting as an analyst'))).toEqual([]);
+
+      // An owner that may not grant gatehouse_analyst: the analyst checks are skipped, said so.
+      await queryOnce(database.ownerUrl, `REVOKE gatehouse_analyst FROM ${owner}`);
+      const { lines: without, error: failure } = await dbVerify(ownerUrl.href);
+      expect(failure).toBeNull();
+      expect(without.filter((line) => line.split(/\s+/)[1] === 'posts' && line.includes('analyst'))).toEqual([
+        expect.stringMatching(/^skip posts +analyst: acting as an analyst needs a superuser, or an owner that may grant gatehouse_analyst/),
+      ]);
     } finally {
       await database.drop();
       await dropRoles(owner);
