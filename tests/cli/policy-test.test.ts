@@ -73,12 +73,16 @@ describe('gatehouse policy test', () => {
     ]);
   });
 
-  it('takes role permissions from the file’s own roles instead of the config’s', async () => {
-    const inline = VIEWER_FILE.replace('principals:', 'roles:\n  viewer: [posts.index, posts.show, comments.index, users.index]\nprincipals:');
+  it('takes role permissions from the file’s own roles instead of the config’s, custom actions too', async () => {
+    const inline = VIEWER_FILE.replace('principals:', 'roles:\n  viewer: [posts.index, posts.show, comments.index, users.index, posts.publish]\nprincipals:').replace(
+      'forceDelete: deny',
+      'forceDelete: deny, publish: allow',
+    );
     const path = await file('roles.policy.yaml', inline);
     const { lines } = await gatehouse(path);
     expect(lines).not.toContainEqual(expect.stringContaining('include author'));
-    expect(lines.at(-1)).toBe('6 passed, 3 failed');
+    expect(lines).not.toContainEqual(expect.stringContaining('publish'));
+    expect(lines.at(-1)).toBe('7 passed, 3 failed');
   });
 
   it('writes JUnit XML with a failure per failed expectation', async () => {
@@ -93,6 +97,7 @@ describe('gatehouse policy test', () => {
   });
 
   it.each([
+    ['a misspelt action', VIEWER_FILE.replace('forceDelete: deny', 'forceDelet: deny'), 8, 'tests[0].actions.forceDelet: no action forceDelet: not a standard action'],
     ['a value outside the format', VIEWER_FILE.replace('index: allow', 'index: maybe'), 8, 'tests[0].actions.index: must be allow or deny'],
     ['an unknown key', VIEWER_FILE.replace('    resource: post\n', '    resource: post\n    resorce: post\n'), 8, 'tests[0].resorce: is not a key of this file format'],
     ['a missing key', VIEWER_FILE.replace('    resource: post\n', ''), 6, 'tests[0].resource: is required'],
