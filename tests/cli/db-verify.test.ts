@@ -57,8 +57,9 @@ beforeAll(async () => {
      INSERT INTO decision_logs (organization_id, request_id, method, route, status, gate, permission)
        SELECT id, slug || '-request', 'DELETE', '/api/:organization/:model/:id', 403, 'policy', 'posts.destroy' FROM organizations;`,
   );
-  // An application table made a tenant table, then opened up by hand: not forced, and a service
-  // policy that lets every tenant through.
+  // An application table made a tenant table, then opened up by hand: not forced, a service
+  // policy that lets every tenant through, analysts reading every organization and writing; and
+  // a hidden column of posts granted to analysts.
   await queryOnce(
     brokenDb.ownerUrl,
     `CREATE TABLE notes (id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, organization_id integer NOT NULL REFERENCES organizations, body text);
@@ -66,6 +67,9 @@ beforeAll(async () => {
      ALTER TABLE notes NO FORCE ROW LEVEL SECURITY;
      DROP POLICY app_tenant ON notes;
      CREATE POLICY app_tenant ON notes FOR ALL TO gatehouse_app USING (true) WITH CHECK (true);
+     CREATE POLICY analyst_everything ON notes FOR SELECT TO gatehouse_analyst USING (true);
+     GRANT INSERT ON notes TO gatehouse_analyst;
+     GRANT SELECT (internal_notes) ON posts TO gatehouse_analyst;
      INSERT INTO notes (organization_id, body) SELECT id, slug FROM organizations;`,
   );
 });
@@ -152,7 +156,7 @@ describe('gatehouse db verify', () => {
   it('names every check an opened-up table fails, exits 1, and still changes nothing', async () => {
     const before = await snapshot(brokenDb);
     const { lines, error } = await dbVerify(brokenDb);
-    expect(error?.message).toBe('5 check(s) failed: the record gate does not hold on this database.');
+    expect(error?.message).toBe('8 check(s) failed: the record gate does not hold on this database.');
     expect(await snapshot(brokenDb)).toEqual(before);
     expect(lines.filter((line) => line.startsWith('fail'))).toEqual([
       expect.stringMatching(/^fail notes +rls: row-level security enabled but not forced$/),
@@ -160,6 +164,9 @@ describe('gatehouse db verify', () => {
       expect.stringMatching(/^fail notes +no context: no tenant context sees 2 organization row\(s\)$/),
       expect.stringMatching(/^fail notes +insert into another: a copy of an organization \d+ row into organization \d+ succeeds$/),
       expect.stringMatching(/^fail notes +move into another: moving an organization \d+ row into organization \d+ succeeds$/),
+      expect.stringMatching(/^fail notes +analyst reads: an analyst granted organization \d+ reads 1 of its 1 row\(s\) and 1 of others \(through analytics\.notes\)$/),
+      expect.stringMatching(/^fail notes +analyst writes: an analyst may run: INSERT INTO public\.notes /),
+      expect.stringMatching(/^fail posts +analyst hidden columns: an analyst reads SELECT "internal_notes" FROM public\.posts LIMIT 0$/),
     ]);
   });
 });
