@@ -176,6 +176,9 @@ describe('what an explanation names', () => {
     expect((await explain(owner, 'acme', { model: 'posts', action: 'fly' })).body.errors).toHaveProperty('action');
     expect((await explain(owner, 'acme', { model: 'secrets', action: 'index' })).body.errors).toEqual({ model: ['The model secrets is not served here.'] });
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show' })).body.errors).toEqual({ id: ['The id field is required for show.'] });
+    expect((await explain(owner, 'acme', { model: 'posts', action: 'show', id: 'abc' })).body.errors).toEqual({ id: ['The id field must be a positive integer.'] });
+    // Ten digits pass as a string but not as a database key: the same 422 as the number.
+    expect((await explain(owner, 'acme', { model: 'posts', action: 'show', id: '9999999999' })).body.errors).toEqual({ id: ['The id field must not be greater than 2147483647.'] });
     expect((await explain(owner, 'acme', { model: 'comments', action: 'trashed' })).status).toBe(422);
     expect((await explain(owner, 'acme', { model: 'posts', action: 'index', include: 'comments.secrets' })).status).toBe(400);
   });
