@@ -28,7 +28,6 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Testing your policies', link: '/guides/testing-policies' },
       { text: 'Why was this refused?', link: '/guides/why-refused' },
       { text: 'Analyst access', link: '/guides/analyst-access' },
-      { text: 'Columns analysts never see', link: '/guides/analyst-hidden-columns' },
       { text: 'Administration', link: '/guides/administration' },
       { text: 'The admin console', link: '/guides/admin-console' },
     ],
