@@ -109,7 +109,7 @@ describe('gatehouse db verify', () => {
       await queryOnce(
         database.ownerUrl,
         `CREATE ROLE ${owner} LOGIN CREATEROLE PASSWORD 'owner-password';
-         GRANT gatehouse_app, gatehouse_analyst TO ${owner} WITH ADMIN TRUE, INHERIT FALSE, SET FALSE;
+         GRANT gatehouse_app, gatehouse_analyst, gatehouse_record_locator TO ${owner} WITH ADMIN TRUE, INHERIT FALSE, SET FALSE;
          ALTER DATABASE ${database.name} OWNER TO ${owner};`,
       );
       Object.assign(ownerUrl, { username: owner, password: 'owner-password' });
