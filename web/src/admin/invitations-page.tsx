@@ -47,6 +47,7 @@ function InviteForm() {
 function InvitationRow({ invitation }: { invitation: ListedInvitation }) {
   const resend = useResendInvitation();
   const cancel = useCancelInvitation();
+  // The row shows the answer to its latest action: starting one forgets the other's refusal.
   const error = resend.error ?? cancel.error;
   return (
     <tr>
@@ -56,10 +57,10 @@ function InvitationRow({ invitation }: { invitation: ListedInvitation }) {
       <td className="actions">
         {invitation.status === 'pending' && (
           <>
-            <button type="button" className="button button-small" disabled={resend.isPending} onClick={() => resend.mutate(invitation.id)}>
+            <button type="button" className="button button-small" disabled={resend.isPending} onClick={() => (cancel.reset(), resend.mutate(invitation.id))}>
               Resend
             </button>
-            <button type="button" className="button button-small button-danger" disabled={cancel.isPending} onClick={() => cancel.mutate(invitation.id)}>
+            <button type="button" className="button button-small button-danger" disabled={cancel.isPending} onClick={() => (resend.reset(), cancel.mutate(invitation.id))}>
               Cancel
             </button>
           </>
