@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-/** The exports issue 6 names; both entry points must offer every one. */
+/** The exports issues 6 and 24 name; both entry points must offer every one. */
 const required = [
   'configureApi',
   'AuthProvider',
@@ -33,6 +33,15 @@ const required = [
   'useNestedOperations',
   'useAbility',
   'Can',
+  // The administration console's hooks (issue 24).
+  'useMembers',
+  'useUpdateMember',
+  'useRemoveMember',
+  'useRoles',
+  'useRolePermissions',
+  'useUpdateRolePermissions',
+  'useAuditTrail',
+  'usePermissionCatalog',
   'useExplain',
   'useDecisions',
   'refusalOf',
