@@ -130,6 +130,10 @@ describe('the administration console in Chromium', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain('This action is unauthorized. You lack memberships.index.');
     expect(await viewer.page.getByRole('table', { name: 'Members' }).count()).toBe(0);
+    // Only the refusal: no form to send invitations the server would refuse anyway.
+    await viewer.page.goto(`${server.api.baseUrl}/#/admin/invitations`);
+    await alert.filter({ hasText: 'This action is unauthorized. You lack invitations.index.' }).waitFor();
+    expect(await viewer.page.getByRole('form', { name: 'Invite someone' }).count()).toBe(0);
     await viewer.page.close();
   });
 

@@ -2,6 +2,7 @@ import { useCancelInvitation, useInvitations, useInviteUser, useResendInvitation
 import { useState, type FormEvent } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
 import { formatDate } from '../post.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 
 const STATUSES = ['pending', 'expired', 'accepted', 'cancelled'] as const;
 
@@ -75,6 +76,7 @@ function InvitationRow({ invitation }: { invitation: ListedInvitation }) {
 export function InvitationsPage() {
   const [status, setStatus] = useState('');
   const invitations = useInvitations<ListedInvitation>(status ? { status } : {});
+  if (isRefused(invitations.error)) return <PageRefusal title="Invitations" error={invitations.error} />;
   return (
     <section>
       <div className="page-head">
