@@ -55,8 +55,13 @@ describe('the administration console in Chromium', () => {
     expect(await review.textContent()).toContain('−posts.*');
     expect(await review.textContent()).not.toContain('posts.update');
     expect(await rolePermissions('editor')).toContain('posts.*');
+    const writes: string[] = [];
+    owner.page.on('request', (request) => {
+      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
     await review.getByRole('button', { name: 'Confirm and save' }).click();
     await review.waitFor({ state: 'detached' });
+    expect(writes).toEqual([expect.stringMatching(/^PUT \/api\/acme\/roles\/\d+\/permissions$/)]);
     const saved = await rolePermissions('editor');
     expect(saved).not.toContain('posts.*');
     expect(saved).not.toContain('posts.update');
