@@ -151,6 +151,8 @@ describe('the administration console in Chromium', () => {
     await owner.page.getByRole('table', { name: 'Invitations' }).getByRole('cell', { name: 'new.hire@acme.test' }).waitFor();
     await owner.page.close();
 
+    // The mail worker delivers the queued invitation to the outbox after the answer: wait for it.
+    await expect.poll(async () => (await server.sql("SELECT 1 FROM mail_outbox WHERE recipient = 'new.hire@acme.test'")).length, { timeout: 10_000 }).toBe(1);
     const mail = await runCli(['mail', '--last', '1'], server.database.ownerUrl);
     expect(mail.code).toBe(0);
     expect(mail.stdout).toContain('To: new.hire@acme.test');
