@@ -142,7 +142,8 @@ describe('the administration console in Chromium', () => {
     await viewer.page.close();
   });
 
-  it('sends an invitation that the outbox then holds', async () => {
+  // It also starts a `gatehouse` process, which alone can take seconds on a busy machine.
+  it('sends an invitation that the outbox then holds', { timeout: 60_000 }, async () => {
     const owner = await signedIn('owner@acme.test', '/admin/invitations');
     const form = owner.page.getByRole('form', { name: 'Invite someone' });
     await form.getByLabel('Email').fill('new.hire@acme.test');
