@@ -66,6 +66,15 @@ describe('the administration console in Chromium', () => {
     expect(saved).not.toContain('posts.*');
     expect(saved).not.toContain('posts.update');
     expect(saved).toContain('posts.destroy');
+
+    // The audit trail holds the change, the old and the new permissions side by side.
+    await owner.page.getByRole('link', { name: 'Audit' }).click();
+    await owner.page.getByLabel('Model').selectOption('role_permissions');
+    const change = owner.page.getByRole('table', { name: 'Audit trail' }).getByRole('row').filter({ hasText: 'role_permissions' });
+    const [oldValues, newValues] = [change.getByRole('cell').nth(5), change.getByRole('cell').nth(6)];
+    expect(await oldValues.textContent()).toContain('"posts.*"');
+    expect(await newValues.textContent()).not.toContain('"posts.*"');
+    expect(await newValues.textContent()).toContain('"posts.destroy"');
     await owner.page.close();
 
     const editor = await signedIn('editor@acme.test');
