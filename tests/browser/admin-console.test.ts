@@ -152,17 +152,28 @@ describe('the administration console in Chromium', () => {
   });
 
   // It also starts a `gatehouse` process, which alone can take seconds on a busy machine.
-  it('sends an invitation that the outbox then holds', { timeout: 60_000 }, async () => {
+  it('sends, resends and cancels an invitation, whose mails the outbox then holds', { timeout: 60_000 }, async () => {
+    // The mail worker delivers queued mail to the outbox after the answer: wait for it.
+    const delivered = () => expect.poll(async () => (await server.sql("SELECT 1 FROM mail_outbox WHERE recipient = 'new.hire@acme.test'")).length, { timeout: 10_000 });
     const owner = await signedIn('owner@acme.test', '/admin/invitations');
     const form = owner.page.getByRole('form', { name: 'Invite someone' });
     await form.getByLabel('Email').fill('new.hire@acme.test');
     await form.getByLabel('Role').selectOption({ label: 'Viewer' });
     await form.getByRole('button', { name: 'Send invitation' }).click();
-    await owner.page.getByRole('table', { name: 'Invitations' }).getByRole('cell', { name: 'new.hire@acme.test' }).waitFor();
+    const row = owner.page.getByRole('table', { name: 'Invitations' }).getByRole('row').filter({ hasText: 'new.hire@acme.test' });
+    await row.getByRole('cell', { name: 'pending' }).waitFor();
+    await delivered().toBe(1);
+    await row.getByRole('button', { name: 'Resend' }).click();
+    await delivered().toBe(2);
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await row.getByRole('cell', { name: 'cancelled' }).waitFor();
+    // The only invitation of this test database is no longer pending.
+    await owner.page.getByLabel('Status').selectOption('pending');
+    await owner.page.getByText('No invitations.').waitFor();
+    await owner.page.getByLabel('Status').selectOption('cancelled');
+    await row.waitFor();
     await owner.page.close();
 
-    // The mail worker delivers the queued invitation to the outbox after the answer: wait for it.
-    await expect.poll(async () => (await server.sql("SELECT 1 FROM mail_outbox WHERE recipient = 'new.hire@acme.test'")).length, { timeout: 10_000 }).toBe(1);
     const mail = await runCli(['mail', '--last', '1'], server.database.ownerUrl);
     expect(mail.code).toBe(0);
     expect(mail.stdout).toContain('To: new.hire@acme.test');
