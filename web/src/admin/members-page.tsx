@@ -1,6 +1,7 @@
 import { useMembers, useRemoveMember, useRoles, useUpdateMember, type Member } from '@gatehouse/client';
 import { useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 import { PermissionPicker } from './permission-picker.js';
 
 function PermissionsEditor({ member, onDone }: { member: Member; onDone: () => void }) {
@@ -82,6 +83,7 @@ function MemberRow({ member }: { member: Member }) {
 /** The organization's members: role, per-user grants and denials, removal. */
 export function MembersPage() {
   const members = useMembers();
+  if (isRefused(members.error)) return <PageRefusal title="Members" error={members.error} />;
   return (
     <section>
       <div className="page-head">

@@ -2,6 +2,7 @@ import { usePermissionCatalog, useRolePermissions, useRoles, useUpdateRolePermis
 import { WILDCARD } from '@gatehouse/engine/wire';
 import { useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 import { coverage, difference, permissionOf, toggled } from './permission-lists.js';
 import { useHolds } from './use-holds.js';
 
@@ -142,6 +143,7 @@ export function RolesPage() {
   const [picked, setPicked] = useState<number | null>(null);
   const roleId = picked ?? roles.data?.[0]?.id ?? null;
   const permissions = useRolePermissions(roleId);
+  if (isRefused(permissions.error)) return <PageRefusal title="Roles" error={permissions.error} />;
   if (roles.isPending || catalog.isPending) return <Loading what="roles" />;
   if (roles.error || catalog.error) return <ErrorNotice error={roles.error ?? catalog.error} />;
   if (roles.data!.length === 0) return <Empty>No roles are configured in this organization.</Empty>;
