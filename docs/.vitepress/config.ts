@@ -28,7 +28,6 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Testing your policies', link: '/guides/testing-policies' },
       { text: 'Why was this refused?', link: '/guides/why-refused' },
       { text: 'Analyst access', link: '/guides/analyst-access' },
-      { text: 'Columns analysts never see', link: '/guides/analyst-hidden-columns' },
       { text: 'Administration', link: '/guides/administration' },
       { text: 'The admin console', link: '/guides/admin-console' },
     ],
@@ -36,11 +35,11 @@ const sidebar: DefaultTheme.SidebarItem[] = [
   {
     text: 'Reference',
     items: [
-      { text: 'Configuration', link: '/reference/configuration' },
+      { text: 'Configuration and environment variables', link: '/reference/configuration' },
       { text: 'CLI', link: '/reference/cli' },
       { text: 'CLI: listing and removing', link: '/reference/cli-admin' },
       { text: 'HTTP API', link: '/reference/http-api' },
-      { text: 'Permissions and errors', link: '/reference/permissions-and-errors' },
+      { text: 'Permission strings and error messages', link: '/reference/permissions-and-errors' },
       { text: 'Packages and layout', link: '/reference/packages' },
     ],
   },
@@ -60,7 +59,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     text: 'Architecture',
     items: [
       { text: 'Layers and a request’s path', link: '/architecture/layers' },
-      { text: 'Row-level security', link: '/architecture/row-level-security' },
+      { text: 'Row-level security: threat model and residual risks', link: '/architecture/row-level-security' },
       { text: 'A request’s round trips', link: '/architecture/request-round-trips' },
       { text: 'Administration rules', link: '/architecture/administration-rules' },
       { text: 'Decisions', link: '/architecture/decisions' },

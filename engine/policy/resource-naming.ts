@@ -1,5 +1,5 @@
 /**
- * Laravel's naming convention, which Rhino-style clients already follow: model `BlogPost`,
+ * Laravel's naming convention, which existing Laravel-style clients already follow: model `BlogPost`,
  * resource slug `blog_posts`, policy `BlogPostPolicy`. Names are only ever pluralized, never
  * singularized, so the two directions cannot disagree; a noun with an irregular plural names
  * its slug explicitly.

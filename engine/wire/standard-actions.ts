@@ -1,4 +1,4 @@
-/** The contract's mapping of policy methods to the actions of `{slug}.{action}`. */
+/** The standard mapping of policy methods to the actions of `{slug}.{action}`. */
 export const POLICY_ACTIONS = {
   viewAny: 'index',
   view: 'show',

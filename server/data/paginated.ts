@@ -3,7 +3,7 @@ import type { GatehouseContext } from '../http/state.js';
 import type { RecordList } from './read-actions.js';
 
 /**
- * A page as the contract's clients read it: the rows as `{data}`, the position in headers.
+ * A page as the service's clients read it: the rows as `{data}`, the position in headers.
  * `X-Total` and `X-Last-Page` are left out when the client asked for no count; an estimate says
  * so in `X-Total-Estimated`. `X-Next-Cursor` starts the next page by keyset (`?cursor=`).
  */

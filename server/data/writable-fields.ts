@@ -14,7 +14,7 @@ export interface WriteDecision {
 
 /**
  * A body may set only fields that are both fillable on the model and in the policy's write list;
- * anything else gets the contract's 403. The keys the server owns (the record key, the tenant,
+ * anything else gets the forbidden-fields 403. The keys the server owns (the record key, the tenant,
  * the author, timestamps) are never taken from a body: a caller with an unrestricted write list
  * ("roles with * may set every field") has them dropped rather than refused, everyone else is
  * refused them like any field outside their list.

@@ -18,7 +18,7 @@ function parserError(error: { type?: string; status?: number }): DomainError {
 // knows (or misread one it does not) rather than refuse it.
 const JSON_CHARSETS = new Set(['', 'utf-8', 'utf8']);
 
-// JSON is the API's own; form encodings are what HTML forms and Rhino clients also send.
+// JSON is the API's own; form encodings are what HTML forms and Laravel-style clients also send.
 const JSON_TYPES = ['json', '+json'];
 const BODY_TYPES = [...JSON_TYPES, 'urlencoded', 'multipart'];
 

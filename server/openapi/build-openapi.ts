@@ -12,6 +12,7 @@ import { TAGS } from './document-tags.js';
 import { PathCollector } from './path-collector.js';
 import { template } from './path-parameters.js';
 import { recordSchema, SHARED_DATA_SCHEMAS } from './record-schemas.js';
+import { referencedSchemas } from './referenced-schemas.js';
 import { routeOperation } from './route-operation.js';
 
 export interface OpenApiSource {
@@ -68,7 +69,7 @@ export function buildOpenApi(source: OpenApiSource): JsonSchema {
     paths: collector.paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'PASETO v4.public', description: 'The token from login or register.' } },
-      schemas: { ...COMPONENT_SCHEMAS, ...SHARED_DATA_SCHEMAS, ...Object.fromEntries(models.map((model) => [model.slug, recordSchema(model)])) },
+      schemas: referencedSchemas(collector.paths, { ...COMPONENT_SCHEMAS, ...SHARED_DATA_SCHEMAS, ...Object.fromEntries(models.map((model) => [model.slug, recordSchema(model)])) }),
     },
     security: [{ bearer: [] }],
   };

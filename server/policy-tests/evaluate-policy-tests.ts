@@ -75,7 +75,15 @@ export function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPolicyTest
   for (const [name, resource] of Object.entries(content.resources)) {
     if (!app.registry.has(resource.model)) throw problemAt(['resources', name, 'model'], `no registered model ${resource.model}`);
   }
-  return content.tests.flatMap((test, index) => evaluateTest(app, loaded, roles, test, ['tests', index]));
+  // A custom action is one some role or principal names: anything else is a typo, not a test.
+  const named = new Set([...Object.values(roles), ...permissionLists(content).map(([, permissions]) => permissions)].flat());
+  return content.tests.flatMap((test, index) => evaluateTest(app, loaded, { roles, named }, test, ['tests', index]));
+}
+
+/** The permission lists the file's tests draw on: the roles in force, and every permission a role or principal names. */
+interface FilePermissions {
+  readonly roles: Readonly<Record<string, readonly string[]>>;
+  readonly named: ReadonlySet<string>;
 }
 
 function permissionLists(content: LoadedPolicyTestFile['content']): [KeyPath, readonly string[]][] {
@@ -101,7 +109,7 @@ function routeGroupOf(app: PolicyTestApp, principal: Principal, requested: strin
   return group;
 }
 
-function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, roles: Readonly<Record<string, readonly string[]>>, test: PolicyTest, at: KeyPath): CheckResult[] {
+function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles, named }: FilePermissions, test: PolicyTest, at: KeyPath): CheckResult[] {
   const { content, problemAt, lineAt } = loaded;
   const principal = content.principals[test.principal];
   if (!principal) throw problemAt([...at, 'principal'], `no principal ${test.principal} in principals`);
@@ -150,6 +158,13 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, roles: R
   const results: CheckResult[] = [];
   for (const [name, expected] of Object.entries(test.actions ?? {})) {
     const action = actionOf(name);
+    if (!(STANDARD_ACTIONS as readonly string[]).includes(action) && !named.has(`${model.slug}.${action}`)) {
+      throw problemAt(
+        [...at, 'actions', name],
+        `no action ${name}: not a standard action (${STANDARD_ACTIONS.join(', ')}), a policy method (${Object.keys(POLICY_ACTIONS).join(', ')}), ` +
+          `nor a custom action a role or principal names (${model.slug}.${action})`,
+      );
+    }
     const allowed = policy.can(action, user, record);
     const check = action === name || (STANDARD_ACTIONS as readonly string[]).includes(name) ? action : `${name} (${action})`;
     results.push(result([...at, 'actions', name], check, expected, outcome(allowed), explainAction(policy, origin, action, allowed)));

@@ -50,6 +50,7 @@ export async function readPolicyTestFile(file: string): Promise<LoadedPolicyTest
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     if (issue.code === 'unrecognized_keys') throw problemAt([...(issue.path as KeyPath), issue.keys[0]!], 'is not a key of this file format');
+    if (issue.path.length === 0) throw problemAt([], 'a policy test file is a mapping of principals, resources and tests');
     const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
     throw problemAt(issue.path as KeyPath, missing ? 'is required' : issue.message);
   }

@@ -1,8 +1,10 @@
 import { AUTHORIZE_GATES, DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 
+/** Where the OpenAPI document's named schemas live. */
+export const SCHEMA_REFERENCE = '#/components/schemas/';
 /** `#/components/schemas/{name}` of the OpenAPI document. */
-export const ref = (name: keyof typeof COMPONENT_SCHEMAS | string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const ref = (name: keyof typeof COMPONENT_SCHEMAS | string): JsonSchema => ({ $ref: `${SCHEMA_REFERENCE}${name}` });
 export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'object', properties: { data: { type: 'array', items } }, required: ['data'] });
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import demo from '../../policies/gatehouse.config.js';
+import { seedDemo } from '../../policies/seed.js';
 import { createProgram } from '../../server/cli/program.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migrate } from '../../server/db/migrations/migrations.js';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { queryOnce } from '../support/query.js';
+import { dropRoles, uniqueRoleName } from '../support/roles.js';
 
 // `gatehouse db verify` in-process against the migrated, seeded demo database, then against a
 // table whose row-level security was left open; neither run may change anything.
 let demoDb: TestDatabase;
 let brokenDb: TestDatabase;
 
-async function dbVerify(database: TestDatabase, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
+async function dbVerify(database: TestDatabase | string, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
   const lines: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
-  vi.stubEnv('DATABASE_URL', database.ownerUrl);
+  vi.stubEnv('DATABASE_URL', typeof database === 'string' ? database : database.ownerUrl);
   try {
     await createProgram().parseAsync(['db', 'verify', ...args], { from: 'user' });
     return { lines, error: null };
@@ -53,8 +57,9 @@ beforeAll(async () => {
      INSERT INTO decision_logs (organization_id, request_id, method, route, status, gate, permission)
        SELECT id, slug || '-request', 'DELETE', '/api/:organization/:model/:id', 403, 'policy', 'posts.destroy' FROM organizations;`,
   );
-  // An application table made a tenant table, then opened up by hand: not forced, and a service
-  // policy that lets every tenant through.
+  // An application table made a tenant table, then opened up by hand: not forced, a service
+  // policy that lets every tenant through, analysts reading every organization and writing; and
+  // a hidden column of posts granted to analysts.
   await queryOnce(
     brokenDb.ownerUrl,
     `CREATE TABLE notes (id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, organization_id integer NOT NULL REFERENCES organizations, body text);
@@ -62,6 +67,9 @@ beforeAll(async () => {
      ALTER TABLE notes NO FORCE ROW LEVEL SECURITY;
      DROP POLICY app_tenant ON notes;
      CREATE POLICY app_tenant ON notes FOR ALL TO gatehouse_app USING (true) WITH CHECK (true);
+     CREATE POLICY analyst_everything ON notes FOR SELECT TO gatehouse_analyst USING (true);
+     GRANT INSERT ON notes TO gatehouse_analyst;
+     GRANT SELECT (internal_notes) ON posts TO gatehouse_analyst;
      INSERT INTO notes (organization_id, body) SELECT id, slug FROM organizations;`,
   );
 });
@@ -91,10 +99,64 @@ describe('gatehouse db verify', () => {
     expect(checks).toContainEqual({ table: 'posts', check: 'rls', status: 'ok', detail: 'row-level security enabled and forced' });
   });
 
+  it('runs the analyst checks as an owner that is no superuser, and leaves it no membership', async () => {
+    // A deployment's owner: it migrated and seeded the database, and may grant the group roles
+    // (as their creator may), but is no superuser and cannot change its session user.
+    const owner = uniqueRoleName('verify_owner');
+    const database = await createEmptyDatabase();
+    const ownerUrl = new URL(database.ownerUrl);
+    try {
+      await queryOnce(
+        database.ownerUrl,
+        `CREATE ROLE ${owner} LOGIN CREATEROLE PASSWORD 'owner-password';
+         GRANT gatehouse_app, gatehouse_analyst TO ${owner} WITH ADMIN TRUE, INHERIT FALSE, SET FALSE;
+         ALTER DATABASE ${database.name} OWNER TO ${owner};`,
+      );
+      Object.assign(ownerUrl, { username: owner, password: 'owner-password' });
+      await migrate(ownerUrl.href, { dir: demo.migrations });
+      await seedDemo(ownerUrl.href);
+      const memberships = () => queryOnce(database.ownerUrl, 'SELECT roleid::regrole::text AS role, set_option FROM pg_auth_members WHERE member = $1::regrole ORDER BY 1, 2', [owner]);
+      const before = [await snapshot(database), await memberships()];
+      const { lines, error } = await dbVerify(ownerUrl.href);
+      expect(error).toBeNull();
+      expect([await snapshot(database), await memberships()]).toEqual(before);
+      expect(lines.filter((line) => line.split(/\s+/)[1] === 'posts' && line.includes('analyst'))).toEqual([
+        expect.stringMatching(/^ok {3}posts +analyst reads: an analyst granted organization \d+ reads [1-9]\d* of its \d+ row\(s\) and 0 of others/),
+        expect.stringMatching(/^ok {3}posts +analyst writes: an analyst cannot write$/),
+        expect.stringMatching(/^ok {3}posts +analyst hidden columns: an analyst cannot read internal_notes$/),
+      ]);
+      // The seed writes no invitations, audit entries or stored refusals: those tables are
+      // skipped for want of rows, none for want of a superuser.
+      expect(lines.filter((line) => line.startsWith('fail') || line.includes('acting as an analyst'))).toEqual([]);
+
+      // An owner that may not grant gatehouse_analyst: the analyst checks are skipped, said so.
+      await queryOnce(database.ownerUrl, `REVOKE gatehouse_analyst FROM ${owner}`);
+      const { lines: without, error: failure } = await dbVerify(ownerUrl.href);
+      expect(failure).toBeNull();
+      expect(without.filter((line) => line.split(/\s+/)[1] === 'posts' && line.includes('analyst'))).toEqual([
+        expect.stringMatching(/^skip posts +analyst: acting as an analyst needs a superuser, or an owner that may grant gatehouse_analyst/),
+      ]);
+    } finally {
+      await database.drop();
+      await dropRoles(owner);
+    }
+  });
+
+  it('refuses a database that is not migrated, in one line', async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      const { lines, error } = await dbVerify(empty);
+      expect(lines).toEqual([]);
+      expect(error?.message).toBe('database not migrated: run `gatehouse migrate`');
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it('names every check an opened-up table fails, exits 1, and still changes nothing', async () => {
     const before = await snapshot(brokenDb);
     const { lines, error } = await dbVerify(brokenDb);
-    expect(error?.message).toBe('5 check(s) failed: the record gate does not hold on this database.');
+    expect(error?.message).toBe('8 check(s) failed: the record gate does not hold on this database.');
     expect(await snapshot(brokenDb)).toEqual(before);
     expect(lines.filter((line) => line.startsWith('fail'))).toEqual([
       expect.stringMatching(/^fail notes +rls: row-level security enabled but not forced$/),
@@ -102,6 +164,9 @@ describe('gatehouse db verify', () => {
       expect.stringMatching(/^fail notes +no context: no tenant context sees 2 organization row\(s\)$/),
       expect.stringMatching(/^fail notes +insert into another: a copy of an organization \d+ row into organization \d+ succeeds$/),
       expect.stringMatching(/^fail notes +move into another: moving an organization \d+ row into organization \d+ succeeds$/),
+      expect.stringMatching(/^fail notes +analyst reads: an analyst granted organization \d+ reads 1 of its 1 row\(s\) and 1 of others \(through analytics\.notes\)$/),
+      expect.stringMatching(/^fail notes +analyst writes: an analyst may run: INSERT INTO public\.notes /),
+      expect.stringMatching(/^fail posts +analyst hidden columns: an analyst reads SELECT "internal_notes" FROM public\.posts LIMIT 0$/),
     ]);
   });
 });

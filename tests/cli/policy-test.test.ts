@@ -69,12 +69,25 @@ describe('gatehouse policy test', () => {
       `FAIL ${path}:9 viewer post: read internal_notes expected visible, got hidden: PostPolicy.hiddenAttributesForShow strips internal_notes`,
       `FAIL ${path}:10 viewer post: write status on create expected refused, got allowed: PostPolicy.permittedAttributesForCreate lists status`,
       `FAIL ${path}:11 viewer post: include author expected allow, got deny: the hop author needs users.index: users.index is not held (role viewer: posts.index, posts.show, comments.index; granted: posts.store)`,
+      '5 passed, 4 failed',
     ]);
+  });
+
+  it('takes role permissions from the file’s own roles instead of the config’s, custom actions too', async () => {
+    const inline = VIEWER_FILE.replace('principals:', 'roles:\n  viewer: [posts.index, posts.show, comments.index, users.index, posts.publish]\nprincipals:').replace(
+      'forceDelete: deny',
+      'forceDelete: deny, publish: allow',
+    );
+    const path = await file('roles.policy.yaml', inline);
+    const { lines } = await gatehouse(path);
+    expect(lines).not.toContainEqual(expect.stringContaining('include author'));
+    expect(lines).not.toContainEqual(expect.stringContaining('publish'));
+    expect(lines.at(-1)).toBe('7 passed, 3 failed');
   });
 
   it('writes JUnit XML with a failure per failed expectation', async () => {
     const path = await file('junit.policy.yaml', VIEWER_FILE);
-    const output = join(folder, 'report.xml');
+    const output = join(folder, 'reports', 'report.xml');
     const { error } = await gatehouse(path, '--reporter', 'junit', '--output', output);
     expect(error?.message).toBe('5 passed, 4 failed');
     const xml = await readFile(output, 'utf8');
@@ -84,6 +97,7 @@ describe('gatehouse policy test', () => {
   });
 
   it.each([
+    ['a misspelt action', VIEWER_FILE.replace('forceDelete: deny', 'forceDelet: deny'), 8, 'tests[0].actions.forceDelet: no action forceDelet: not a standard action'],
     ['a value outside the format', VIEWER_FILE.replace('index: allow', 'index: maybe'), 8, 'tests[0].actions.index: must be allow or deny'],
     ['an unknown key', VIEWER_FILE.replace('    resource: post\n', '    resource: post\n    resorce: post\n'), 8, 'tests[0].resorce: is not a key of this file format'],
     ['a missing key', VIEWER_FILE.replace('    resource: post\n', ''), 6, 'tests[0].resource: is required'],
@@ -94,12 +108,12 @@ describe('gatehouse policy test', () => {
     ['an unknown relation', VIEWER_FILE.replace('author: allow', 'writer: allow'), 11, 'tests[0].includes.writer: Unknown include: writer.'],
     ['a model the group does not serve', VIEWER_FILE.replace('    resource: post\n', '    resource: post\n    route_group: admin\n'), 7, 'tests[0].resource: model posts is not served in route group admin'],
     ['broken YAML', 'tests: [\n', 1, 'Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    ['an empty file', '', 1, 'a policy test file is a mapping of principals, resources and tests'],
   ])('names the file, the line and the key of %s', async (_case, text, line, problem) => {
     const path = await file('broken.policy.yaml', text);
     const { lines, error } = await gatehouse(path);
     expect(error?.message).toBe('0 passed, 1 failed');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`FAIL ${path}:${line}: ${problem}`);
+    expect(lines).toEqual([expect.stringContaining(`FAIL ${path}:${line}: ${problem}`), '0 passed, 1 failed']);
   });
 
   it('refuses a folder without policy files', async () => {

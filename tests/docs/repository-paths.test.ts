@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -15,20 +15,16 @@ const git = (...args: string[]) => execFileSync('git', args, { cwd: REPOSITORY, 
 
 const EVER_TRACKED = [...git('ls-files').split('\n'), ...git('log', '--format=', '--name-only').split('\n')].filter(Boolean);
 const TOP_LEVEL = new Set(EVER_TRACKED.map((path) => path.split('/')[0]!));
-const PROJECT_FILES = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', 'engine/README.md', 'server/README.md', 'client/README.md'];
 
-function markdownFiles(folder: string): string[] {
-  return readdirSync(join(REPOSITORY, folder), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'node_modules' ? [] : markdownFiles(path);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}
+/** The workspace folders of the root package.json: each is a published package with its own page. */
+const workspaces = (): string[] => (JSON.parse(readFileSync(join(REPOSITORY, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+
+/** A markdown file without its fenced blocks, whose paths are a reader's own project's. */
+const prose = (markdown: string) => markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1\s*$/gm, '');
 
 /** Inline code spans outside fenced blocks that read as a repository path. */
 function namedPaths(markdown: string): string[] {
-  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1\s*$/gm, '');
-  return [...prose.matchAll(/`([^`\s]+)`/g)]
+  return [...prose(markdown).matchAll(/`([^`\s]+)`/g)]
     .map(([, code]) => code!.replace(/[.,:;]$/, ''))
     .filter((code) => /^[\w.-]+(\/[\w.*-]*)*$/.test(code) && (code.includes('/') || /\.\w+$/.test(code)))
     .filter((code) => TOP_LEVEL.has(code.split('/')[0]!) && (code.includes('/') || TOP_LEVEL.has(code)));
@@ -53,18 +49,33 @@ function ignored(paths: string[]): Set<string> {
   }
 }
 
-const documents = [...markdownFiles('docs'), ...PROJECT_FILES.filter((path) => existsSync(join(REPOSITORY, path)))];
+// Every markdown file of the repository, committed or new: the docs site, the README, the project
+// files and each package's README (its page on the registry).
+const documents = git('ls-files', '--cached', '--others', '--exclude-standard', '*.md').split('\n').filter(Boolean).sort();
+// The docs site's own links are checked by its build (`npm run docs:build` fails on a dead one);
+// the other files' relative links are checked here, as a reader on GitHub follows them.
+const outsideSite = documents.filter((path) => !path.startsWith('docs/'));
+
+/** The targets of a markdown file's relative links, outside fenced blocks, without their anchors. */
+function linkedFiles(markdown: string): string[] {
+  return [...prose(markdown).matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map(([, target]) => target!).filter((target) => !/^[a-z]+:/i.test(target));
+}
 
 describe('repository paths named in the documentation', () => {
-  it('reads the docs site and the project files', () => {
-    expect(documents).toContain(join('docs', 'index.md'));
-    expect(documents).toContain('README.md');
+  it('reads the docs site, the project files and every package README', () => {
+    expect(documents).toEqual(expect.arrayContaining(['docs/index.md', 'README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md']));
+    for (const folder of workspaces()) expect(documents).toContain(`${folder}/README.md`);
   });
 
-  it.each(documents.map((path) => [relative('.', path)]))('%s names only paths that exist', (path) => {
+  it.each(documents.map((path) => [path]))('%s names only paths that exist', (path) => {
     const named = [...new Set(namedPaths(readFileSync(join(REPOSITORY, path), 'utf8')))];
     const missing = named.filter((candidate) => !exists(candidate));
     const outputs = ignored(missing);
     expect(missing.filter((candidate) => !outputs.has(candidate.replace(/\/$/, '')))).toEqual([]);
+  });
+
+  it.each(outsideSite.map((path) => [path]))('%s links only to files that exist', (path) => {
+    const broken = linkedFiles(readFileSync(join(REPOSITORY, path), 'utf8')).filter((target) => !existsSync(join(REPOSITORY, dirname(path), target)));
+    expect(broken).toEqual([]);
   });
 });

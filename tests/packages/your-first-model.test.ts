@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -152,6 +152,19 @@ describe('Your first model (docs), from the packed packages in a fresh folder', 
     } finally {
       await analyst.end();
     }
+  });
+
+  it('passes its policy tests without the database or the server, and names the line a mistake breaks', async () => {
+    const [command] = block(/gatehouse policy test/);
+    expect(command).toBe('npx gatehouse policy test');
+    expect(await shell(command!)).toBe('15 passed, 0 failed\n');
+    // The mistake the step describes, in a copy of the config, and the output it prints.
+    const page = await readFile(join(REPOSITORY, 'docs/getting-started/your-first-model.md'), 'utf8');
+    const [, printed] = /```text\n(FAIL [\s\S]*?)```/.exec(page) ?? [];
+    const config = tutorial.files.get('gatehouse.config.ts')!;
+    expect(config).toContain("'projects.update'],");
+    await writeFile(join(folder, 'mistake.config.ts'), config.replace("'projects.update'],", "'projects.update', 'projects.budget'],"));
+    await expect(shell(`${command} --config mistake.config.ts`)).rejects.toThrow(`failed:\n${printed}`);
   });
 
   it("takes a role's new permission into effect on the member's very next request", async () => {

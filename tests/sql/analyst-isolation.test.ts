@@ -102,7 +102,7 @@ describe('an analyst trying to widen its view', () => {
   });
 
   it('cannot become the service, the owner or another analyst', async () => {
-    for (const role of ['gatehouse_app', 'postgres', globexAnalyst.role]) {
+    for (const role of ['gatehouse_app', 'gatehouse_record_locator', 'postgres', globexAnalyst.role]) {
       await expect(run(`SET ROLE ${role}`), role).rejects.toThrow(/permission denied to set role/);
       await expect(run(`SELECT set_config('role', '${role}', false)`), role).rejects.toThrow(/permission denied to set role/);
     }
@@ -176,6 +176,8 @@ describe('an analyst trying to widen its view', () => {
 
   it('cannot call the service’s context functions', async () => {
     await expect(run('SELECT gatehouse_organization_id()')).rejects.toThrow(/permission denied for function/);
+    // It would say which organization holds any record of any tenant table.
+    await expect(run(`SELECT gatehouse_record_organization('posts', 1)`)).rejects.toThrow(/permission denied for function/);
   });
 });
 

@@ -49,7 +49,7 @@ describe('start-up checks', { timeout: 120_000 }, () => {
       runCli(['migrate'], 'postgres://gatehouse:secret@no-such-host.invalid:5432/gatehouse', {}),
       runCli(['start'], `${empty.ownerUrl}_missing`, { GATEHOUSE_PASETO_SECRET_KEY: secretKey }),
     ]);
-    expectOneLine(refused, 'Cannot use the database at 127.0.0.1:1 (DATABASE_URL): connection refused, is PostgreSQL running there?');
+    expectOneLine(refused, /^Cannot use the database at 127\.0\.0\.1:1 \(DATABASE_URL\): connection refused, is PostgreSQL running there\?$/m);
     expectOneLine(unknown, 'Cannot use the database at no-such-host.invalid:5432 (DATABASE_URL): unknown host.');
     expectOneLine(missing, `(DATABASE_URL): it has no database "${empty.name}_missing".`);
     for (const run of [refused, unknown, missing]) expect(run.stderr).not.toContain('secret');

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { exitCodeOf, failureMessage } from '../../server/cli/cli-failure.js';
+import { exitCodeOf, failureReport } from '../../server/cli/cli-failure.js';
 import { createProgram } from '../../server/cli/program.js';
 import type { CliRun } from '../../harness/cli.js';
 
@@ -30,8 +30,8 @@ export async function gatehouseRun(databaseUrl: string, args: string[]): Promise
     await gatehouseInProcess(databaseUrl, args);
     return { code: 0, stdout: stdout.join(''), stderr: '' };
   } catch (error) {
-    const code = exitCodeOf(error);
-    return { code, stdout: stdout.join(''), stderr: code === 1 ? `${failureMessage(error)}\n` : '' };
+    const report = failureReport(error);
+    return { code: exitCodeOf(error), stdout: stdout.join(''), stderr: report === null ? '' : `${report}\n` };
   } finally {
     log.mockRestore();
   }

@@ -12,8 +12,15 @@ export class VerificationFailedError extends Error {
 const line = (check: GateCheck, width: number) => `${check.status.padEnd(4)} ${check.table.padEnd(width)} ${check.check}: ${check.detail}`;
 
 async function verify(options: { json?: boolean }): Promise<void> {
-  const [{ withDatabaseTarget }, { verifyRecordGate }] = await Promise.all([import('../database-target.js'), import('../../db/verify/verify-record-gate.js')]);
-  const checks = await withDatabaseTarget((target) => verifyRecordGate(target.ownerUrl));
+  const [{ withDatabaseTarget }, { verifyRecordGate }, { assertMigrated }] = await Promise.all([
+    import('../database-target.js'),
+    import('../../db/verify/verify-record-gate.js'),
+    import('../../db/migrations/migration-status.js'),
+  ]);
+  const checks = await withDatabaseTarget(async (target) => {
+    await assertMigrated(target.ownerUrl);
+    return verifyRecordGate(target.ownerUrl);
+  });
   if (options.json) console.log(JSON.stringify({ checks }, null, 2));
   else {
     const width = Math.max(0, ...checks.map((check) => check.table.length));

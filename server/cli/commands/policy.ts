@@ -1,9 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Option } from 'commander';
 import { ConfigError } from '../../errors/config-error.js';
 import type { PolicyTestApp } from '../../policy-tests/evaluate-policy-tests.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
+import { ReportedFailureError } from '../reported-failure.js';
 
 interface TestOptions {
   config?: string;
@@ -11,8 +13,8 @@ interface TestOptions {
   output?: string;
 }
 
-/** A run with a failed expectation: main.ts prints the summary and exits 1. */
-export class PolicyTestsFailedError extends Error {
+/** A run with a failed expectation, its summary already printed: the CLI exits 1. */
+export class PolicyTestsFailedError extends ReportedFailureError {
   constructor(summary: string) {
     super(summary);
     this.name = 'PolicyTestsFailedError';
@@ -38,15 +40,22 @@ async function testPolicies(paths: string[], options: TestOptions): Promise<void
   if (where.length === 0) throw new ConfigError('Name the policy test files or folders, or set policyTests in the config.');
 
   const run = await runPolicyTests(app, where);
+  const summary = summaryLine(run);
   const junit = options.reporter === 'junit' ? junitReport(run) : null;
-  if (junit !== null && options.output === undefined) process.stdout.write(junit);
-  else {
-    if (junit !== null) await writeFile(options.output!, junit);
+  // The summary ends standard output, unless that is the XML: then it goes to standard error.
+  if (junit !== null && options.output === undefined) {
+    process.stdout.write(junit);
+    console.error(summary);
+  } else {
+    if (junit !== null) {
+      await mkdir(dirname(options.output!), { recursive: true });
+      await writeFile(options.output!, junit);
+    }
     for (const error of run.fileErrors) console.log(`FAIL ${error.message}`);
     for (const result of run.results) if (!result.passed) console.log(failureLine(result));
+    console.log(summary);
   }
-  if (run.failed > 0) throw new PolicyTestsFailedError(summaryLine(run));
-  if (junit === null || options.output !== undefined) console.log(summaryLine(run));
+  if (run.failed > 0) throw new PolicyTestsFailedError(summary);
 }
 
 export const policyCommand: CliCommand = (program) => {

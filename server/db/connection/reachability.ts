@@ -32,7 +32,9 @@ export async function assertReachable(connectionString: string, setting = 'DATAB
     await client.connect();
   } catch (error) {
     const why = error instanceof Error ? reason(error, url) : String(error);
-    throw new DatabaseUnreachableError(`Cannot use the database at ${url.hostname}:${url.port || 5432} (${setting}): ${why}.`);
+    // A reason that ends its own sentence (a question) takes no second full stop.
+    const sentence = /[.?!]$/.test(why) ? why : `${why}.`;
+    throw new DatabaseUnreachableError(`Cannot use the database at ${url.hostname}:${url.port || 5432} (${setting}): ${sentence}`);
   } finally {
     await client.end().catch(() => {});
   }

@@ -36,7 +36,7 @@ const sqlError = (error: unknown) => (error instanceof pg.DatabaseError ? error 
  * Proves the record gate on a migrated database, table by table, in one transaction that is
  * rolled back: nothing it does stays, and it takes no value from a sequence (row copies keep
  * their keys). Tenant tables need a row to test with; a table without one is skipped, said so.
- * The analyst checks act as a login role made inside the transaction, which needs a superuser.
+ * The analyst checks act as an analyst made inside the transaction (see becomeAnalyst).
  */
 export async function verifyRecordGate(ownerConnectionString: string): Promise<GateCheck[]> {
   const client = new pg.Client({ connectionString: ownerConnectionString });
@@ -57,8 +57,7 @@ class RecordGateVerifier {
 
   async run(): Promise<GateCheck[]> {
     const tables = await readTenantTables(this.client);
-    const { rows } = await this.client.query<{ superuser: boolean }>('SELECT rolsuper AS superuser FROM pg_roles WHERE rolname = current_user');
-    const analyst = rows[0]?.superuser ? await this.createAnalyst() : null;
+    const analyst = await this.becomeAnalyst();
     const organizations = await this.asApp(null, async () => (await this.client.query<{ id: number }>('SELECT id FROM organizations ORDER BY id')).rows.map((row) => row.id));
     for (const table of tables) await this.verifyTable(table, organizations, analyst);
     return this.checks;
@@ -133,25 +132,46 @@ class RecordGateVerifier {
     this.record(table, 'move into another', ...refused(move, b, `moving an organization ${a} row into organization ${b}`));
 
     if (analyst === null) {
-      this.record(table, 'analyst', 'skip', 'acting as an analyst login needs a superuser connection');
+      this.record(table, 'analyst', 'skip', 'acting as an analyst needs a superuser, or an owner that may grant gatehouse_analyst (its creator, or CREATEROLE)');
       return;
     }
     await this.verifyAnalyst(table, analyst, a, counts.get(a) ?? 0);
   }
 
-  private async createAnalyst(): Promise<Analyst> {
-    const role = `gatehouse_verify_${randomBytes(4).toString('hex')}`;
-    await this.client.query(`CREATE ROLE ${role} LOGIN IN ROLE ${ANALYST_ROLE}`);
-    return { role };
+  /**
+   * How this connection acts as an analyst, or null when it cannot. A superuser makes a login
+   * role and takes it as its session user, exactly as an analyst authenticates. Any other owner
+   * cannot change its session user, so it joins gatehouse_analyst (an owner that created the
+   * role, or has CREATEROLE, may) and takes it as its current role: the analysts' privileges and
+   * policies then apply to it, and the grants those policies read are made to its session user.
+   * Either way the role or membership goes with the rollback.
+   */
+  private async becomeAnalyst(): Promise<Analyst | null> {
+    const { rows } = await this.client.query<{ superuser: boolean }>('SELECT rolsuper AS superuser FROM pg_roles WHERE rolname = current_user');
+    if (rows[0]?.superuser) {
+      const role = `gatehouse_verify_${randomBytes(4).toString('hex')}`;
+      await this.client.query(`CREATE ROLE ${role} LOGIN IN ROLE ${ANALYST_ROLE}`);
+      return { grantee: role, become: `SET LOCAL SESSION AUTHORIZATION ${role}` };
+    }
+    await this.client.query('SAVEPOINT membership');
+    try {
+      await this.client.query(`GRANT ${ANALYST_ROLE} TO CURRENT_USER`);
+    } catch (error) {
+      if (!sqlError(error)) throw error;
+      await this.client.query('ROLLBACK TO SAVEPOINT membership');
+      return null;
+    }
+    const { rows: session } = await this.client.query<{ name: string }>('SELECT session_user::text AS name');
+    return { grantee: session[0]!.name, become: `SET LOCAL ROLE ${ANALYST_ROLE}` };
   }
 
   /** As an analyst login granted `organization` only: its rows, no writes, no hidden column. */
   private async verifyAnalyst(table: TenantTable, analyst: Analyst, organization: number, rows: number): Promise<void> {
     await this.client.query('SAVEPOINT analyst');
     try {
-      await this.client.query('DELETE FROM analyst_grants WHERE role_name = $1', [analyst.role]);
-      await this.client.query('INSERT INTO analyst_grants (role_name, organization_id) VALUES ($1, $2)', [analyst.role, organization]);
-      await this.client.query(`SET LOCAL SESSION AUTHORIZATION ${analyst.role}`);
+      await this.client.query('DELETE FROM analyst_grants WHERE role_name = $1', [analyst.grantee]);
+      await this.client.query('INSERT INTO analyst_grants (role_name, organization_id) VALUES ($1, $2)', [analyst.grantee, organization]);
+      await this.client.query(analyst.become);
       const view = `analytics.${table.label}`;
       const { rows: seen } = await this.client.query<{ own: string; other: string }>(
         `SELECT count(*) FILTER (WHERE organization_id = $1) AS own, count(*) FILTER (WHERE organization_id IS DISTINCT FROM $1) AS other FROM ${view}`,
@@ -197,9 +217,10 @@ class RecordGateVerifier {
   }
 }
 
-/** A login role made inside the transaction, so it goes with the rollback. */
+/** An analyst as the verifier acts: the role_name its grants name, and the statement that takes its privileges. */
 interface Analyst {
-  readonly role: string;
+  readonly grantee: string;
+  readonly become: string;
 }
 
 /** Whether an attempt to put a row into organization `b` was refused, and how, as a check's status and detail. */

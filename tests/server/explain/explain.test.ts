@@ -162,6 +162,21 @@ describe('what an explanation names', () => {
     expect(await state({ model: 'posts', action: 'show', id: 999_999 })).toBe('missing');
   });
 
+  it('tells an owner that a policy of their own hides a record of this organization from the member', async () => {
+    const [hidden] = await server.sql(`INSERT INTO posts (organization_id, title) VALUES ((SELECT id FROM organizations WHERE slug = 'acme'), 'Board only') RETURNING id`);
+    await server.sql(`CREATE POLICY board_only ON posts AS RESTRICTIVE FOR SELECT TO gatehouse_app USING (title <> 'Board only' OR gatehouse_user_id() = (SELECT id FROM users WHERE email = 'owner@acme.test'))`);
+    try {
+      const explained = await explain(tokens['owner@acme.test'], 'acme', { user_id: userIds['viewer@acme.test'], model: 'posts', action: 'show', id: hidden.id });
+      expect(explained.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'hidden by row-level security', record: 'hidden_by_row_security' });
+      const own = await server.api.get(`/api/acme/posts/${hidden.id}`, { token: tokens['viewer@acme.test'] });
+      expect(own).toMatchObject({ status: 404, body: { message: 'Resource not found' } });
+      const ownExplained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id: hidden.id });
+      expect(ownExplained.body.checks.at(-1).record).toBe('not_found');
+    } finally {
+      await server.sql('DROP POLICY board_only ON posts');
+    }
+  });
+
   it("needs decisions.explain for another member's request, and a member of this organization", async () => {
     const refused = await explain(tokens['viewer@acme.test'], 'acme', { user_id: userIds['editor@acme.test'], model: 'posts', action: 'index' });
     expect(refused).toMatchObject({ status: 403, body: { reason: { gate: 'administration', permission: 'decisions.explain' } } });
