@@ -4,6 +4,7 @@ import { cors } from './http/cors.js';
 import { methodOverride } from './http/method-override.js';
 import { multipartBody } from './http/multipart-body.js';
 import { errorHandler } from './http/error-handler.js';
+import { logSendingErrors } from './http/sending-errors.js';
 import { notFound } from './http/not-found.js';
 import { rejectNul } from './http/reject-nul.js';
 import { requestId } from './http/request-id.js';
@@ -26,6 +27,7 @@ import type { Services } from './services.js';
 /** The whole request pipeline, outermost first. */
 export function createApp(services: Services): Koa<GatehouseState> {
   const app = new Koa<GatehouseState>({ proxy: services.config.trustProxy > 0, maxIpsCount: services.config.trustProxy });
+  logSendingErrors(app, services.logger);
 
   const { basePath, routeGroups, models, dataRoutes } = services.config;
   const service = routeMatcher(placeUngrouped(UNGROUPED_ROUTES, basePath).map((placed) => compileRoute(placed, services)));

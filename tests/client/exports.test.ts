@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-/** The exports issues 6 and 22 name; both entry points must offer every one. */
+/** The exports issues 6, 22 and 24 name; both entry points must offer every one. */
 const required = [
   'configureApi',
   'AuthProvider',
@@ -34,6 +34,15 @@ const required = [
   'useAbility',
   'Can',
   'useAuthorize',
+  // The administration console's hooks (issue 24).
+  'useMembers',
+  'useUpdateMember',
+  'useRemoveMember',
+  'useRoles',
+  'useRolePermissions',
+  'useUpdateRolePermissions',
+  'useAuditTrail',
+  'usePermissionCatalog',
   'useExplain',
   'useDecisions',
   'refusalOf',

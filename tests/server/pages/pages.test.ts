@@ -1,13 +1,28 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 let webRoot: string;
 let server: TestServer;
 const html = { headers: { accept: 'text/html,application/xhtml+xml' } };
+// Larger than what loopback's socket buffers take, so leaving mid-download interrupts the sending.
+const LARGE_ASSET = 'assets/large-3c4d.js';
+const logLines: { msg: string; path?: string }[] = [];
+const logger = pino(
+  { level: 'debug' },
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(JSON.parse(chunk.toString('utf8')) as { msg: string });
+      done();
+    },
+  }),
+);
 
 beforeAll(async () => {
   webRoot = await mkdtemp(join(tmpdir(), 'gatehouse-pages-'));
@@ -15,7 +30,8 @@ beforeAll(async () => {
   await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>app shell</title>');
   await writeFile(join(webRoot, 'assets/app-1a2b.js'), 'console.log("app")');
   await writeFile(join(webRoot, '.env'), 'SECRET=1');
-  server = await startDataServer({ webRoot });
+  await writeFile(join(webRoot, LARGE_ASSET), Buffer.alloc(32 * 1024 * 1024, 'a'));
+  server = await startDataServer({ webRoot, logger });
 });
 afterAll(async () => {
   await server?.close();
@@ -47,6 +63,26 @@ describe('the web app at /', () => {
       expect(String(response.body), path).not.toMatch(/SECRET|root:/);
       if (response.status === 200) expect(response.body).toContain('app shell');
       else expect(response.status, path).toBe(404);
+    }
+  });
+
+  it('logs a browser leaving mid-download as a debug line, with no stack trace on the terminal', async () => {
+    const printed = vi.spyOn(console, 'error');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const request = get(`${server.api.baseUrl}/${LARGE_ASSET}`, (response) => {
+          expect(response.statusCode).toBe(200);
+          request.destroy();
+          resolve();
+        });
+        request.on('error', reject);
+      });
+      await expect
+        .poll(() => logLines.find((line) => line.msg === 'the client closed the connection before the answer was sent'), { timeout: 10_000 })
+        .toMatchObject({ path: `/${LARGE_ASSET}` });
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
     }
   });
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Pagination } from '../components/pagination.js';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
 import { formatDate } from '../post.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 
 const ACTIONS = ['created', 'updated', 'deleted', 'restored', 'force_deleted'];
 const ADMINISTRATION_MODELS = ['memberships', 'role_permissions', 'organizations'];
@@ -50,6 +51,7 @@ export function AuditPage() {
   const members = useMembers().data ?? [];
   const trail = useAuditTrail({ page, perPage: PER_PAGE, model, userId: userId ? Number(userId) : undefined, action });
   const filtered = (set: (value: string) => void) => (value: string) => (set(value), setPage(1));
+  if (isRefused(trail.error)) return <PageRefusal title="Audit trail" error={trail.error} />;
   return (
     <section>
       <div className="page-head">

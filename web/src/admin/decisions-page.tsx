@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { DecisionTree } from '../components/decision-tree.js';
 import { Pagination } from '../components/pagination.js';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 import { formatDate } from '../post.js';
 
 const PER_PAGE = 20;
@@ -53,6 +54,7 @@ export function DecisionsPage() {
   const [page, setPage] = useState(1);
   const decisions = useDecisions({ page, perPage: PER_PAGE });
   const names = new Map((useMembers().data ?? []).map((member) => [member.id, member.name]));
+  if (isRefused(decisions.error)) return <PageRefusal title="Decisions" error={decisions.error} />;
   return (
     <section>
       <div className="page-head">

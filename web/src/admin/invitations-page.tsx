@@ -2,6 +2,7 @@ import { useCancelInvitation, useInvitations, useInviteUser, useResendInvitation
 import { useState, type FormEvent } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
 import { formatDate } from '../post.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 
 const STATUSES = ['pending', 'expired', 'accepted', 'cancelled'] as const;
 
@@ -47,6 +48,7 @@ function InviteForm() {
 function InvitationRow({ invitation }: { invitation: ListedInvitation }) {
   const resend = useResendInvitation();
   const cancel = useCancelInvitation();
+  // The row shows the answer to its latest action: starting one forgets the other's refusal.
   const error = resend.error ?? cancel.error;
   return (
     <tr>
@@ -56,10 +58,10 @@ function InvitationRow({ invitation }: { invitation: ListedInvitation }) {
       <td className="actions">
         {invitation.status === 'pending' && (
           <>
-            <button type="button" className="button button-small" disabled={resend.isPending} onClick={() => resend.mutate(invitation.id)}>
+            <button type="button" className="button button-small" disabled={resend.isPending} onClick={() => (cancel.reset(), resend.mutate(invitation.id))}>
               Resend
             </button>
-            <button type="button" className="button button-small button-danger" disabled={cancel.isPending} onClick={() => cancel.mutate(invitation.id)}>
+            <button type="button" className="button button-small button-danger" disabled={cancel.isPending} onClick={() => (resend.reset(), cancel.mutate(invitation.id))}>
               Cancel
             </button>
           </>
@@ -74,6 +76,7 @@ function InvitationRow({ invitation }: { invitation: ListedInvitation }) {
 export function InvitationsPage() {
   const [status, setStatus] = useState('');
   const invitations = useInvitations<ListedInvitation>(status ? { status } : {});
+  if (isRefused(invitations.error)) return <PageRefusal title="Invitations" error={invitations.error} />;
   return (
     <section>
       <div className="page-head">

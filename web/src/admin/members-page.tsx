@@ -1,6 +1,7 @@
 import { useMembers, useRemoveMember, useRoles, useUpdateMember, type Member } from '@gatehouse/client';
 import { useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 import { PermissionPicker } from './permission-picker.js';
 
 function PermissionsEditor({ member, onDone }: { member: Member; onDone: () => void }) {
@@ -34,6 +35,9 @@ function MemberRow({ member }: { member: Member }) {
   const update = useUpdateMember();
   const remove = useRemoveMember();
   const [editing, setEditing] = useState(false);
+  // The row shows the answer to its latest change: starting one forgets the other's refusal.
+  const changeRole = (roleId: number) => (remove.reset(), update.mutate({ id: member.id, role_id: roleId }));
+  const removeMember = () => (update.reset(), remove.mutate(member.id));
   const error = update.error ?? remove.error;
   return (
     <>
@@ -41,7 +45,7 @@ function MemberRow({ member }: { member: Member }) {
         <td>{member.name}</td>
         <td>{member.email}</td>
         <td>
-          <select aria-label={`Role of ${member.email}`} value={member.role.id} disabled={update.isPending} onChange={(event) => update.mutate({ id: member.id, role_id: Number(event.target.value) })}>
+          <select aria-label={`Role of ${member.email}`} value={member.role.id} disabled={update.isPending} onChange={(event) => changeRole(Number(event.target.value))}>
             {roles.map((role) => (
               <option key={role.id} value={role.id}>
                 {role.name}
@@ -59,7 +63,7 @@ function MemberRow({ member }: { member: Member }) {
           <button type="button" className="button button-small" onClick={() => setEditing(!editing)}>
             Edit permissions
           </button>
-          <button type="button" className="button button-small button-danger" disabled={remove.isPending} onClick={() => window.confirm(`Remove ${member.email} from the organization?`) && remove.mutate(member.id)}>
+          <button type="button" className="button button-small button-danger" disabled={remove.isPending} onClick={() => window.confirm(`Remove ${member.email} from the organization?`) && removeMember()}>
             Remove
           </button>
         </td>
@@ -79,6 +83,7 @@ function MemberRow({ member }: { member: Member }) {
 /** The organization's members: role, per-user grants and denials, removal. */
 export function MembersPage() {
   const members = useMembers();
+  if (isRefused(members.error)) return <PageRefusal title="Members" error={members.error} />;
   return (
     <section>
       <div className="page-head">

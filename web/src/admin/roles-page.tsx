@@ -2,6 +2,7 @@ import { usePermissionCatalog, useRolePermissions, useRoles, useUpdateRolePermis
 import { WILDCARD } from '@gatehouse/engine/wire';
 import { useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { isRefused, PageRefusal } from './page-refusal.js';
 import { coverage, difference, permissionOf, toggled } from './permission-lists.js';
 import { useHolds } from './use-holds.js';
 
@@ -9,12 +10,12 @@ interface CellProps {
   permissions: string[];
   resource: string;
   action: string;
+  holds: (permission: string) => boolean;
   onToggle: (permission: string, on: boolean) => void;
 }
 
 /** One checkbox: checked when the list names or implies it; disabled when implied or not held. */
-function PermissionCell({ permissions, resource, action, onToggle }: CellProps) {
-  const holds = useHolds();
+function PermissionCell({ permissions, resource, action, holds, onToggle }: CellProps) {
   const permission = permissionOf(resource, action);
   const covered = coverage(permissions, resource, action);
   const held = holds(permission);
@@ -39,10 +40,11 @@ interface MatrixTableProps {
   entries: PermissionCatalogEntry[];
   columns: string[];
   permissions: string[];
+  holds: CellProps['holds'];
   onToggle: CellProps['onToggle'];
 }
 
-function MatrixTable({ label, heading, entries, columns, permissions, onToggle }: MatrixTableProps) {
+function MatrixTable({ label, heading, entries, columns, permissions, holds, onToggle }: MatrixTableProps) {
   return (
     <table className="table matrix" aria-label={label}>
       <thead>
@@ -59,7 +61,7 @@ function MatrixTable({ label, heading, entries, columns, permissions, onToggle }
             <th scope="row">{entry.resource}</th>
             {columns.map((action) =>
               action === WILDCARD || entry.actions.includes(action) ? (
-                <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} onToggle={onToggle} />
+                <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} holds={holds} onToggle={onToggle} />
               ) : (
                 <td key={action} className="cell cell-absent" />
               ),
@@ -73,6 +75,7 @@ function MatrixTable({ label, heading, entries, columns, permissions, onToggle }
 
 function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: PermissionCatalogEntry[] }) {
   const update = useUpdateRolePermissions();
+  const holds = useHolds();
   const [draft, setDraft] = useState(saved.permissions);
   const [reviewing, setReviewing] = useState(false);
   const { added, removed } = difference(saved.permissions, draft);
@@ -86,11 +89,11 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
     <div>
       <p>
         <label>
-          <PermissionCellAll permissions={draft} onToggle={onToggle} /> Everything (<code>*</code>)
+          <PermissionCellAll permissions={draft} holds={holds} onToggle={onToggle} /> Everything (<code>*</code>)
         </label>
       </p>
-      <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} onToggle={onToggle} />
-      <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} onToggle={onToggle} />
+      <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} holds={holds} onToggle={onToggle} />
+      <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} holds={holds} onToggle={onToggle} />
       {update.error && <ErrorNotice error={update.error} />}
       {reviewing ? (
         <div className="card" role="dialog" aria-label="Changes to save">
@@ -119,8 +122,8 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
   );
 }
 
-function PermissionCellAll({ permissions, onToggle }: Pick<CellProps, 'permissions' | 'onToggle'>) {
-  const held = useHolds()(WILDCARD);
+function PermissionCellAll({ permissions, holds, onToggle }: Pick<CellProps, 'permissions' | 'holds' | 'onToggle'>) {
+  const held = holds(WILDCARD);
   return (
     <input
       type="checkbox"
@@ -140,6 +143,7 @@ export function RolesPage() {
   const [picked, setPicked] = useState<number | null>(null);
   const roleId = picked ?? roles.data?.[0]?.id ?? null;
   const permissions = useRolePermissions(roleId);
+  if (isRefused(permissions.error)) return <PageRefusal title="Roles" error={permissions.error} />;
   if (roles.isPending || catalog.isPending) return <Loading what="roles" />;
   if (roles.error || catalog.error) return <ErrorNotice error={roles.error ?? catalog.error} />;
   if (roles.data!.length === 0) return <Empty>No roles are configured in this organization.</Empty>;
