@@ -32,6 +32,24 @@ describe('the request log', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('writes out what is left when the server closes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-flush-'));
+    const file = join(dir, 'closing.log');
+    // The once-a-second timer is a fake that never fires: only the shutdown can write the line.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const logger = createLogger('info', file);
+    vi.useRealTimers();
+    try {
+      const server = await startDataServer({ logger });
+      expect((await server.api.get('/api/health', { headers: { 'X-Request-Id': 'closing-1' } })).status).toBe(200);
+      expect(await readFile(file, 'utf8')).not.toContain('closing-1');
+      await server.close();
+      expect(await readFile(file, 'utf8')).toContain('"requestId":"closing-1"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('stage logs at debug level', () => {

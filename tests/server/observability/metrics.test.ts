@@ -86,6 +86,30 @@ describe('Prometheus metrics', () => {
     }
   });
 
+  it('add no series for more ids, organizations, emails or unknown paths', async () => {
+    const token = await server.login('owner@acme.test');
+    const posts = await server.sql<{ id: number }>("SELECT p.id FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme' ORDER BY p.id LIMIT 5");
+    expect(posts.length).toBeGreaterThan(1);
+    const requests = (round: number) => [
+      ...posts.map(({ id }) => server.api.get(`/api/acme/posts/${id}`, { token })),
+      server.api.get(`/api/acme/posts/${900_000 + round}`, { token }),
+      server.api.get(`/api/org-${round}/posts`, { token }),
+      server.api.get(`/api/acme/unknown-${round}/${round}`, { token }),
+      server.api.get(`/nowhere-${round}/at/all?email=someone-${round}@example.test`),
+      server.api.post('/api/auth/login', { body: { email: `nobody-${round}@example.test`, password: 'wrong password' } }),
+    ];
+    const series = async () =>
+      (await scrape())
+        .split('\n')
+        .filter((line) => line.startsWith('http_request_duration_seconds_count') || line.startsWith('gatehouse_'))
+        .map((line) => line.split(' ')[0])
+        .sort();
+    await Promise.all(requests(0));
+    const before = await series();
+    for (let round = 1; round <= 3; round += 1) await Promise.all(requests(round));
+    expect(await series()).toEqual(before);
+  });
+
   it('pass promtool check metrics', async () => {
     const text = await scrape();
     const checked = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
