@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
 import { ConfigError } from '../../../server/errors/config-error.js';
@@ -125,15 +126,30 @@ describe('Prometheus metrics', () => {
   });
 
   it('are what the shipped dashboard and alerts read, and the alerts load', async () => {
-    // Every family by its own name (`# TYPE` lines) and every sample by its (`_bucket`, `_count`, ...).
+    expect((await server.api.get('/api/acme/posts')).status).toBe(401);
+    // Every family by its own name (`# TYPE` lines) and every sample by its (`_bucket`, `_count`, ...), with its label names.
     const lines = (await scrape()).split('\n');
-    const families = lines.filter((line) => line.startsWith('# TYPE ')).map((line) => line.split(' ')[2]);
-    const samples = lines.filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.split(/[{ ]/, 1)[0]);
-    const scraped = new Set([...families, ...samples]);
+    const scraped = new Map<string, Set<string>>();
+    for (const line of lines.filter((candidate) => candidate.startsWith('# TYPE '))) scraped.set(line.split(' ')[2]!, new Set());
+    for (const line of lines.filter((candidate) => candidate !== '' && !candidate.startsWith('#'))) {
+      const name = line.split(/[{ ]/, 1)[0]!;
+      const labels = scraped.get(name) ?? new Set<string>();
+      for (const [, label] of line.matchAll(/(\w+)="/g)) labels.add(label!);
+      scraped.set(name, labels);
+    }
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { targets: { expr: string }[] }[] };
-    const read = [...dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNames(target.expr))), ...metricNames(readFileSync(ALERTS, 'utf8'))];
-    expect(read.length).toBeGreaterThan(10);
-    for (const name of read) expect(scraped, name).toContain(name);
+    const alerts = parse(readFileSync(ALERTS, 'utf8')) as { groups: { rules: { expr: string }[] }[] };
+    const queries = [...dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)), ...alerts.groups.flatMap((group) => group.rules.map((rule) => rule.expr))];
+    expect(queries.length).toBeGreaterThan(10);
+    for (const query of queries) {
+      const names = metricNames(query);
+      expect(names.length, query).toBeGreaterThan(0);
+      for (const name of names) expect([...scraped.keys()], name).toContain(name);
+      // Every label a query matches on or aggregates by is one its metrics carry (Prometheus adds job and instance).
+      const carried = new Set(['job', 'instance', ...names.flatMap((name) => [...scraped.get(name)!])]);
+      const used = [...query.matchAll(/\b(\w+)\s*(?:=~|!~|!=|=)\s*"/g), ...[...query.matchAll(/\bby\s*\(([^)]*)\)/g)].flatMap(([, list]) => list!.split(',').map((label) => [label, label.trim()]))].map(([, label]) => label!);
+      for (const label of used) expect(carried, `${label} in ${query}`).toContain(label);
+    }
     const checked = spawnSync(PROMTOOL, ['check', 'rules', ALERTS.pathname], { encoding: 'utf8' });
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
   });
