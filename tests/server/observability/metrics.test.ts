@@ -62,6 +62,14 @@ describe('Prometheus metrics', () => {
     expect(sample(text, 'http_request_duration_seconds_count', 'method="GET",route="/api/:organization/:model/:id",status_class="2xx",route_group="tenant"')).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', 'method="DELETE",route="/api/:organization/:model/:id",status_class="4xx",route_group="tenant"')).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', 'method="POST",route="/api/auth/login",status_class="4xx",route_group="tenant"')).toBe(2);
+    // A histogram's buckets count up to its +Inf bucket, which is its count; the sum is the time observed.
+    const logins = 'method="POST",route="/api/auth/login",status_class="4xx",route_group="tenant"';
+    const buckets = text.split('\n').filter((line) => line.startsWith('http_request_duration_seconds_bucket{') && line.includes(logins));
+    expect(buckets.length).toBe(14);
+    const counts = buckets.map((line) => Number(line.split(' ').at(-1)));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(sample(text, 'http_request_duration_seconds_bucket', `le="+Inf",${logins}`)).toBe(2);
+    expect(sample(text, 'http_request_duration_seconds_sum', logins)).toBeGreaterThan(0);
     // Each data request held its transaction once.
     expect(sample(text, 'gatehouse_tenant_transaction_duration_seconds_count')).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'gatehouse_db_pool_connections', 'state="total"')).toBeGreaterThanOrEqual(1);
