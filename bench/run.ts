@@ -2,6 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BenchSettingError } from './support/bench-setting.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const available = (await readdir(here))
@@ -16,5 +17,11 @@ if (unknown.length > 0) {
 }
 for (const name of requested.length > 0 ? requested : available) {
   console.log(`\n## ${name}`);
-  await import(join(here, `${name}.bench.ts`));
+  try {
+    await import(join(here, `${name}.bench.ts`));
+  } catch (error) {
+    if (!(error instanceof BenchSettingError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
 }
