@@ -36,6 +36,7 @@ try {
     server: { tarballs: [tarballs.engine, tarballs.server], dependencies: { zod: await repositoryVersion('zod') } },
     'web client': { tarballs: [tarballs.engine, tarballs.client], dependencies: { 'react-dom': await repositoryVersion('react-dom') } },
     'React Native client': { tarballs: [tarballs.engine, tarballs.client], dependencies: {} },
+    'other Node service': { tarballs: [tarballs.engine, tarballs.node], dependencies: {} },
   };
   const sizes: Record<string, { packages: number; megabytes: number }> = {};
   for (const [use, install] of Object.entries(installs)) {

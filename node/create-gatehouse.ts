@@ -15,6 +15,11 @@ export interface GatehouseOptions {
   maxAge?: number;
 }
 
+export interface PermissionsOptions {
+  /** Seconds this call may use a kept answer without asking Gatehouse; default: the client's `maxAge`. */
+  maxAge?: number;
+}
+
 export interface Gatehouse {
   /** The caller of a token, checked offline; an `UnauthenticatedError` for a forged or expired one. */
   verifyToken(token: string): Promise<TokenCaller>;
@@ -23,8 +28,11 @@ export interface Gatehouse {
    * path below `baseURL`: the organization's slug (`acme`), or `{group}/{org}`.
    */
   authorize(token: string, org: string, checks: readonly AuthorizeCheck[]): Promise<AuthorizeResult[]>;
-  /** Role, effective permissions and abilities in `org`, cached per session and organization (see `maxAge`). */
-  permissions(token: string, org: string): Promise<Permissions>;
+  /**
+   * Role, effective permissions and abilities in `org`, cached per session and organization and
+   * revalidated by ETag once older than `maxAge` seconds (this call's, else the client's).
+   */
+  permissions(token: string, org: string, options?: PermissionsOptions): Promise<Permissions>;
   /** A `ResourcePolicy` of the service's own, bound to the caller's permissions in `org`. */
   policy<P extends ResourcePolicy<object>>(token: string, org: string, Policy: ServicePolicyClass<P>): Promise<P>;
   /** Express/Connect middleware: 401 without a genuine token, else `req.gatehouse`. */
@@ -38,19 +46,20 @@ export interface Gatehouse {
 export function createGatehouse({ baseURL, publicKeys, maxAge = 0 }: GatehouseOptions): Gatehouse {
   const http = new HttpClient(baseURL);
   const verifier = new TokenVerifier(http, publicKeys);
-  const cache = new PermissionsCache(http, maxAge * 1000);
+  const cache = new PermissionsCache(http);
   const verifyToken = (token: string) => verifier.verify(token);
-  const permissions = async (token: string, org: string) => cache.get(token, (await verifyToken(token)).sessionId, org);
+  const permissionsOf = (token: string, caller: TokenCaller, org: string, options: PermissionsOptions = {}) =>
+    cache.get(token, caller.sessionId, org, (options.maxAge ?? maxAge) * 1000);
   return {
     verifyToken,
     async authorize(token, org, checks) {
       const response = await http.json({ method: 'POST', path: `${org}/authorize`, token, body: { checks } });
       return (response.body as { results: AuthorizeResult[] }).results;
     },
-    permissions,
+    permissions: async (token, org, options) => permissionsOf(token, await verifyToken(token), org, options),
     async policy(token, org, Policy) {
       const caller = await verifyToken(token);
-      return bindPolicy(Policy, caller, await cache.get(token, caller.sessionId, org));
+      return bindPolicy(Policy, caller, await permissionsOf(token, caller, org));
     },
     express: () => connectMiddleware(verifyToken),
     fastify: () => fastifyHook(verifyToken),

@@ -1,4 +1,4 @@
-export { createGatehouse, type Gatehouse, type GatehouseOptions } from './create-gatehouse.js';
+export { createGatehouse, type Gatehouse, type GatehouseOptions, type PermissionsOptions } from './create-gatehouse.js';
 export type { AuthorizeCheck, AuthorizeResult } from '@gatehouse/engine/wire';
 export { policyContextOf, type ServicePolicyClass } from './engine-bridge.js';
 export { GatehouseError, UnauthenticatedError } from './errors.js';

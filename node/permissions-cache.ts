@@ -31,15 +31,12 @@ const KEPT = 10_000;
 export class PermissionsCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    private readonly http: HttpClient,
-    private readonly maxAgeMs: number,
-  ) {}
+  constructor(private readonly http: HttpClient) {}
 
-  async get(token: string, sessionId: string, tenantPath: string): Promise<Permissions> {
+  async get(token: string, sessionId: string, tenantPath: string, maxAgeMs: number): Promise<Permissions> {
     const key = `${sessionId} ${tenantPath}`;
     const kept = this.entries.get(key);
-    if (kept && Date.now() - kept.checkedAt < this.maxAgeMs) return kept.answer;
+    if (kept && Date.now() - kept.checkedAt < maxAgeMs) return kept.answer;
     this.entries.delete(key);
     const response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag });
     if (response.status === 304 && !kept) throw new GatehouseError(304, 'Gatehouse answered 304 to a request without an ETag.');

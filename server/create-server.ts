@@ -103,6 +103,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   });
   const background = new BackgroundTasks(logger);
   const decisions = new DecisionLog(logger, resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null);
+  decisions.store?.start();
   let servedUrl: string | undefined;
   // Mail links: the configured URL, else the one this server listens on (never a request's
   // Host header, which a caller chooses).
@@ -163,7 +164,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
           const { forced } = (await closeHttp?.(graceMs)) ?? { forced: false };
           if (metricsServer) await closeMetrics(metricsServer);
           await background.drain();
-          await decisions.store?.drain();
+          await decisions.store?.close();
           // A delivery cut here stays queued: its lease ends and an instance sends it then.
           await mail.stop(forced ? 0 : graceMs);
           await database.close({ force: forced });

@@ -23,20 +23,34 @@ type Stored = DecisionEvent & { readonly organization_id: number };
  * Writes refusals to the tenant's `decision_logs` after the answers: a request only appends to a
  * queue in memory, a writer empties it in batches (one transaction per organization, in its
  * tenant context). The queue is bounded: a flood beyond `queueLimit` is dropped and counted, so
- * memory stays bounded and no request ever waits for, or fails with, the log. Every hour the
- * writer also deletes what is older than `retentionDays`.
+ * memory stays bounded and no request ever waits for, or fails with, the log. Once started, the
+ * writer also deletes what is older than `retentionDays`, then every hour, refusals or none.
  */
 export class DecisionStore {
   private queue: Stored[] = [];
   private writing: Promise<void> | null = null;
   private counts = { written: 0, dropped: 0 };
   private prunedAt = 0;
+  private pruning: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Executor,
     private readonly options: ResolvedDecisionLog,
     private readonly logger: Logger,
   ) {}
+
+  /** Prunes now and every hour, so old refusals go even while no new one wakes the writer. */
+  start(): void {
+    this.wake();
+    this.pruning = setInterval(() => this.wake(), HOUR_MS).unref();
+  }
+
+  /** Stops the hourly pruning and writes what is queued. */
+  async close(): Promise<void> {
+    if (this.pruning !== null) clearInterval(this.pruning);
+    this.pruning = null;
+    await this.drain();
+  }
 
   /** Queues an organization's refusal; one without an organization has no tenant to go to. */
   add(event: DecisionEvent): void {
@@ -46,7 +60,7 @@ export class DecisionStore {
       return;
     }
     this.queue.push(event as Stored);
-    this.writing ??= this.write();
+    this.wake();
   }
 
   stats(): DecisionStoreStats {
@@ -56,6 +70,10 @@ export class DecisionStore {
   /** Resolves once everything queued so far is written (or dropped). */
   async drain(): Promise<void> {
     while (this.writing !== null) await this.writing;
+  }
+
+  private wake(): void {
+    this.writing ??= this.write();
   }
 
   private async write(): Promise<void> {

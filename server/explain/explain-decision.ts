@@ -50,7 +50,6 @@ function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefini
   if (!registry || !scene.group.models.includes(input.model)) throw ValidationError.field('model', `The model ${input.model} is not served here.`);
   const model = registry.get(input.model);
   const route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
-  if (!modelHas(model, route)) throw ValidationError.field('action', `The model ${model.slug} has no ${input.action} action.`);
   if (TRASHED[input.action] !== undefined && input.id === undefined) throw ValidationError.field('id', `The id field is required for ${input.action}.`);
   return { model, route };
 }
@@ -85,7 +84,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   // The member's own context, so row-level security and scopes that read the user see them.
   await setUserContext(context, member.user.id);
   try {
-    await decide(context, model, input, member, scene.detailed, checks);
+    await decide(context, model, route, input, member, scene.detailed, checks);
   } finally {
     await setUserContext(context, scene.callerId);
   }
@@ -108,7 +107,12 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   };
 }
 
-async function decide(context: DataActionContext, model: ModelDefinition, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
+async function decide(context: DataActionContext, model: ModelDefinition, route: DataRoute, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
+  // The request answers 404 before any gate reads the record or the policy, whoever asks.
+  if (!modelHas(model, route)) {
+    checks.push({ gate: 'record', passed: false, detail: `${model.slug} does not use soft deletes` });
+    return;
+  }
   const trashed = TRASHED[input.action];
   let row: Record<string, unknown> | undefined;
   if (trashed !== undefined) {

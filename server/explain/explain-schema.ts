@@ -16,7 +16,10 @@ export const explainSchema = z.strictObject({
   user_id: id('user_id').optional(),
   model: z.string({ error: 'The model field is required.' }).min(1, 'The model field is required.'),
   action: z.enum(STANDARD_ACTIONS, { error: `The action field must be one of: ${STANDARD_ACTIONS.join(', ')}.` }),
-  id: z.union([id('id'), z.string().regex(/^[1-9][0-9]{0,9}$/, 'The id field must be a positive integer.').transform(Number)]).optional(),
+  // A path segment's digits, as the CLI's `--id` gives them, are held to the same bounds as a number.
+  id: z
+    .union([id('id'), z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number).pipe(id('id'))], { error: 'The id field must be a positive integer.' })
+    .optional(),
   fields: names('fields').optional(),
   include: names('include').optional(),
 });

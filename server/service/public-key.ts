@@ -10,7 +10,8 @@ import type { Services } from '../services.js';
 export function publicKey(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const [current, ...previous] = services.tokens.verificationKeys;
-    ctx.set('Cache-Control', 'public, max-age=3600');
+    // Short-lived, because a rotation signs new tokens at once with a key a cached list lacks.
+    ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = {
       key: current!.paserk,
       id: current!.id,

@@ -95,6 +95,27 @@ describe('the demo web app in Chromium', () => {
     await demo.page.close();
   });
 
+  it('names PostPolicy.create when a viewer granted posts.store creates a post anyway', async () => {
+    await server.sql("UPDATE user_roles SET granted_permissions = granted_permissions || '{posts.store}' WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test')");
+    const demo = await demoPage();
+    try {
+      await demo.signInAs('viewer@acme.test');
+      // The app offers no New post link (its abilities follow the policy): the viewer types the address.
+      await demo.postsTable();
+      expect(await demo.page.getByRole('link', { name: 'New post' }).count()).toBe(0);
+      await demo.page.goto(`${server.api.baseUrl}/#/posts/new`);
+      await demo.page.getByLabel('Title').fill('Viewer post');
+      await demo.page.getByRole('button', { name: 'Create post' }).click();
+      const alert = demo.page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('This action is unauthorized. Refused by PostPolicy.create.');
+      expect(await server.sql("SELECT id FROM posts WHERE title = 'Viewer post'")).toEqual([]);
+    } finally {
+      await server.sql("UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'posts.store') WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test')");
+      await demo.page.close();
+    }
+  });
+
   it("explains to the owner why the editor may not force-delete a post, naming the editor's deny", async () => {
     const demo = await demoPage();
     await demo.signInAs('owner@acme.test');

@@ -4,7 +4,9 @@ import { createGatehouse, UnauthenticatedError, type Gatehouse, type RequestCall
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../harness/cli.js';
 import { startDataServer } from '../server/support/data-server.js';
+import { startTcpProxy } from '../server/support/tcp-proxy.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase, call, grant, tampered, urlOf } from './support.js';
 
@@ -86,9 +88,28 @@ describe.each(['express', 'fastify'])('a %s service using @gatehouse/node', (nam
   });
 });
 
+describe('authorize', () => {
+  it('asks Gatehouse over one kept-alive connection, call after call', async () => {
+    const proxy = await startTcpProxy(Number(new URL(server.api.baseUrl).port));
+    const kept = createGatehouse({ baseURL: `http://127.0.0.1:${proxy.port}/api` });
+    try {
+      const token = await server.login('editor@acme.test');
+      for (let call = 0; call < 3; call += 1) expect(await kept.authorize(token, 'acme', [{ model: 'posts', action: 'index' }])).toEqual([{ allowed: true }]);
+      expect((await kept.permissions(token, 'acme')).role).toBe('editor');
+      const sent = proxy.roundTrips.filter((trip) => trip.sent.startsWith('POST /api/acme/authorize') || trip.sent.startsWith('GET /api/acme/user-role'));
+      expect(sent).toHaveLength(4);
+      expect(new Set(sent.map((trip) => trip.connection)).size).toBe(1);
+    } finally {
+      kept.close();
+      await proxy.stop();
+    }
+  });
+});
+
 describe('permissions', () => {
   it('answers the viewer granted posts.store as the server does: store refused by PostPolicy', async () => {
-    await grant(server, 'viewer@acme.test', 'posts.store');
+    // The issue's own step, through the CLI.
+    expect(await runCli(['member', 'permissions', 'acme', 'viewer@acme.test', '--grant', 'posts.store'], server.database.ownerUrl)).toMatchObject({ code: 0 });
     const token = await server.login('viewer@acme.test');
     const permissions = await gatehouse.permissions(token, 'acme');
     expect(permissions.permissions).toContain('posts.store');
@@ -99,21 +120,27 @@ describe('permissions', () => {
     expect((await call(`${services.fastify}/acme/posts`, token, { method: 'POST', body: '{}' })).status).toBe(403);
   });
 
-  it('with maxAge 0, sees a permission change and a revocation on the next call', async () => {
+  it('with maxAge 0, revalidates by ETag and sees a permission change and a revocation on the next call', async () => {
     const token = await server.login('editor@acme.test');
-    expect((await gatehouse.permissions(token, 'acme')).abilities.users!.store).toBe(false);
+    const first = await gatehouse.permissions(token, 'acme');
+    expect(first.abilities.users!.store).toBe(false);
+    // Only a 304 hands back the kept answer itself: a fresh 200 is parsed into a new object.
+    expect(await gatehouse.permissions(token, 'acme')).toBe(first);
     await grant(server, 'editor@acme.test', 'users.trashed');
     expect((await gatehouse.permissions(token, 'acme')).permissions).toContain('users.trashed');
     await server.api.post('/api/auth/logout', { token });
     await expect(gatehouse.permissions(token, 'acme')).rejects.toBeInstanceOf(UnauthenticatedError);
   });
 
-  it('with a maxAge, answers from its cache until the age passes', async () => {
+  it('with a maxAge, the client’s or the call’s, answers from its cache until the age passes', async () => {
     const cached = createGatehouse({ baseURL: apiBase(server), maxAge: 3600 });
     const token = await server.login('owner@globex.test');
     const first = await cached.permissions(token, 'globex');
+    const kept = await gatehouse.permissions(token, 'globex');
     await server.api.post('/api/auth/logout', { token });
     expect(await cached.permissions(token, 'globex')).toBe(first);
+    expect(await gatehouse.permissions(token, 'globex', { maxAge: 3600 })).toBe(kept);
+    await expect(cached.permissions(token, 'globex', { maxAge: 0 })).rejects.toBeInstanceOf(UnauthenticatedError);
     cached.close();
   });
 });

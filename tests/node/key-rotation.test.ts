@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../policies/demo-data.js';
 import { DEMO_ROLES } from '../../policies/seed.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
+import { envConfig } from '../../server/cli/env-config.js';
+import { readEnvironment } from '../../server/cli/environment.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
 import { runCli } from '../../harness/cli.js';
 import { DATA_ROUTE_GROUPS, startDataServer } from '../server/support/data-server.js';
@@ -26,11 +28,14 @@ afterAll(async () => {
   await before?.close();
 });
 
-/** Another instance over the same database, with other token keys: what a restart after a rotation gives. */
-async function restartedWith(tokens: { secretKey: string; previousPublicKeys?: string[] }): Promise<Api> {
+/**
+ * Another instance over the same database, its token keys read from the environment as
+ * `gatehouse serve` reads them: what a restart after a rotation gives.
+ */
+async function restartedWith(env: Record<string, string>): Promise<Api> {
   const server = await createServer({
     database: asServiceLogin(await before.database.serviceUrl(), 2),
-    tokens,
+    tokens: envConfig(readEnvironment(env), 'postgres://unused', env.GATEHOUSE_PASETO_SECRET_KEY!).tokens,
     routeGroups: DATA_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
     data: demoData,
@@ -57,7 +62,12 @@ describe('key rotation', () => {
     expect(printed.GATEHOUSE_PASETO_SECRET_KEY).toMatch(/^k4\.secret\./);
     expect(printed.GATEHOUSE_PASETO_SECRET_KEY).not.toBe(before.secretKey);
 
-    const after = await restartedWith({ secretKey: printed.GATEHOUSE_PASETO_SECRET_KEY, previousPublicKeys: [published.key] });
+    // A second rotation keeps the keys already listed after the one it retires from signing.
+    const again = await runCli(['keygen', '--rotate'], before.database.ownerUrl, printed);
+    const kept = again.stdout.split('\n').find((line) => line.startsWith('GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS='))?.split(',');
+    expect(kept?.[1]).toBe(published.key);
+
+    const after = await restartedWith(printed);
     const keys = (await after.get('/api/public-key')).body.keys;
     expect(keys.map((key: { current: boolean }) => key.current)).toEqual([true, false]);
     expect(keys[1]).toEqual({ id: published.id, key: published.key, current: false });
@@ -71,7 +81,7 @@ describe('key rotation', () => {
     expect((await service.verifyToken(newLogin.body.token)).routeGroup).toBe('tenant');
     service.close();
 
-    const retired = await restartedWith({ secretKey: printed.GATEHOUSE_PASETO_SECRET_KEY });
+    const retired = await restartedWith({ GATEHOUSE_PASETO_SECRET_KEY: printed.GATEHOUSE_PASETO_SECRET_KEY! });
     expect((await retired.get('/api/acme/user-role', { token: oldToken })).status).toBe(401);
     expect((await retired.get('/api/acme/user-role', { token: newLogin.body.token })).status).toBe(200);
     const strict = createGatehouse({ baseURL: `${retired.baseUrl.replace(/\/$/, '')}/api` });

@@ -118,6 +118,8 @@ describe('bearer tokens', () => {
     const response = await server.api.get('/api/.well-known/paseto-public-key');
     expect(response.status).toBe(200);
     expect(response.body.key).toMatch(/^k4\.public\./);
+    // Cached briefly: after a rotation, new tokens name a key the cached list lacks.
+    expect(response.headers['cache-control']).toBe('public, max-age=300');
     const verified = await v4.Verify(await v4.ImportPublicKey(response.body.key), token);
     expect(verified.claims.sid).toBe(claims.sid);
   });

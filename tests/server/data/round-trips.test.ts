@@ -127,6 +127,28 @@ describe('a read takes one round trip', () => {
   });
 });
 
+describe('POST {t}/authorize', () => {
+  it('answers every check in the caller’s one tenant transaction', async () => {
+    const [comment] = await server.sql<{ id: number }>("SELECT id FROM comments WHERE body = 'Exciting.'");
+    const checks = [
+      { model: 'posts', action: 'show', id: roadmap, include: ['comments'] },
+      { model: 'posts', action: 'update', id: roadmap, fields: { write: ['title'] } },
+      { model: 'posts', action: 'restore', id: welcome },
+      { model: 'comments', action: 'destroy', id: comment!.id },
+      { model: 'posts', action: 'store' },
+    ];
+    const from = proxy.roundTrips.length;
+    const { response } = await measured('viewer', 'POST', '/api/acme/authorize', { checks });
+    expect(response.body.results.map((result: { allowed: boolean }) => result.allowed)).toEqual([true, false, false, false, false]);
+    const during = proxy.roundTrips.slice(from);
+    // One opening, on one connection, ended once: no check opened a transaction of its own.
+    expect(during.filter((trip) => trip.sent.includes('gatehouse_open_request'))).toHaveLength(1);
+    expect(during.filter((trip) => trip.sent.includes(REOPENING) && !trip.sent.includes('gatehouse_open_request'))).toEqual([]);
+    expect(new Set(during.map((trip) => trip.connection)).size).toBe(1);
+    expect(during.filter((trip) => /(COMMIT|ROLLBACK)\0/.test(trip.sent))).toHaveLength(1);
+  });
+});
+
 describe('include hops sent ahead read only what the caller could list', () => {
   const comment = async (postTitle: string, body: string, organization: string) => {
     // Written past the trigger that gives a comment its post's organization: a row no request could write.

@@ -1,10 +1,12 @@
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDecisionLog } from '../../../server/config/decision-log-config.js';
 import { openDatabase } from '../../../server/db/connection/database.js';
 import type { DecisionEvent } from '../../../server/decisions/decision-event.js';
 import { DecisionStore } from '../../../server/decisions/decision-store.js';
+import { gatehouseRun } from '../../support/gatehouse-in-process.js';
 import { idOf, postId, startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -100,7 +102,56 @@ describe('GET {t}/decisions', () => {
   });
 });
 
+describe('gatehouse decisions', () => {
+  it("prints an organization's stored refusals newest first, one user's with --user, as many as --last", async () => {
+    const editorId = await idOf(server, 'users', 'email', 'editor@acme.test');
+    await server.api.get('/api/acme/decisions', { token: tokens.editor });
+    await server.api.delete(`/api/acme/posts/${await postId(server, 'Welcome to Acme')}`, { token: tokens.viewer });
+    await server.server.decisionStore!.drain();
+    const gatehouse = (...args: string[]) => gatehouseRun(server.database.ownerUrl, ['decisions', ...args]);
+
+    const latest = await gatehouse('--org', 'acme', '--last', '2');
+    expect(latest.code).toBe(0);
+    const [viewerLine, editorLine, ...more] = latest.stdout.trimEnd().split('\n');
+    expect(more).toEqual([]);
+    expect(viewerLine).toMatch(new RegExp(`^\\S+Z  user ${viewerId}  DELETE /api/:organization/:model/:id  403 policy  posts.destroy$`));
+    expect(editorLine).toMatch(new RegExp(`^\\S+Z  user ${editorId}  GET /api/:organization/decisions  403 administration  decisions.index$`));
+
+    const editors = (await gatehouse('--org', 'acme', '--user', 'editor@acme.test')).stdout.trimEnd().split('\n');
+    expect(editors[0]).toBe(editorLine);
+    expect(editors.every((entry) => entry.includes(`  user ${editorId}  `))).toBe(true);
+
+    expect(await gatehouse('--org', 'nope')).toEqual({ code: 1, stdout: '', stderr: 'No organization has the slug "nope".\n' });
+    expect((await gatehouse('--org', 'acme', '--last', 'many')).code).toBe(2);
+  });
+});
+
 describe('the decision store', () => {
+  it('never holds up an answer: with decision_logs locked, a flood of refusals and a successful read all answer, and are written once it is free', async () => {
+    const store = server.server.decisionStore!;
+    await store.drain();
+    const before = store.stats();
+    const locker = new pg.Client({ connectionString: server.database.ownerUrl });
+    await locker.connect();
+    let requestIds: string[];
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE decision_logs IN ACCESS EXCLUSIVE MODE');
+      const flood = await Promise.all(Array.from({ length: 40 }, () => server.api.post('/api/acme/posts', { token: tokens.viewer, body: { title: 'Flood' } })));
+      expect(flood.map((response) => response.status)).toEqual(flood.map(() => 403));
+      expect((await server.api.get('/api/acme/posts', { token: tokens.viewer })).status).toBe(200);
+      expect(store.stats().written).toBe(before.written);
+      requestIds = flood.map((response) => String(response.headers['x-request-id']));
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    await store.drain();
+    expect(store.stats()).toEqual({ queued: 0, written: before.written + 40, dropped: before.dropped });
+    const [{ count }] = await server.sql('SELECT count(*)::int AS count FROM decision_logs WHERE request_id = ANY($1)', [requestIds]);
+    expect(count).toBe(40);
+  });
+
   it('keeps at most queueLimit refusals in memory during a flood, counts the rest as dropped, and writes what it kept', async () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
@@ -116,7 +167,7 @@ describe('the decision store', () => {
     }
   });
 
-  it('deletes what is older than retentionDays, in every organization', async () => {
+  it('deletes what is older than retentionDays, in every organization, from its start on, with no refusal to write', async () => {
     const globexId = await idOf(server, 'organizations', 'slug', 'globex');
     const insertOld = (organizationId: number, days: number) =>
       server.sql(`INSERT INTO decision_logs (organization_id, request_id, method, route, status, gate, created_at) VALUES ($1, 'old', 'GET', '/x', 403, 'policy', now() - $2 * interval '1 day')`, [organizationId, days]);
@@ -126,8 +177,8 @@ describe('the decision store', () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
       const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', retentionDays: 30 }), pino({ level: 'silent' }));
-      store.add(viewerDeletion('retention'));
-      await store.drain();
+      store.start();
+      await store.close();
     } finally {
       await database.close();
     }
