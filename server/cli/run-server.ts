@@ -8,6 +8,7 @@ import { readEnvironment, type Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 import { ownShutdownSignals } from './own-shutdown-signals.js';
 import { watchParent } from './parent-watch.js';
+import { ConfigError } from '../errors/config-error.js';
 import { assertPortFree, portError } from './port-check.js';
 import { serviceDatabase } from './service-database.js';
 import { signingKey } from './signing-key.js';
@@ -42,6 +43,13 @@ const shutdownSignal = () =>
     watchParent(resolve);
   });
 
+/** The API's port and the metrics' own (when set) are free, and never one port: metrics stay off the public API. */
+async function assertPortsFree({ PORT, GATEHOUSE_METRICS_PORT: metricsPort, HOST }: Environment): Promise<void> {
+  if (metricsPort === PORT && PORT !== 0) throw new ConfigError(`GATEHOUSE_METRICS_PORT must differ from PORT (${PORT}): metrics are never served on the API's port.`);
+  await assertPortFree(PORT, HOST);
+  if (metricsPort !== undefined) await assertPortFree(metricsPort, HOST, 'GATEHOUSE_METRICS_PORT');
+}
+
 /**
  * Checks everything it can before listening (environment, port, database, schema), serves until
  * SIGTERM or SIGINT, then shuts down in order: stop accepting, let running requests finish
@@ -49,7 +57,7 @@ const shutdownSignal = () =>
  */
 export async function runServer(options: RunOptions, env: Environment = readEnvironment()): Promise<void> {
   const stopping = shutdownSignal();
-  await assertPortFree(env.PORT, env.HOST);
+  await assertPortsFree(env);
   const target = await openDatabaseTarget(env);
   const stopTracing = await startTracing();
   try {

@@ -5,16 +5,13 @@ import { requestScope } from '../observability/request-scope.js';
 import { activeTraceId } from '../observability/request-span.js';
 import type { GatehouseState } from './state.js';
 
-/** The `reason` a refusal's body explains itself with, when it has one. */
-function refusalReason(body: unknown): unknown {
-  return typeof body === 'object' && body !== null && 'reason' in body ? body.reason : undefined;
-}
-
 /**
  * One structured line per request. It names the path without its query string and never the
  * headers or body, so bearer tokens, passwords and reset or invitation tokens stay out of logs;
- * a refusal's line carries its `reason`, and a traced request's its `traceId`. With stage logs
- * on, the request's opening and statements are logged at debug level beneath it.
+ * a refusal's line carries its `reason` as the decision log keeps it (the gate that refused and
+ * what the caller lacks: a 401's and a 404's too, and whether or not the answer explains
+ * itself), and a traced request's its `traceId`. With stage logs on, the request's opening and
+ * statements are logged at debug level beneath it.
  */
 export function requestLogger(logger: Logger, { stageLogs, tracer }: Pick<Observability, 'stageLogs' | 'tracer'>): Middleware<GatehouseState> {
   return async (ctx, next) => {
@@ -33,7 +30,7 @@ export function requestLogger(logger: Logger, { stageLogs, tracer }: Pick<Observ
           routeGroup: ctx.state.routeGroup?.name,
           userId: ctx.state.auth?.user.id,
           organization: ctx.state.organization?.slug,
-          reason: ctx.status >= 400 ? refusalReason(ctx.body) : undefined,
+          reason: ctx.state.refusal,
         },
         'request',
       );

@@ -1,8 +1,12 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PoolConnections } from '../db/connection/database.js';
 import { statementCache } from '../db/statements/statement-cache.js';
 import { THROTTLED_ACTIONS, type ThrottledAction } from '../throttle/throttle-limits.js';
 import { DECISION_GATES, type DecisionGate } from '@gatehouse/engine';
+import { PreboundHistogram } from './prebound-histogram.js';
+
+const OUTCOMES = ['allowed', 'denied'] as const;
+type Outcome = (typeof OUTCOMES)[number];
 
 // Answers of this service take from about a millisecond to seconds: finer steps at the fast end.
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -11,17 +15,8 @@ const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 // refuses them); each only sums the by-type gauge beside it (`nodejs_active_handles`, ...).
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
-/**
- * One child per label value, made up front so counting never builds a label object, and
- * reported from the start at zero: a rate over a series that appears only later misses its start.
- */
-const children = <K extends string>(keys: readonly K[], child: (key: K) => Counter.Internal): Record<K, Counter.Internal> =>
-  Object.fromEntries(keys.map((key) => [key, zeroed(child(key))])) as Record<K, Counter.Internal>;
-
-const zeroed = (counter: Counter.Internal) => {
-  counter.inc(0);
-  return counter;
-};
+/** A count per key, from zero: counting adds to a number, and the counter reads them when scraped. */
+const tally = <K extends string>(keys: readonly K[]): Record<K, number> => Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 
 /**
  * The service's Prometheus metrics, in a registry of their own (never prom-client's global one,
@@ -31,43 +26,60 @@ const zeroed = (counter: Counter.Internal) => {
  */
 export class GatehouseMetrics {
   readonly registry = new Registry();
-  readonly requestDuration = new Histogram({
+  readonly requestDuration = new PreboundHistogram({
     name: 'http_request_duration_seconds',
     help: 'Time from a request arriving to its answer, by method, route template, status class and route group.',
     labelNames: ['method', 'route', 'status_class', 'route_group'] as const,
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
-  readonly transactionDuration = new Histogram({
+  readonly transactionDuration = new PreboundHistogram({
     name: 'gatehouse_tenant_transaction_duration_seconds',
     help: 'Time a request holds its transaction (and its pooled connection), from the opening to COMMIT or ROLLBACK.',
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
-  }).labels();
-  readonly #decisions: Record<DecisionGate, Record<'allowed' | 'denied', Counter.Internal>>;
-  readonly #throttled: Record<ThrottledAction, Counter.Internal>;
-  readonly #sessions: Counter.Internal;
+  }).series();
+  // Requests only add to these numbers; each counter reads them when scraped, so a scrape
+  // reports every series, from zero, and a request never hashes a label.
+  readonly #decisions = Object.fromEntries(DECISION_GATES.map((gate) => [gate, tally(OUTCOMES)])) as Record<DecisionGate, Record<Outcome, number>>;
+  readonly #throttled = tally(THROTTLED_ACTIONS);
+  #sessions = 0;
 
   constructor(connections: () => PoolConnections) {
     collectDefaultMetrics({ register: this.registry });
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
-    const decisions = new Counter({
+    const decisions = this.#decisions;
+    new Counter({
       name: 'gatehouse_decisions_total',
       help: 'Authorization decisions by gate and outcome: every policy evaluation, and every refusal by the gate that refused.',
       labelNames: ['gate', 'outcome'] as const,
       registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const gate of DECISION_GATES) for (const outcome of OUTCOMES) this.inc({ gate, outcome }, decisions[gate][outcome]);
+      },
     });
-    this.#decisions = Object.fromEntries(
-      DECISION_GATES.map((gate) => [gate, children(['allowed', 'denied'] as const, (outcome) => decisions.labels(gate, outcome))]),
-    ) as Record<DecisionGate, Record<'allowed' | 'denied', Counter.Internal>>;
-    const throttled = new Counter({
+    const throttled = this.#throttled;
+    new Counter({
       name: 'gatehouse_throttle_rejections_total',
       help: 'Attempts refused with 429 by the attempt limits, by action.',
       labelNames: ['action'] as const,
       registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const action of THROTTLED_ACTIONS) this.inc({ action }, throttled[action]);
+      },
     });
-    this.#throttled = children(THROTTLED_ACTIONS, (action) => throttled.labels(action));
-    this.#sessions = zeroed(new Counter({ name: 'gatehouse_sessions_created_total', help: 'Sessions started by a login or a registration.', registers: [this.registry] }).labels());
+    const sessions = () => this.#sessions;
+    new Counter({
+      name: 'gatehouse_sessions_created_total',
+      help: 'Sessions started by a login or a registration.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(sessions());
+      },
+    });
     new Gauge({
       name: 'gatehouse_db_pool_connections',
       help: "The database pool's connections: open (total), idle, and requests waiting for one.",
@@ -95,16 +107,15 @@ export class GatehouseMetrics {
   }
 
   decided(gate: DecisionGate, allowed: boolean): void {
-    const counters = this.#decisions[gate];
-    (allowed ? counters.allowed : counters.denied).inc();
+    this.#decisions[gate][allowed ? 'allowed' : 'denied'] += 1;
   }
 
   throttled(action: ThrottledAction): void {
-    this.#throttled[action].inc();
+    this.#throttled[action] += 1;
   }
 
   sessionCreated(): void {
-    this.#sessions.inc();
+    this.#sessions += 1;
   }
 
   /** The exposition text Prometheus scrapes. */

@@ -3,6 +3,9 @@ import type { StatementDone, StatementObserver } from '../db/connection/statemen
 import { requestScope } from './request-scope.js';
 import { statementStage } from './statement-stage.js';
 
+// A statement's first word, after any indentation a multi-line text starts with.
+const VERB = /^\s*(\w+)/;
+
 /**
  * Each statement of a request as a span under the request's (when `tracer` is given) and as a
  * debug line of the request's (when the request runs in `requestScope`): its stage, its text for
@@ -16,7 +19,7 @@ export function statementSpans(tracer: Tracer | null): StatementObserver {
       if (!log && !active) return undefined;
       const stage = statementStage(text);
       const shown = stage === 'statement' ? text : undefined;
-      const span = active?.startSpan(stage === 'statement' ? (text.split(/\s/, 1)[0] ?? 'statement').toUpperCase() : stage, {
+      const span = active?.startSpan(stage === 'statement' ? (VERB.exec(text)?.[1] ?? 'statement').toUpperCase() : stage, {
         attributes: { 'db.system': 'postgresql', 'gatehouse.stage': stage, ...(shown === undefined ? {} : { 'db.query.text': shown }) },
       });
       const started = process.hrtime.bigint();

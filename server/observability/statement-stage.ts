@@ -9,7 +9,12 @@ export type StatementStage = 'opening' | 'statement' | 'commit' | 'rollback';
 const BOUNDARY = /^(begin|commit|rollback)\b/i;
 const STAGES: Readonly<Record<string, StatementStage>> = { begin: 'opening', commit: 'commit', rollback: 'rollback' };
 
+// The first letters of BEGIN, COMMIT and ROLLBACK, lower-cased (a letter's code with 0x20 set).
+const BOUNDARY_INITIALS = new Set(['b', 'c', 'r'].map((letter) => letter.charCodeAt(0)));
+
 export function statementStage(text: string): StatementStage {
+  // Called for every statement sent: most are reads and writes, told apart by their first letter.
+  if (!BOUNDARY_INITIALS.has(text.charCodeAt(0) | 0x20)) return 'statement';
   const boundary = BOUNDARY.exec(text)?.[1];
   return boundary === undefined ? 'statement' : STAGES[boundary.toLowerCase()]!;
 }

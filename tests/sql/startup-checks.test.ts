@@ -60,13 +60,19 @@ describe('start-up checks', { timeout: 120_000 }, () => {
     expectOneLine(run, 'database not migrated: run `gatehouse migrate`');
   });
 
-  it('names PORT when the port is taken, before migrating', async () => {
+  it('names PORT or GATEHOUSE_METRICS_PORT when the port is taken, before migrating', async () => {
     const taken: Server = createServer().listen(0);
     await once(taken, 'listening');
     const port = (taken.address() as { port: number }).port;
     try {
-      const run = await runCli(['start'], empty.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: String(port) });
+      const [run, metrics, same] = await Promise.all([
+        runCli(['start'], empty.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: String(port) }),
+        runCli(['start'], empty.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0', GATEHOUSE_METRICS_PORT: String(port) }),
+        runCli(['start'], empty.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: String(port), GATEHOUSE_METRICS_PORT: String(port) }),
+      ]);
       expectOneLine(run, `PORT ${port} is already in use: stop what listens there or set PORT to a free port.`);
+      expectOneLine(metrics, `GATEHOUSE_METRICS_PORT ${port} is already in use: stop what listens there or set GATEHOUSE_METRICS_PORT to a free port.`);
+      expectOneLine(same, `GATEHOUSE_METRICS_PORT must differ from PORT (${port}): metrics are never served on the API's port.`);
       expect(await tables(empty)).toBe(0);
     } finally {
       taken.close();

@@ -2,14 +2,11 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Router from '@koa/router';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, LOG_FLUSH_INTERVAL_MS } from '../../../server/http/logger.js';
-import { HttpError } from '../../../server/http/http-error.js';
-import type { GatehouseState } from '../../../server/http/state.js';
 import { startDataServer } from '../support/data-server.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 
 type Line = Record<string, unknown>;
 const POST_ID = 876_543;
@@ -29,6 +26,24 @@ describe('the request log', () => {
       await vi.waitFor(async () => expect(await readFile(file, 'utf8')).toContain('"requestId":"quiet-1"'));
     } finally {
       vi.useRealTimers();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes out what is left when the server closes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-flush-'));
+    const file = join(dir, 'closing.log');
+    // The once-a-second timer is a fake that never fires: only the shutdown can write the line.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const logger = createLogger('info', file);
+    vi.useRealTimers();
+    try {
+      const server = await startDataServer({ logger });
+      expect((await server.api.get('/api/health', { headers: { 'X-Request-Id': 'closing-1' } })).status).toBe(200);
+      expect(await readFile(file, 'utf8')).not.toContain('closing-1');
+      await server.close();
+      expect(await readFile(file, 'utf8')).toContain('"requestId":"closing-1"');
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
@@ -66,43 +81,32 @@ describe('stage logs at debug level', () => {
 describe("a refusal's log line", () => {
   const lines: Line[] = [];
   let server: TestServer;
-  const reason = { gate: 'policy', permission: 'posts.destroy' };
-
-  // A refusal that explains itself in its body, as every 403 does once refusals carry reasons.
-  class ExplainedRefusal extends HttpError {
-    constructor() {
-      super(403, 'This action is unauthorized.');
-    }
-
-    override body() {
-      return { ...super.body(), reason };
-    }
-  }
 
   beforeAll(async () => {
-    const routes = () =>
-      new Router<GatehouseState>()
-        .get('/explained', () => {
-          throw new ExplainedRefusal();
-        })
-        .get('/bare', () => {
-          throw new HttpError(403, 'This action is unauthorized.');
-        });
-    server = await startTestServer({ dataRoutes: routes, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) }) });
+    // Refusals that do not explain themselves to the caller: the operator's line still says why.
+    server = await startDataServer({ explain: { responses: false }, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) }) });
   });
 
   afterAll(() => server.close());
 
-  it('carries the reason the answer gives', async () => {
+  const lineOf = (requestId: string) => lines.find((line) => line.msg === 'request' && line.requestId === requestId)!;
+
+  it('carries the gate that refused and what the caller lacks', async () => {
     const token = await server.login('viewer@acme.test');
-    const explained = await server.api.get('/api/acme/explained', { token, headers: { 'X-Request-Id': 'refused-1' } });
-    expect(explained.status).toBe(403);
-    expect(explained.body.reason).toEqual(reason);
-    expect(lines.find((line) => line.requestId === 'refused-1')).toMatchObject({ msg: 'request', status: 403, reason });
-    expect((await server.api.get('/api/acme/bare', { token, headers: { 'X-Request-Id': 'refused-2' } })).status).toBe(403);
-    const bare = lines.find((line) => line.requestId === 'refused-2')!;
-    expect(bare.status).toBe(403);
-    expect(bare).not.toHaveProperty('reason');
-    expect(bare).not.toHaveProperty('traceId');
+    const [post] = await server.sql<{ id: number }>("SELECT p.id FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme' LIMIT 1");
+    const refused = await server.api.delete(`/api/acme/posts/${post!.id}`, { token, headers: { 'X-Request-Id': 'refused-1' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).not.toHaveProperty('reason');
+    expect(lineOf('refused-1')).toMatchObject({ status: 403, reason: { gate: 'policy', permission: 'posts.destroy' } });
+
+    expect((await server.api.get('/api/acme/posts/987000111', { token, headers: { 'X-Request-Id': 'refused-2' } })).status).toBe(404);
+    expect(lineOf('refused-2')).toMatchObject({ status: 404, reason: { gate: 'record' } });
+    expect((await server.api.get('/api/acme/posts', { headers: { 'X-Request-Id': 'refused-3' } })).status).toBe(401);
+    expect(lineOf('refused-3')).toMatchObject({ status: 401, reason: { gate: 'authentication' } });
+
+    expect((await server.api.get(`/api/acme/posts/${post!.id}`, { token, headers: { 'X-Request-Id': 'allowed-1' } })).status).toBe(200);
+    const allowed = lineOf('allowed-1');
+    expect(allowed).not.toHaveProperty('reason');
+    expect(allowed).not.toHaveProperty('traceId');
   });
 });

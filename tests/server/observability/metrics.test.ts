@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
 import { ConfigError } from '../../../server/errors/config-error.js';
@@ -61,6 +62,14 @@ describe('Prometheus metrics', () => {
     expect(sample(text, 'http_request_duration_seconds_count', 'method="GET",route="/api/:organization/:model/:id",status_class="2xx",route_group="tenant"')).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', 'method="DELETE",route="/api/:organization/:model/:id",status_class="4xx",route_group="tenant"')).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', 'method="POST",route="/api/auth/login",status_class="4xx",route_group="tenant"')).toBe(2);
+    // A histogram's buckets count up to its +Inf bucket, which is its count; the sum is the time observed.
+    const logins = 'method="POST",route="/api/auth/login",status_class="4xx",route_group="tenant"';
+    const buckets = text.split('\n').filter((line) => line.startsWith('http_request_duration_seconds_bucket{') && line.includes(logins));
+    expect(buckets.length).toBe(14);
+    const counts = buckets.map((line) => Number(line.split(' ').at(-1)));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(sample(text, 'http_request_duration_seconds_bucket', `le="+Inf",${logins}`)).toBe(2);
+    expect(sample(text, 'http_request_duration_seconds_sum', logins)).toBeGreaterThan(0);
     // Each data request held its transaction once.
     expect(sample(text, 'gatehouse_tenant_transaction_duration_seconds_count')).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'gatehouse_db_pool_connections', 'state="total"')).toBeGreaterThanOrEqual(1);
@@ -86,6 +95,30 @@ describe('Prometheus metrics', () => {
     }
   });
 
+  it('add no series for more ids, organizations, emails or unknown paths', async () => {
+    const token = await server.login('owner@acme.test');
+    const posts = await server.sql<{ id: number }>("SELECT p.id FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme' ORDER BY p.id LIMIT 5");
+    expect(posts.length).toBeGreaterThan(1);
+    const requests = (round: number) => [
+      ...posts.map(({ id }) => server.api.get(`/api/acme/posts/${id}`, { token })),
+      server.api.get(`/api/acme/posts/${900_000 + round}`, { token }),
+      server.api.get(`/api/org-${round}/posts`, { token }),
+      server.api.get(`/api/acme/unknown-${round}/${round}`, { token }),
+      server.api.get(`/nowhere-${round}/at/all?email=someone-${round}@example.test`),
+      server.api.post('/api/auth/login', { body: { email: `nobody-${round}@example.test`, password: 'wrong password' } }),
+    ];
+    const series = async () =>
+      (await scrape())
+        .split('\n')
+        .filter((line) => line.startsWith('http_request_duration_seconds_count') || line.startsWith('gatehouse_'))
+        .map((line) => line.split(' ')[0])
+        .sort();
+    await Promise.all(requests(0));
+    const before = await series();
+    for (let round = 1; round <= 3; round += 1) await Promise.all(requests(round));
+    expect(await series()).toEqual(before);
+  });
+
   it('pass promtool check metrics', async () => {
     const text = await scrape();
     const checked = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
@@ -101,15 +134,30 @@ describe('Prometheus metrics', () => {
   });
 
   it('are what the shipped dashboard and alerts read, and the alerts load', async () => {
-    // Every family by its own name (`# TYPE` lines) and every sample by its (`_bucket`, `_count`, ...).
+    expect((await server.api.get('/api/acme/posts')).status).toBe(401);
+    // Every family by its own name (`# TYPE` lines) and every sample by its (`_bucket`, `_count`, ...), with its label names.
     const lines = (await scrape()).split('\n');
-    const families = lines.filter((line) => line.startsWith('# TYPE ')).map((line) => line.split(' ')[2]);
-    const samples = lines.filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.split(/[{ ]/, 1)[0]);
-    const scraped = new Set([...families, ...samples]);
+    const scraped = new Map<string, Set<string>>();
+    for (const line of lines.filter((candidate) => candidate.startsWith('# TYPE '))) scraped.set(line.split(' ')[2]!, new Set());
+    for (const line of lines.filter((candidate) => candidate !== '' && !candidate.startsWith('#'))) {
+      const name = line.split(/[{ ]/, 1)[0]!;
+      const labels = scraped.get(name) ?? new Set<string>();
+      for (const [, label] of line.matchAll(/(\w+)="/g)) labels.add(label!);
+      scraped.set(name, labels);
+    }
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: { targets: { expr: string }[] }[] };
-    const read = [...dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNames(target.expr))), ...metricNames(readFileSync(ALERTS, 'utf8'))];
-    expect(read.length).toBeGreaterThan(10);
-    for (const name of read) expect(scraped, name).toContain(name);
+    const alerts = parse(readFileSync(ALERTS, 'utf8')) as { groups: { rules: { expr: string }[] }[] };
+    const queries = [...dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)), ...alerts.groups.flatMap((group) => group.rules.map((rule) => rule.expr))];
+    expect(queries.length).toBeGreaterThan(10);
+    for (const query of queries) {
+      const names = metricNames(query);
+      expect(names.length, query).toBeGreaterThan(0);
+      for (const name of names) expect([...scraped.keys()], name).toContain(name);
+      // Every label a query matches on or aggregates by is one its metrics carry (Prometheus adds job and instance).
+      const carried = new Set(['job', 'instance', ...names.flatMap((name) => [...scraped.get(name)!])]);
+      const used = [...query.matchAll(/\b(\w+)\s*(?:=~|!~|!=|=)\s*"/g), ...[...query.matchAll(/\bby\s*\(([^)]*)\)/g)].flatMap(([, list]) => list!.split(',').map((label) => [label, label.trim()]))].map(([, label]) => label!);
+      for (const label of used) expect(carried, `${label} in ${query}`).toContain(label);
+    }
     const checked = spawnSync(PROMTOOL, ['check', 'rules', ALERTS.pathname], { encoding: 'utf8' });
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
   });

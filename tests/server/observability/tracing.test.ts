@@ -35,6 +35,10 @@ describe('traces', () => {
   it("show a request's HTTP span, its opening, each statement and the policy evaluation, and nothing secret", async () => {
     const email = 'viewer@acme.test';
     const token = await server.login(email);
+    // Every statement span is named by its verb, an indented multi-line statement's too.
+    const loginStatements = exporter.getFinishedSpans().filter((span) => span.attributes['gatehouse.stage'] === 'statement');
+    expect(loginStatements.length).toBeGreaterThan(0);
+    for (const span of loginStatements) expect(span.name).toMatch(/^(SELECT|INSERT|UPDATE|DELETE|WITH)$/);
     exporter.reset();
     const response = await server.api.get(`/api/acme/posts/${POST_ID}`, { token, headers: { 'X-Request-Id': 'traced-show-1' } });
     expect(response.status).toBe(200);
