@@ -102,8 +102,10 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const background = new BackgroundTasks(logger);
-  const decisions = new DecisionLog(logger, resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null);
-  decisions.store?.start();
+  const store = resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null;
+  const decisions = new DecisionLog(logger, store);
+  store?.start();
+  if (store) metrics?.watchDecisionLog(() => store.stats());
   let servedUrl: string | undefined;
   // Mail links: the configured URL, else the one this server listens on (never a request's
   // Host header, which a caller chooses).

@@ -31,6 +31,8 @@ export class DecisionStore {
   private writing: Promise<void> | null = null;
   private counts = { written: 0, dropped: 0 };
   private prunedAt = 0;
+  /** Dropping since the queue last filled: warned of once per flood, not once per refusal. */
+  private overflowing = false;
   private pruning: NodeJS.Timeout | null = null;
 
   constructor(
@@ -57,8 +59,11 @@ export class DecisionStore {
     if (event.organization_id === null) return;
     if (this.queue.length >= this.options.queueLimit) {
       this.counts.dropped += 1;
+      if (!this.overflowing) this.logger.warn({ queueLimit: this.options.queueLimit }, 'decision log queue full: refusals are dropped until it drains');
+      this.overflowing = true;
       return;
     }
+    this.overflowing = false;
     this.queue.push(event as Stored);
     this.wake();
   }

@@ -106,6 +106,33 @@ export class GatehouseMetrics {
     });
   }
 
+  /**
+   * The stored decision log's queue (`decisionLog: {store: 'database'}`): what it wrote, what it
+   * dropped past its queue limit or on a refused batch, and what waits.
+   */
+  watchDecisionLog(stats: () => { readonly queued: number; readonly written: number; readonly dropped: number }): void {
+    new Counter({
+      name: 'gatehouse_decision_log_events_total',
+      help: 'Refusals the stored decision log wrote, or dropped (its queue was full or the database refused a batch).',
+      labelNames: ['result'] as const,
+      registers: [this.registry],
+      collect() {
+        const now = stats();
+        this.reset();
+        this.inc({ result: 'written' }, now.written);
+        this.inc({ result: 'dropped' }, now.dropped);
+      },
+    });
+    new Gauge({
+      name: 'gatehouse_decision_log_queue',
+      help: 'Refusals waiting to be written to the stored decision log.',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().queued);
+      },
+    });
+  }
+
   decided(gate: DecisionGate, allowed: boolean): void {
     this.#decisions[gate][allowed ? 'allowed' : 'denied'] += 1;
   }

@@ -155,9 +155,13 @@ describe('the decision store', () => {
   it('keeps at most queueLimit refusals in memory during a flood, counts the rest as dropped, and writes what it kept', async () => {
     const database = openDatabase({ connectionString: server.database.ownerUrl, maxConnections: 2 });
     try {
-      const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20 }), pino({ level: 'silent' }));
+      const warnings: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+      const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20 }), logger);
       for (let index = 0; index < 1000; index++) store.add(viewerDeletion(`flood-${index}`));
       expect(store.stats()).toEqual({ queued: 50, written: 0, dropped: 950 });
+      // One warning for the flood, not one per dropped refusal.
+      expect(warnings).toEqual(['decision log queue full: refusals are dropped until it drains']);
       await store.drain();
       expect(store.stats()).toEqual({ queued: 0, written: 50, dropped: 950 });
       const [{ count }] = await server.sql("SELECT count(*)::int AS count FROM decision_logs WHERE request_id LIKE 'flood-%'");

@@ -17,7 +17,7 @@ let server: TestServer;
 let metricsUrl: string;
 
 beforeAll(async () => {
-  server = await startDataServer({ metrics: { port: 0, host: '127.0.0.1' }, loginThrottle: { maxAttempts: 1, decaySeconds: 600 } });
+  server = await startDataServer({ metrics: { port: 0, host: '127.0.0.1' }, loginThrottle: { maxAttempts: 1, decaySeconds: 600 }, decisionLog: { store: 'database' } });
   metricsUrl = server.server.metricsUrl!;
 });
 
@@ -51,7 +51,11 @@ describe('Prometheus metrics', () => {
       expect((await server.api.post('/api/auth/login', { body: { email: 'editor@acme.test', password: 'wrong password' } })).status).toBe(expected);
     }
 
+    await server.server.decisionStore!.drain();
     const text = await scrape();
+    expect(sample(text, 'gatehouse_decision_log_events_total', 'result="written"')).toBe(1);
+    expect(sample(text, 'gatehouse_decision_log_events_total', 'result="dropped"')).toBe(0);
+    expect(sample(text, 'gatehouse_decision_log_queue')).toBe(0);
     expect(sample(text, 'gatehouse_sessions_created_total')).toBe(2);
     expect(sample(text, 'gatehouse_throttle_rejections_total', 'action="login"')).toBe(1);
     expect(sample(text, 'gatehouse_throttle_rejections_total', 'action="register"')).toBe(0);
