@@ -18,6 +18,27 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
 /** A count per key, from zero: counting adds to a number, and the counter reads them when scraped. */
 const tally = <K extends string>(keys: readonly K[]): Record<K, number> => Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 
+/** One series of a counter read when scraped: its labels and its count so far. */
+type Scraped<L extends string> = readonly [labels: Partial<Record<L, string>>, count: number];
+
+/**
+ * A counter whose counts live elsewhere (a tally, the statement cache, the decision log's stats)
+ * and are read only when Prometheus scrapes: counting costs a request no label lookup, and every
+ * series `read` names is reported, from zero.
+ */
+function scrapedCounter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], read: () => readonly Scraped<L>[]): void {
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [labels, count] of read()) this.inc(labels, count);
+    },
+  });
+}
+
 /**
  * The service's Prometheus metrics, in a registry of their own (never prom-client's global one,
  * so two servers in one process each report their own). No label carries a user, an
@@ -39,8 +60,7 @@ export class GatehouseMetrics {
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   }).series();
-  // Requests only add to these numbers; each counter reads them when scraped, so a scrape
-  // reports every series, from zero, and a request never hashes a label.
+  // Requests only add to these numbers; their counters read them when scraped.
   readonly #decisions = Object.fromEntries(DECISION_GATES.map((gate) => [gate, tally(OUTCOMES)])) as Record<DecisionGate, Record<Outcome, number>>;
   readonly #throttled = tally(THROTTLED_ACTIONS);
   #sessions = 0;
@@ -48,38 +68,17 @@ export class GatehouseMetrics {
   constructor(connections: () => PoolConnections) {
     collectDefaultMetrics({ register: this.registry });
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
-    const decisions = this.#decisions;
-    new Counter({
-      name: 'gatehouse_decisions_total',
-      help: 'Authorization decisions by gate and outcome: every policy evaluation, and every refusal by the gate that refused.',
-      labelNames: ['gate', 'outcome'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const gate of DECISION_GATES) for (const outcome of OUTCOMES) this.inc({ gate, outcome }, decisions[gate][outcome]);
-      },
-    });
-    const throttled = this.#throttled;
-    new Counter({
-      name: 'gatehouse_throttle_rejections_total',
-      help: 'Attempts refused with 429 by the attempt limits, by action.',
-      labelNames: ['action'] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const action of THROTTLED_ACTIONS) this.inc({ action }, throttled[action]);
-      },
-    });
-    const sessions = () => this.#sessions;
-    new Counter({
-      name: 'gatehouse_sessions_created_total',
-      help: 'Sessions started by a login or a registration.',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(sessions());
-      },
-    });
+    scrapedCounter(
+      this.registry,
+      'gatehouse_decisions_total',
+      'Authorization decisions by gate and outcome: every policy evaluation, and every refusal by the gate that refused.',
+      ['gate', 'outcome'],
+      () => DECISION_GATES.flatMap((gate) => OUTCOMES.map((outcome) => [{ gate, outcome }, this.#decisions[gate][outcome]] as const)),
+    );
+    scrapedCounter(this.registry, 'gatehouse_throttle_rejections_total', 'Attempts refused with 429 by the attempt limits, by action.', ['action'], () =>
+      THROTTLED_ACTIONS.map((action) => [{ action }, this.#throttled[action]] as const),
+    );
+    scrapedCounter(this.registry, 'gatehouse_sessions_created_total', 'Sessions started by a login or a registration.', [], () => [[{}, this.#sessions]]);
     new Gauge({
       name: 'gatehouse_db_pool_connections',
       help: "The database pool's connections: open (total), idle, and requests waiting for one.",
@@ -92,18 +91,10 @@ export class GatehouseMetrics {
         this.set({ state: 'waiting' }, now.waiting);
       },
     });
-    new Counter({
-      name: 'gatehouse_statement_cache_total',
-      help: "Statements found compiled (hit) or compiled anew (miss) in the process's statement cache.",
-      labelNames: ['result'] as const,
-      registers: [this.registry],
-      // The cache counts anyway; reading its totals at scrape time costs the requests nothing.
-      collect() {
-        this.reset();
-        this.inc({ result: 'hit' }, statementCache.hits);
-        this.inc({ result: 'miss' }, statementCache.compilations);
-      },
-    });
+    scrapedCounter(this.registry, 'gatehouse_statement_cache_total', "Statements found compiled (hit) or compiled anew (miss) in the process's statement cache.", ['result'], () => [
+      [{ result: 'hit' }, statementCache.hits],
+      [{ result: 'miss' }, statementCache.compilations],
+    ]);
   }
 
   /**
@@ -111,18 +102,19 @@ export class GatehouseMetrics {
    * dropped past its queue limit or on a refused batch, and what waits.
    */
   watchDecisionLog(stats: () => { readonly queued: number; readonly written: number; readonly dropped: number }): void {
-    new Counter({
-      name: 'gatehouse_decision_log_events_total',
-      help: 'Refusals the stored decision log wrote, or dropped (its queue was full or the database refused a batch).',
-      labelNames: ['result'] as const,
-      registers: [this.registry],
-      collect() {
-        const now = stats();
-        this.reset();
-        this.inc({ result: 'written' }, now.written);
-        this.inc({ result: 'dropped' }, now.dropped);
+    scrapedCounter(
+      this.registry,
+      'gatehouse_decision_log_events_total',
+      'Refusals the stored decision log wrote, or dropped (its queue was full or the database refused a batch).',
+      ['result'],
+      () => {
+        const { written, dropped } = stats();
+        return [
+          [{ result: 'written' }, written],
+          [{ result: 'dropped' }, dropped],
+        ];
       },
-    });
+    );
     new Gauge({
       name: 'gatehouse_decision_log_queue',
       help: 'Refusals waiting to be written to the stored decision log.',
