@@ -1,5 +1,4 @@
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { assertMigrated } from '../../server/db/migrations/migration-status.js';
 import { migrate } from '../../server/db/migrations/migrations.js';
 import { databaseUrl } from '../../harness/cluster.js';
 import { queryOnce } from '../support/query.js';
+import { clusterFolder } from '../support/cluster-folder.js';
 
 // One project folder (.gatehouse/) used with its embedded cluster, then with DATABASE_URL (a
 // database of the same name on another cluster), then with the embedded cluster again.
@@ -33,9 +33,7 @@ async function connects(url: string): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'gatehouse-project-'));
-  // As root the embedded cluster runs as `postgres`, who must reach the data.
-  await chmod(home, 0o755);
+  home = await clusterFolder('project');
   embedded = await embeddedTarget();
 });
 
@@ -49,8 +47,7 @@ afterAll(async () => {
 describe('the embedded cluster of a project folder', { timeout: 120_000 }, () => {
   // A cluster of its own: the folder's cluster may be migrated already, by the tests around it.
   it('says a fresh cluster is not migrated, rather than that a role is missing', async () => {
-    const freshHome = await mkdtemp(join(tmpdir(), 'gatehouse-fresh-'));
-    await chmod(freshHome, 0o755);
+    const freshHome = await clusterFolder('fresh');
     const fresh = await openDatabaseTarget(readEnvironment({ GATEHOUSE_HOME: freshHome }));
     try {
       await expect(assertMigrated(fresh.ownerUrl)).rejects.toThrow(/^database not migrated: run `gatehouse migrate`$/);

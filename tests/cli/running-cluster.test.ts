@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabaseTarget } from '../../server/cli/database-target.js';
 import { readEnvironment } from '../../server/cli/environment.js';
 import { gatehouseRun } from '../support/gatehouse-in-process.js';
 import { isListening } from '../support/processes.js';
+import { clusterFolder } from '../support/cluster-folder.js';
 
 // Issue 28, finding 12: an administration command in a folder whose embedded cluster runs (under
 // `gatehouse start`) uses that cluster, and leaves it running; with none running it starts the
@@ -15,9 +15,7 @@ let home: string;
 let dataDir: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'gatehouse-admin-cluster-'));
-  // As root the cluster runs as the `postgres` user, who must reach the data folder.
-  await chmod(home, 0o755);
+  home = await clusterFolder('admin-cluster');
   dataDir = join(home, 'pg');
   vi.stubEnv('GATEHOUSE_HOME', home);
 });

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../../harness/cli.js';
@@ -9,6 +8,7 @@ import { openDatabaseTarget } from '../../../../server/cli/database-target.js';
 import { readEnvironment } from '../../../../server/cli/environment.js';
 import { runningPostmasterPort } from '../../../../server/db/cluster/running-postmaster.js';
 import { queryOnce } from '../../../support/query.js';
+import { clusterFolder } from '../../../support/cluster-folder.js';
 
 // A folder's embedded cluster is shared by every process that uses it without DATABASE_URL: a
 // `gatehouse start` that joins the cluster a short-lived command (`gatehouse migrate`, `org
@@ -18,9 +18,7 @@ import { queryOnce } from '../../../support/query.js';
 let home: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'gatehouse-shared-'));
-  // As root the cluster runs as the `postgres` user, who must reach the data folder.
-  await chmod(home, 0o755);
+  home = await clusterFolder('shared');
 });
 
 afterAll(async () => {

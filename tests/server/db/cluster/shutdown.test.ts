@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../server/db/cluster/embedded-cluster.js';
 import { runCli, startCommand } from '../../../../harness/cli.js';
 import { descendants, isListening, isRunning } from '../../../support/processes.js';
+import { clusterFolder } from '../../../support/cluster-folder.js';
 
 /** `pid: command line`, to name what was left running. */
 function commandOf(pid: number): string {
@@ -21,9 +21,7 @@ function commandOf(pid: number): string {
 let home: string;
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'gatehouse-start-'));
-  // As root the cluster runs as the `postgres` user, who must reach the data folder.
-  await chmod(home, 0o755);
+  home = await clusterFolder('start');
 });
 
 afterAll(async () => {

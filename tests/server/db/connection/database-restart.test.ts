@@ -1,5 +1,4 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { migrate } from '../../../../server/db/migrations/migrations.js';
 import { queryOnce } from '../../../support/query.js';
 import { Api } from '../../support/http-client.js';
 import { asServiceLogin, provisionServiceLogin } from '../../../support/service-login.js';
+import { clusterFolder } from '../../../support/cluster-folder.js';
 
 // A real PostgreSQL of this file's own, stopped and started again under a bounded concurrent
 // load: the shared test cluster must not go down for the other files.
@@ -39,8 +39,7 @@ let api: Api;
 const startCluster = () => startEmbeddedCluster({ dataDir: join(dir, 'pg'), persistent: true, port });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'gatehouse-restart-'));
-  await chmod(dir, 0o755);
+  dir = await clusterFolder('restart');
   port = await freePort();
   cluster = await startCluster();
   await queryOnce(cluster.url(), 'CREATE DATABASE gatehouse');
