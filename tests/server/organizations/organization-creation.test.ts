@@ -79,6 +79,11 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     });
   });
 
+  it('documents the refusals in the OpenAPI document', async () => {
+    const { body } = await server.api.get('/api/openapi.json');
+    expect(Object.keys(body.paths['/api/organizations'].post.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '422', '429']));
+  });
+
   it('leaves a superadmin (`*` in users.permissions) unlimited', async () => {
     const admin = await server.login(ADMIN);
     const created = await Promise.all(Array.from({ length: ORGANIZATION_CREATION_DEFAULTS.perHour + 2 }, (_, n) => create(server, admin, `ops-${n}`)));
