@@ -74,7 +74,7 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     const answers = await race;
     expect(statuses(answers)).toEqual([201, 403, 403]);
     expect(answers.find((response) => response.status === 403)!.body).toEqual({
-      message: 'You already own 20 organizations, the most one user may own (organizationCreation.maxOwned).',
+      message: 'You already own the most organizations one user may own: 20 (organizationCreation.maxOwned).',
       reason: { gate: 'administration' },
     });
   });
