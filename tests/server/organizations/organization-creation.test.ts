@@ -5,7 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
-import { ORGANIZATION_CREATION_DEFAULTS } from '../../../server/config/organization-creation-config.js';
+import { parseConfig } from '../../../server/config/config-schema.js';
+import { ORGANIZATION_CREATION_DEFAULTS, resolveOrganizationCreation } from '../../../server/config/organization-creation-config.js';
 import { ConfigError } from '../../../server/errors/config-error.js';
 import { creationCounterKey } from '../../../server/organizations/creation-rules.js';
 import { gatehouseRun } from '../../support/gatehouse-in-process.js';
@@ -144,7 +145,7 @@ describe('organizationCreation.allowed: nobody', () => {
   });
 });
 
-describe('the setting from the environment', () => {
+describe('the setting from the config and the environment', () => {
   const read = (env: Record<string, string>, organizationCreation?: object) =>
     envConfig(readEnvironment(env), 'postgres://unused', 'k4.secret.unused', organizationCreation ? { organizationCreation } : {}).organizationCreation;
 
@@ -160,7 +161,14 @@ describe('the setting from the environment', () => {
     expect(read({})).toEqual({});
   });
 
-  it('refuses a value that is none of the three, and limits that are not positive', () => {
+  it('refuses, in a config, a misspelt key, a value that is none of the three, a permission that is none, a limit that is not positive', () => {
+    expect(parseConfig({ organizationCreation: { perhour: 3 } })).toEqual({ problem: expect.stringContaining('perhour') });
+    expect(() => resolveOrganizationCreation({ allowed: 'everyone' as never })).toThrow(/organizationCreation\.allowed/);
+    expect(() => resolveOrganizationCreation({ permission: 'create organizations' })).toThrow(/organizationCreation\.permission/);
+    expect(() => resolveOrganizationCreation({ maxOwned: 0 })).toThrow(/organizationCreation\.maxOwned/);
+  });
+
+  it('refuses a variable that is none of the three, and limits that are not positive', () => {
     expect(() => readEnvironment({ GATEHOUSE_ORGANIZATION_CREATION: 'everyone' })).toThrow(/GATEHOUSE_ORGANIZATION_CREATION/);
     expect(() => readEnvironment({ GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: '0' })).toThrow(/GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR/);
     expect(() => readEnvironment({ GATEHOUSE_ORGANIZATION_CREATION_MAX_OWNED: 'many' })).toThrow(ConfigError);
