@@ -32,7 +32,7 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     const flood = await Promise.all(Array.from({ length: 120 }, (_, n) => create(server, viewer, `flood-${n}`)));
     expect(statuses(flood)).toEqual([...Array(5).fill(201), ...Array(115).fill(429)]);
     for (const refused of flood.filter((response) => response.status === 429)) {
-      expect(refused.body).toEqual({ message: expect.stringMatching(/^Too many organizations created\. Please try again in \d+ seconds\.$/) });
+      expect(refused.body).toEqual({ message: `Too many organizations created. Please try again in ${refused.headers['retry-after']} seconds.` });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
     }
@@ -46,9 +46,9 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
   });
 
   it('counts only creations that happen: a taken slug costs nothing', async () => {
-    const editor = await server.login('owner@globex.test');
-    for (let n = 0; n < 6; n += 1) expect((await create(server, editor, 'acme')).status).toBe(422);
-    expect((await create(server, editor, 'gus-works')).status).toBe(201);
+    const gus = await server.login('owner@globex.test');
+    for (let n = 0; n < 6; n += 1) expect((await create(server, gus, 'acme')).status).toBe(422);
+    expect((await create(server, gus, 'gus-works')).status).toBe(201);
   });
 
   it('refuses a creation past 20 owned organizations with 403 naming the limit, also when three race for the last place', async () => {
