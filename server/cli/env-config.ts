@@ -46,5 +46,15 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
     // Served beside the API, on the same interface, never on the API's own port.
     metrics: env.GATEHOUSE_METRICS_PORT === undefined ? undefined : { port: env.GATEHOUSE_METRICS_PORT, host: env.HOST },
     ...defined(server),
+    // Key by key: a config that sets some of them leaves the others to the environment.
+    organizationCreation: {
+      ...defined({
+        allowed: env.GATEHOUSE_ORGANIZATION_CREATION,
+        permission: env.GATEHOUSE_ORGANIZATION_CREATION_PERMISSION,
+        perHour: env.GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR,
+        maxOwned: env.GATEHOUSE_ORGANIZATION_CREATION_MAX_OWNED,
+      }),
+      ...defined(server.organizationCreation ?? {}),
+    },
   };
 }

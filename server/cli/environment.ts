@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORGANIZATION_CREATORS } from '../config/organization-creation-config.js';
 import { ConfigError } from '../errors/config-error.js';
 
 // Unset and blank mean the same: the default.
@@ -71,6 +72,10 @@ export const environmentSchema = z.object({
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
   GATEHOUSE_KEEP_ALIVE_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
+  GATEHOUSE_ORGANIZATION_CREATION: optional(z.enum(ORGANIZATION_CREATORS)),
+  GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: optional(z.string().trim()),
+  GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: optional(positive('organizations')),
+  GATEHOUSE_ORGANIZATION_CREATION_MAX_OWNED: optional(positive('organizations')),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });
 

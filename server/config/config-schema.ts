@@ -3,6 +3,7 @@ import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
 import { optionProblem } from '../errors/option-problem.js';
 import { DECISION_STORES } from './decision-log-config.js';
+import { ORGANIZATION_CREATORS } from './organization-creation-config.js';
 
 const positiveInteger = z.number().int().positive();
 const strings = z.array(z.string());
@@ -62,6 +63,9 @@ export const configSchema = z.strictObject({
   passwordResetTtlSeconds: positiveInteger.optional(),
   ownerRole: z.string().optional(),
   organizationRoles: z.record(z.string(), strings).optional(),
+  organizationCreation: z
+    .strictObject({ allowed: z.enum(ORGANIZATION_CREATORS).optional(), permission: z.string().optional(), perHour: positiveInteger.optional(), maxOwned: positiveInteger.optional() })
+    .optional(),
   data: z.strictObject({ models: z.array(modelDefinition), policies: z.record(z.string(), fn('a policy class')).optional() }).optional(),
   dataRoutes: fn('a function').optional(),
   webRoot: z.string().optional(),

@@ -11,6 +11,7 @@ import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../mo
 import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
 import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } from './decision-log-config.js';
+import { resolveOrganizationCreation, type OrganizationCreationConfig, type ResolvedOrganizationCreation } from './organization-creation-config.js';
 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
@@ -100,6 +101,12 @@ export interface ServerConfig {
   ownerRole?: string;
   /** Role permissions a new organization starts with, by role slug; default `{owner: ['*']}`. */
   organizationRoles?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Who may create organizations over HTTP, and how many one user may create per hour and own
+   * at once, counted in the database so every instance shares them. Default: any signed-in
+   * user, 5 per hour, 20 owned. `gatehouse org create` is never limited.
+   */
+  organizationCreation?: OrganizationCreationConfig;
   /** Registered models and policies; also described at `GET {basePath}/openapi.json`. */
   data?: DataConfig;
   /** Data routes of your own instead of `data`. */
@@ -135,6 +142,7 @@ export interface ResolvedConfig {
   passwordResetTtlSeconds: number;
   ownerRole: string;
   organizationRoles: Readonly<Record<string, readonly string[]>>;
+  organizationCreation: ResolvedOrganizationCreation;
   /** The registered models, checked against the groups; the app serves them with the generic data routes. */
   models: ModelRegistry | undefined;
   /** The application's own data routes, instead of `models`. */
@@ -198,6 +206,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     passwordResetTtlSeconds: positive('passwordResetTtlSeconds', config.passwordResetTtlSeconds ?? 60 * 60),
     ownerRole,
     organizationRoles,
+    organizationCreation: resolveOrganizationCreation(config.organizationCreation),
     models,
     dataRoutes: config.dataRoutes,
     webRoot: config.webRoot,

@@ -34,18 +34,20 @@ const userRoleRoute: RouteDefinition = {
   handle: (services) => member(services, OPENING_ONLY).before(userRole(services)),
 };
 
-/** `POST {authBase}/organizations` of a group with tenancy: any signed-in caller, who becomes its owner. */
+/** `POST {authBase}/organizations` of a group with tenancy: a signed-in caller `organizationCreation` admits, who becomes its owner. */
 export const GROUP_ROUTES: readonly RouteDefinition[] = [
   {
     operationId: 'createOrganization',
     method: 'post',
     path: '/organizations',
     summary: 'Create an organization; the caller becomes its owner',
+    description:
+      'Who may is the `organizationCreation.allowed` setting: any signed-in user, holders of a permission in their own permissions, or nobody (403 with a reason). Past the per-user limits: 429 with `Retry-After` (created per hour), 403 (owned at once).',
     tag: 'organizations',
     access: 'bearer',
     body: createOrganizationSchema,
     responses: { 201: { description: 'Created', schema: ref('Organization') } },
-    errors: [401, 403, 422],
+    errors: [401, 403, 422, 429],
     handle: (services) => signedIn(services).before(createOrganization(services)),
   },
 ];

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { countHits, forgetKey, forgiveHit, sweepEndedWindows } from '../db/repositories/rate-limits.js';
+import { countHits, forgetKey, forgiveHit, rateLimitKey, sweepEndedWindows } from '../db/repositories/rate-limits.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
 import type { ThrottledAction, ThrottleLimits } from './throttle-limits.js';
@@ -20,8 +19,6 @@ const WHAT: Record<ThrottledAction, string> = {
 
 // Ended windows are deleted after this many attempts counted by one process.
 const SWEEP_EVERY = 1000;
-
-const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
 
 /** What time it is for the throttle; unset, the database's clock decides, so instances agree. */
 export type ThrottleClock = () => Date;
@@ -44,8 +41,8 @@ export class Throttle {
   private keys(action: ThrottledAction, { email, address }: Attempter) {
     const normalized = email.trim().toLowerCase();
     // Login's email window is per email and address: see DEFAULT_THROTTLE_LIMITS.
-    const emailKey = action === 'login' ? digest(action, 'email', normalized, address) : digest(action, 'email', normalized);
-    return { email: emailKey, address: digest(action, 'address', address) };
+    const emailKey = action === 'login' ? rateLimitKey(action, 'email', normalized, address) : rateLimitKey(action, 'email', normalized);
+    return { email: emailKey, address: rateLimitKey(action, 'address', address) };
   }
 
   /**

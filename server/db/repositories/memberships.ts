@@ -115,3 +115,17 @@ export function listMembers(trx: TenantTransaction, organizationId: number, rout
 export function isMember(db: Executor, organizationId: number, userId: number, routeGroup: string): Promise<boolean> {
   return withTenant(db, { organizationId, userId }, async (trx) => (await findMembership(trx, organizationId, userId, routeGroup)) !== undefined);
 }
+
+/**
+ * How many organizations the user holds the role in, in any route group; run in a context with
+ * the user, whose own memberships row-level security shows from any organization.
+ */
+export async function countOrganizationsWithRole(trx: TenantTransaction, userId: number, roleId: number): Promise<number> {
+  const { count } = await trx
+    .selectFrom('user_roles')
+    .select((eb) => eb.fn.count<string>('organization_id').distinct().as('count'))
+    .where('user_id', '=', userId)
+    .where('role_id', '=', roleId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}

@@ -59,8 +59,19 @@ export async function insertOrganization(trx: TenantTransaction, id: number, org
   return created;
 }
 
-/** Creates the organization, its role permissions and the owner's membership in one transaction. */
-export async function createOrganization(db: Executor, organization: NewOrganization): Promise<OrganizationRecord | null> {
+/**
+ * Creates the organization, its role permissions and the owner's membership in one transaction.
+ * `admit` then sees them written and may refuse them by throwing, which rolls all of it back.
+ */
+export async function createOrganization(
+  db: Executor,
+  organization: NewOrganization,
+  admit: (trx: TenantTransaction) => Promise<void> = async () => {},
+): Promise<OrganizationRecord | null> {
   const id = await nextOrganizationId(db);
-  return withTenant(db, { organizationId: id, userId: organization.owner?.userId ?? null }, (trx) => insertOrganization(trx, id, organization));
+  return withTenant(db, { organizationId: id, userId: organization.owner?.userId ?? null }, async (trx) => {
+    const created = await insertOrganization(trx, id, organization);
+    if (created) await admit(trx);
+    return created;
+  });
 }

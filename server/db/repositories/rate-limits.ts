@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './executor.js';
+
+/** A counter's key: the SHA-256 of what it counts (an action and whom), never the values themselves. */
+export const rateLimitKey = (...parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex');
 
 export interface WindowCount {
   key: string;

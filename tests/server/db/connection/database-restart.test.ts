@@ -51,6 +51,8 @@ beforeAll(async () => {
     routeGroups: DEMO_ROUTE_GROUPS,
     organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
     data: demoData,
+    // The load creates organizations as one user for as long as it runs: far past the production limits.
+    organizationCreation: { perHour: 1_000_000, maxOwned: 1_000_000 },
     logger: pino({ level: 'silent' }),
   });
   api = new Api(await server.listen({ port: 0, host: '127.0.0.1' }));

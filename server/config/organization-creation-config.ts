@@ -1,0 +1,36 @@
+import { isValidPermission } from '@gatehouse/engine';
+import { ConfigError } from '../errors/config-error.js';
+
+/**
+ * Who may create an organization over HTTP (`POST {authBase}/organizations`): any signed-in user;
+ * only users whose own permissions (`users.permissions`, those of the route groups without
+ * tenancy) hold `permission`; or nobody, leaving it to operators (`gatehouse org create`).
+ */
+export const ORGANIZATION_CREATORS = ['anyone', 'permission', 'nobody'] as const;
+
+export type OrganizationCreators = (typeof ORGANIZATION_CREATORS)[number];
+
+export interface OrganizationCreationConfig {
+  /** Default `anyone`. */
+  allowed?: OrganizationCreators;
+  /** What `allowed: 'permission'` asks of the user's own permissions; default `organizations.store`. */
+  permission?: string;
+  /** Organizations one user may create in any hour; default 5. */
+  perHour?: number;
+  /** Organizations one user may own at once (hold the owner role in); default 20. */
+  maxOwned?: number;
+}
+
+export type ResolvedOrganizationCreation = Required<OrganizationCreationConfig>;
+
+export const ORGANIZATION_CREATION_DEFAULTS: ResolvedOrganizationCreation = { allowed: 'anyone', permission: 'organizations.store', perHour: 5, maxOwned: 20 };
+
+export function resolveOrganizationCreation(config: OrganizationCreationConfig = {}): ResolvedOrganizationCreation {
+  const resolved = { ...ORGANIZATION_CREATION_DEFAULTS, ...config };
+  if (!ORGANIZATION_CREATORS.includes(resolved.allowed)) throw new ConfigError(`organizationCreation.allowed must be one of ${ORGANIZATION_CREATORS.join(', ')}.`);
+  if (!isValidPermission(resolved.permission)) throw new ConfigError(`organizationCreation.permission is not a permission: ${resolved.permission}.`);
+  for (const key of ['perHour', 'maxOwned'] as const) {
+    if (!Number.isSafeInteger(resolved[key]) || resolved[key] <= 0) throw new ConfigError(`organizationCreation.${key} must be a positive integer.`);
+  }
+  return resolved;
+}
