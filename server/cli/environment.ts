@@ -56,6 +56,12 @@ export const environmentSchema = z.object({
   GATEHOUSE_PG_PORT: optional(port),
   GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
   GATEHOUSE_DB_PREPARED_STATEMENTS: optional(flag).default(true),
+  GATEHOUSE_REPLICA_URLS: optional(z.string().transform((value, context) => {
+    const urls = list.parse(value);
+    for (const url of urls) if (!postgresUrl.safeParse(url).success) context.addIssue({ code: 'custom', message: 'must be comma-separated connection strings postgres://user:password@host:port/database' });
+    return urls;
+  })),
+  GATEHOUSE_REPLICA_MAX_LAG_MS: optional(positive('milliseconds')),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
   GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS: optional(list),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),
