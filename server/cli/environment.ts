@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
+import { oneHost } from '../db/connection/connection-hosts.js';
 
 // Unset and blank mean the same: the default.
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -30,7 +31,7 @@ const list = z.string().transform((value) => value.split(',').map((item) => item
 const urlWith = (protocols: readonly string[], message: string) =>
   z.string().refine((value) => {
     try {
-      return protocols.includes(new URL(value).protocol);
+      return protocols.includes(new URL(oneHost(value)).protocol);
     } catch {
       return false;
     }
