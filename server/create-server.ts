@@ -31,6 +31,7 @@ import { BackgroundTasks } from './tasks/background-tasks.js';
 import { DecisionLog } from './decisions/decision-log.js';
 import { DecisionStore } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
+import { ReplicaSet } from './db/replicas/replica-set.js';
 
 export interface ListenOptions {
   /** Default 3000; 0 picks a free port. */
@@ -85,10 +86,8 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   // The metrics read the pool they describe, which is opened with their observer: hence the late binding.
   const metrics: GatehouseMetrics | null = config.metrics ? new GatehouseMetrics(() => database.connections()) : null;
   const observability: Observability = { metrics, tracer, stageLogs };
-  const database: Database = openDatabase(
-    await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger),
-    observers(metrics && transactionTimer(metrics), tracer || stageLogs ? statementSpans(tracer) : null),
-  );
+  const statementObserver = observers(metrics && transactionTimer(metrics), tracer || stageLogs ? statementSpans(tracer) : null);
+  const database: Database = openDatabase(await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger), statementObserver);
   const checks = async () => {
     // A database that is down or not migrated yet is /api/ready's to report, not a reason to
     // refuse to start; only roles the database says are missing are.
@@ -101,6 +100,9 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     await database.close();
     throw error;
   });
+  const replicas = resolved.replicas && new ReplicaSet(database.db, resolved.replicas.urls.map((url) => ({ url, database: openDatabase({ ...resolved.database, connectionString: url }, statementObserver) })), resolved.replicas.maxLagMs);
+  await replicas?.start();
+  if (replicas) metrics?.watchReplicas(() => replicas.stats());
   const background = new BackgroundTasks(logger);
   const store = resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null;
   const decisions = new DecisionLog(logger, store);
@@ -119,6 +121,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const app = createApp({
     config: resolved,
     db: database.db,
+    replicas,
     tokens,
     mail,
     throttle: new Throttle(resolved.throttle),
@@ -169,6 +172,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
           await decisions.store?.close();
           // A delivery cut here stays queued: its lease ends and an instance sends it then.
           await mail.stop(forced ? 0 : graceMs);
+          await replicas?.close({ force: forced });
           await database.close({ force: forced });
         } finally {
           // Last: the requests that just finished, and their background work, have logged their lines.

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Executor } from './db/repositories/executor.js';
+import type { ReplicaSet } from './db/replicas/replica-set.js';
 import type { TokenService } from './auth/token-service.js';
 import type { ResolvedConfig } from './config/server-config.js';
 import type { MailWorker } from './mail/mail-worker.js';
@@ -13,6 +14,8 @@ import type { DecisionLog } from './decisions/decision-log.js';
 export interface Services {
   config: ResolvedConfig;
   db: Executor;
+  /** The read replicas members' reads go to; null: every read on `db`, the primary. */
+  replicas: ReplicaSet | null;
   tokens: TokenService;
   /** Delivers mail_queue through the configured mailer; nudge it once queued mail is committed. */
   mail: MailWorker;

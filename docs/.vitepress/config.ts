@@ -53,6 +53,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'PgBouncer and several instances', link: '/operations/pgbouncer' },
       { text: 'Metrics and tracing', link: '/operations/metrics-and-tracing' },
       { text: 'Backups and upgrades', link: '/operations/backups-and-upgrades' },
+      { text: 'Read replicas', link: '/operations/replicas' },
       { text: 'Scaling out', link: '/operations/scaling-out' },
     ],
   },

@@ -19,7 +19,7 @@ const defined = <T extends object>(values: T): Partial<T> =>
  * connection serviceDatabase() chose).
  */
 export function envConfig(env: Environment, connection: string | DatabaseOptions, secretKey: string, app: GatehouseConfig = {}): ServerConfig {
-  const { migrations: _migrations, policyTests: _policyTests, seed: _seed, database, tokens, routeGroups: _routeGroups, ...server } = app;
+  const { migrations: _migrations, policyTests: _policyTests, seed: _seed, database, tokens, routeGroups: _routeGroups, replicas, ...server } = app;
   const chosen = typeof connection === 'string' ? { connectionString: connection } : connection;
   return {
     database: {
@@ -29,6 +29,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
       ...defined(database ?? {}),
       ...chosen,
     },
+    replicas: replicas ?? (env.GATEHOUSE_REPLICA_URLS?.length ? { urls: env.GATEHOUSE_REPLICA_URLS, maxLagMs: env.GATEHOUSE_REPLICA_MAX_LAG_MS } : undefined),
     allowOwnerConnection: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
     tokens: { ttlSeconds: env.GATEHOUSE_TOKEN_TTL, previousPublicKeys: env.GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS, ...defined(tokens ?? {}), secretKey },
     routeGroups: appRouteGroups(app),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORGANIZATION_CREATORS } from '../config/organization-creation-config.js';
 import { ConfigError } from '../errors/config-error.js';
+import { oneHost } from '../db/connection/connection-hosts.js';
 
 // Unset and blank mean the same: the default.
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -31,7 +32,7 @@ const list = z.string().transform((value) => value.split(',').map((item) => item
 const urlWith = (protocols: readonly string[], message: string) =>
   z.string().refine((value) => {
     try {
-      return protocols.includes(new URL(value).protocol);
+      return protocols.includes(new URL(oneHost(value)).protocol);
     } catch {
       return false;
     }
@@ -57,6 +58,12 @@ export const environmentSchema = z.object({
   GATEHOUSE_PG_PORT: optional(port),
   GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
   GATEHOUSE_DB_PREPARED_STATEMENTS: optional(flag).default(true),
+  GATEHOUSE_REPLICA_URLS: optional(z.string().transform((value, context) => {
+    const urls = list.parse(value);
+    for (const url of urls) if (!postgresUrl.safeParse(url).success) context.addIssue({ code: 'custom', message: 'must be comma-separated connection strings postgres://user:password@host:port/database' });
+    return urls;
+  })),
+  GATEHOUSE_REPLICA_MAX_LAG_MS: optional(positive('milliseconds')),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
   GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS: optional(list),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),

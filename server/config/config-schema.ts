@@ -41,6 +41,7 @@ export const configSchema = z.strictObject({
   database: z
     .strictObject({ connectionString: z.string().optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
     .optional(),
+  replicas: z.strictObject({ urls: z.array(z.string()), maxLagMs: positiveInteger.optional() }).optional(),
   allowOwnerConnection: z.boolean().optional(),
   tokens: z.strictObject({ secretKey: z.string().optional(), previousPublicKeys: z.array(z.string()).optional(), ttlSeconds: positiveInteger.optional() }).optional(),
   routeGroups: z.array(routeGroup).optional(),

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/connection/database.js';
+import { DEFAULT_REPLICA_MAX_LAG_MS, type ReplicaConfig } from '../db/replicas/replica-config.js';
 import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
@@ -25,6 +26,8 @@ export type { DataConfig };
 
 export interface ServerConfig {
   database: DatabaseOptions;
+  /** Hot standbys that serve members' reads (`docs/operations/replicas.md`); default none: everything on `database`. */
+  replicas?: ReplicaConfig;
   /**
    * Serve over a login that could leave gatehouse_app (superuser, database owner, BYPASSRLS,
    * member of other roles), with a warning at every start; default false: refused.
@@ -124,6 +127,8 @@ export interface ServerConfig {
 
 export interface ResolvedConfig {
   database: DatabaseOptions;
+  /** Null: no replica, every read on the primary. */
+  replicas: Required<ReplicaConfig> | null;
   allowOwnerConnection: boolean;
   tokens: { secretKey: string; previousPublicKeys: readonly string[]; ttlSeconds: number };
   routeGroups: RouteGroup[];
@@ -191,6 +196,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   return {
     database: config.database,
+    replicas: config.replicas?.urls.length ? { urls: config.replicas.urls, maxLagMs: positive('replicas.maxLagMs', config.replicas.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) } : null,
     allowOwnerConnection: config.allowOwnerConnection ?? false,
     tokens: { secretKey: config.tokens.secretKey, previousPublicKeys: config.tokens.previousPublicKeys ?? [], ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
     routeGroups,

@@ -97,6 +97,24 @@ export class GatehouseMetrics {
     ]);
   }
 
+  /** Each replica's lag and the reads it served, and the reads the primary served instead (`docs/operations/replicas.md`). */
+  watchReplicas(stats: () => { readonly replicas: readonly { name: string; lagSeconds: number; reads: number }[]; readonly primaryReads: number }): void {
+    new Gauge({
+      name: 'gatehouse_replica_lag_seconds',
+      help: 'How far each read replica is behind the primary, as of its last poll (+Inf: unreachable, or no standby).',
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { name, lagSeconds } of stats().replicas) this.set({ replica: name }, lagSeconds);
+      },
+    });
+    scrapedCounter(this.registry, 'gatehouse_replica_reads_total', 'Members\' reads by the server that served them: each replica by host:port, or primary.', ['server'], () => {
+      const { replicas, primaryReads } = stats();
+      return [...replicas.map(({ name, reads }) => [{ server: name }, reads] as const), [{ server: 'primary' }, primaryReads] as const];
+    });
+  }
+
   /**
    * The stored decision log's queue (`decisionLog: {store: 'database'}`): what it wrote, what it
    * dropped past its queue limit or on a refused batch, and what waits.

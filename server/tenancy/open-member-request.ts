@@ -1,5 +1,5 @@
 import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
-import { withOpenedRequest } from '../db/transactions/request-transaction.js';
+import { noteSessionWrite, openedOnPrimary, withOpenedRequest, type OpenedRequest, type RequestOpening } from '../db/transactions/request-transaction.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
@@ -7,7 +7,10 @@ import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberStat
 import type { Services } from '../services.js';
 import { permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
-import { tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
+import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
+import type { ReplicaSet } from '../db/replicas/replica-set.js';
+import type { Executor } from '../db/repositories/executor.js';
+import type { TokenClaims } from '../auth/token-service.js';
 import { organizationIds } from './organization-ids.js';
 import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
@@ -47,39 +50,93 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
   };
   const guessedOrganization = opening.organizationSlug === null ? (group.tenancy === 'none' ? null : undefined) : organizationIds.get(opening.organizationSlug);
   const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization };
-  const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
+  const judge = (opened: OpenedRequest) => judgedFacts(ctx, services, claims, ofGroup, opened);
   try {
+    if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
+      await readOnReplica(ctx, services, services.replicas, opening, judge, (facts) => readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads), rest);
+      return;
+    }
+    const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
     await withOpenedRequest(services.db, opening, async (trx, opened) => {
-      if (!opened.session) throw new UnauthenticatedError();
-      if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
-      const auth = authenticationOf(claims, opened.session);
-      // Known before the checks below refuse: the decision log names the caller of a refusal.
-      Object.assign(ctx.state, { auth });
-      if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
-      if (group.tenancy === 'none') return rest({ auth, trx });
-      if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
-      const { membership, organization } = opened;
-      organizationIds.set(organization.slug, organization.id);
+      const facts = judge(opened);
       // Read ahead for another organization than the slug names now: read again, as without a read-ahead.
-      if (ahead?.complete && guessedOrganization !== undefined && guessedOrganization !== organization.id) {
-        await reopen(trx, tenantOpeningSql({ organizationId: organization.id, userId: claims.userId }));
+      if (ahead?.complete && facts.organization && guessedOrganization !== undefined && guessedOrganization !== facts.organization.id) {
+        await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }));
       }
-      await rest({
-        auth,
-        trx,
-        organization,
-        membership: {
-          roleId: membership.role_id,
-          roleSlug: membership.role_slug,
-          rolePermissions: membership.role_permissions,
-          granted: membership.granted_permissions,
-          denied: membership.denied_permissions,
-        },
-      });
+      await rest({ ...facts, trx });
     }, ahead);
+    if (services.replicas && !READS.has(ctx.method)) await noteSessionWrite(services.db, claims.sessionId);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');
+  }
+}
+
+// The methods a replica may serve: everything else writes, or might, and runs on the primary.
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * The opening's facts turned into statuses, in the documented order: authentication (401), route
+ * group membership (403), organization (404, also for a non-member).
+ */
+function judgedFacts(ctx: GatehouseContext<GroupState>, services: Services, claims: TokenClaims, ofGroup: boolean, opened: OpenedRequest): Omit<MemberFacts, 'trx'> {
+  const group = ctx.state.routeGroup;
+  if (!opened.session) throw new UnauthenticatedError();
+  if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
+  const auth = authenticationOf(claims, opened.session);
+  // Known before the checks below refuse: the decision log names the caller of a refusal.
+  Object.assign(ctx.state, { auth });
+  if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
+  if (group.tenancy === 'none') return { auth };
+  if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
+  const { membership, organization } = opened;
+  organizationIds.set(organization.slug, organization.id);
+  return {
+    auth,
+    organization,
+    membership: {
+      roleId: membership.role_id,
+      roleSlug: membership.role_slug,
+      rolePermissions: membership.role_permissions,
+      granted: membership.granted_permissions,
+      denied: membership.denied_permissions,
+    },
+  };
+}
+
+/**
+ * A member's read served by a replica (`docs/operations/replicas.md`). The opening's checks run on
+ * the primary, so whatever took access away is refused at once however far replicas lag; the
+ * route's own reads then run on a replica that has replayed the session's last write and lags
+ * within the bound, else on the primary. A replica whose connection fails before the read began
+ * is skipped, and the read runs on the primary.
+ */
+async function readOnReplica(
+  ctx: GatehouseContext<GroupState>,
+  services: Services,
+  replicas: ReplicaSet,
+  opening: RequestOpening,
+  judge: (opened: OpenedRequest) => Omit<MemberFacts, 'trx'>,
+  plan: (facts: Required<Omit<TenantMemberFacts, 'trx'>>) => ReadAhead | undefined,
+  rest: (facts: MemberFacts) => Promise<void>,
+): Promise<void> {
+  const { opened, writtenAt } = await openedOnPrimary(services.db, opening);
+  const facts = judge(opened) as Required<Omit<TenantMemberFacts, 'trx'>>;
+  const context = { organizationId: facts.organization.id, userId: facts.auth.user.id };
+  const read = (db: Executor) => {
+    let began = false;
+    const done = inOpenedTransaction(db, replicaReadOpeningSql(context), (trx) => ((began = true), rest({ ...facts, trx })), plan(facts));
+    return { done, began: () => began };
+  };
+  const replica = replicas.choose(writtenAt);
+  if (!replica) return read(services.db).done;
+  const attempt = read(replica.db);
+  try {
+    await attempt.done;
+  } catch (error) {
+    if (attempt.began()) throw error;
+    replicas.lost(replica);
+    await read(services.db).done;
   }
 }
 

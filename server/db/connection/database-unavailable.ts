@@ -1,7 +1,8 @@
 // Socket errors of node-postgres and the SQLSTATE classes that mean "the server is not there
-// (yet)": connection exceptions (08), shutdown and start-up (57P01-57P03), too many connections.
+// (yet)": connection exceptions (08), shutdown and start-up (57P01-57P03), too many connections,
+// and a write that reached a standby (25006: a failover demoted the server under the connection).
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 const MESSAGES = [/Connection terminated/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i];
 
 function codeOf(error: object): string | undefined {

@@ -2,6 +2,9 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from '../schema.js';
 import { statementClient, type StatementObserver } from './statement-client.js';
+import { connectionHosts } from './connection-hosts.js';
+import { PrimaryLocator } from './primary-locator.js';
+import { primaryFollowingClient } from './primary-following-client.js';
 
 export const APP_ROLE = 'gatehouse_app';
 
@@ -62,11 +65,15 @@ export function openDatabase<S = Schema>(
   { connectionString, maxConnections = 10, startupRole = true, preparedStatements = true }: DatabaseOptions,
   observer?: StatementObserver,
 ): Database<S> {
+  const login = (url: string) => (startupRole ? appConnectionString(url) : url);
+  // Several hosts: the pool follows whichever is the primary, as a failover tool promotes one.
+  const hosts = connectionHosts(connectionString)?.map(({ target, url }) => ({ target, url: login(url) }));
+  const Client = statementClient({ prepare: preparedStatements, observer });
   const pool = new pg.Pool({
-    connectionString: startupRole ? appConnectionString(connectionString) : connectionString,
+    connectionString: hosts ? hosts[0]!.url : login(connectionString),
     max: maxConnections,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    Client: statementClient({ prepare: preparedStatements, observer }),
+    Client: hosts ? primaryFollowingClient(Client, new PrimaryLocator(hosts)) : Client,
   });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});

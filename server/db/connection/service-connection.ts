@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { APP_ROLE } from './database.js';
+import { oneHost } from './connection-hosts.js';
 
 /** What the role a connection string logs in as could do beyond the service's own role. */
 export interface ServiceConnection {
@@ -27,7 +28,7 @@ interface RoleFacts {
  */
 export async function inspectServiceConnection(connectionString: string): Promise<ServiceConnection> {
   // As long as the pool waits for a connection: a database that does not answer is unavailable.
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3_000 });
+  const client = new pg.Client({ connectionString: oneHost(connectionString), connectionTimeoutMillis: 3_000 });
   client.on('error', () => {});
   await client.connect();
   try {

@@ -4,6 +4,7 @@ import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
 import { SLUG } from '../../models/slug.js';
+import { walPosition, type WalPosition } from '../replicas/wal-position.js';
 
 export interface RequestOpening {
   /** From the token's verified claims. */
@@ -112,12 +113,31 @@ export async function withOpenedRequest<T>(
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
 export type SessionOpening = Omit<RequestOpening, 'routeGroup' | 'organizationSlug'> & { routeGroup: string | null };
 
-/**
- * The session and route group facts of the same opening, for a request that needs no tenant
- * transaction: one parameterized statement, outside any transaction (its settings end with it).
- */
+/** The opening's checks as one parameterized call, for a statement outside any transaction (its settings end with it). */
+const openRequestCall = (opening: SessionOpening & { organizationSlug: string | null }) =>
+  sql`gatehouse_open_request(${opening.sessionId}::uuid, ${opening.userId}::integer, ${opening.claimedRouteGroup}::text, ${opening.openContext}, ${opening.routeGroup}::text, ${opening.organizationSlug}::text)`;
+
+/** The session and route group facts of the same opening, for a request that needs no tenant transaction. */
 export async function openedSession(db: Kysely<Schema>, opening: SessionOpening): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
-  const { rows } = await sql<OpeningRow>`SELECT * FROM gatehouse_open_request(${opening.sessionId}::uuid, ${opening.userId}::integer, ${opening.claimedRouteGroup}::text, ${opening.openContext}, ${opening.routeGroup}::text, NULL)`.execute(db);
+  const { rows } = await sql<OpeningRow>`SELECT * FROM ${openRequestCall({ ...opening, organizationSlug: null })}`.execute(db);
   const { session, groupMember } = openedRequest(rows[0]!, null);
   return { session, groupMember };
+}
+
+/**
+ * Every fact of the opening, read on the primary, for a read a replica then serves: a revoked
+ * session, a removed member or a withdrawn permission is refused on the very next request, however
+ * far the replicas lag. With the WAL position of the session's last write, which the replica must
+ * have replayed before it may answer.
+ */
+export async function openedOnPrimary(db: Kysely<Schema>, opening: RequestOpening): Promise<{ opened: OpenedRequest; writtenAt: WalPosition | null }> {
+  const { rows } = await sql<OpeningRow & { write_lsn: string | null }>`SELECT opening.*, (SELECT write_lsn::text FROM sessions WHERE id = ${opening.sessionId}::uuid) AS write_lsn
+    FROM ${openRequestCall(opening)} AS opening`.execute(db);
+  const row = rows[0]!;
+  return { opened: openedRequest(row, opening.organizationSlug), writtenAt: row.write_lsn === null ? null : walPosition(row.write_lsn) };
+}
+
+/** Keeps the primary's WAL position, after a session's write committed, for the read-your-writes of its next reads. */
+export async function noteSessionWrite(db: Kysely<Schema>, sessionId: string): Promise<void> {
+  await sql`UPDATE sessions SET write_lsn = greatest(write_lsn, pg_current_wal_lsn()) WHERE id = ${sessionId}::uuid`.execute(db);
 }

@@ -36,6 +36,14 @@ export function tenantOpeningSql(context: TenantContext): string {
   return `BEGIN; ${tenantSettingsSql(context)}`;
 }
 
+/**
+ * The opening of a read a replica serves: one snapshot, as a complete read-ahead reads (its include
+ * hops read their parents again), and read-only, as a standby is.
+ */
+export function replicaReadOpeningSql(context: TenantContext): string {
+  return `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${tenantSettingsSql(context)}`;
+}
+
 function tenantSettingsSql(context: TenantContext): string {
   return `SELECT
     set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),

@@ -60,6 +60,8 @@ export interface TestServerOptions extends Partial<ServerConfig> {
   databasePort?: number;
   /** The clock token expiry is judged by. */
   clock?: () => Date;
+  /** The database to serve; default a fresh copy of the demo template. */
+  testDatabase?: TestDatabase;
 }
 
 function viaPort(connectionString: string, port: number | undefined): string {
@@ -73,8 +75,8 @@ function viaPort(connectionString: string, port: number | undefined): string {
  * A server on an ephemeral port over a fresh demo database, serving as the database's service
  * login while `sql` works as the owner; the token key is shared per file.
  */
-export async function startTestServer({ databasePort, clock, ...overrides }: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+export async function startTestServer({ databasePort, clock, testDatabase, ...overrides }: TestServerOptions = {}): Promise<TestServer> {
+  const database = testDatabase ?? (await createTestDatabase());
   const { secretKey } = await (keyPair ??= generateTokenKeyPair());
   // As `gatehouse start` serves: through the database's own service login, no role switch at startup.
   const server = await createServer({

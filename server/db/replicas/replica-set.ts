@@ -1,0 +1,150 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../connection/database.js';
+import type { Schema } from '../schema.js';
+import { walPosition, type WalPosition } from './wal-position.js';
+
+// A replica that stops answering, or falls behind, is skipped from the next poll on: within a
+// second, as long as one poll takes less than the rest of it.
+const POLL_INTERVAL_MS = 250;
+const POLL_TIMEOUT_MS = 700;
+
+/** One standby as the service last saw it. */
+export interface ReplicaState {
+  /** host:port of its URL: what metrics and logs call it (never its login). */
+  readonly name: string;
+  /** Answered the last poll, in recovery, and within the lag bound. */
+  usable: boolean;
+  /** How far it has replayed the primary's WAL; only ever grows while it stays a standby. */
+  replayed: WalPosition | null;
+  /** Seconds behind the primary: 0 once it has replayed what the primary had, else the age of its last replayed transaction. */
+  lagSeconds: number;
+  /** Reads it served. */
+  reads: number;
+}
+
+/** A replica as this set keeps it: its state, its pool, and whether a poll of it is under way. */
+interface Kept {
+  readonly state: ReplicaState;
+  readonly database: Database;
+  polling: boolean;
+}
+
+export interface Replica {
+  readonly state: ReplicaState;
+  readonly db: Kysely<Schema>;
+}
+
+interface PollRow {
+  standby: boolean;
+  replayed: string | null;
+  age: number | null;
+}
+
+const nameOf = (url: string) => {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '5432'}`;
+};
+
+function timeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('replica poll timed out')), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The read replicas and what the service knows of them. A poll reads the primary's WAL position,
+ * then each standby's replay position and the age of its last replayed transaction; reads are
+ * handed to the standbys that are usable, in turn. Positions only grow, so a replica this set
+ * says has replayed a position has, whatever happened since the poll.
+ */
+export class ReplicaSet {
+  readonly #replicas: Kept[];
+  readonly #primary: Kysely<Schema>;
+  readonly #maxLagSeconds: number;
+  #primaryReads = 0;
+  #turn = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(primary: Kysely<Schema>, replicas: readonly { url: string; database: Database }[], maxLagMs: number) {
+    this.#primary = primary;
+    this.#maxLagSeconds = maxLagMs / 1000;
+    this.#replicas = replicas.map(({ url, database }) => ({
+      state: { name: nameOf(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
+      database,
+      polling: false,
+    }));
+  }
+
+  /** Polls now and then every quarter second; resolves once the first poll is done, so the first reads can use the replicas. */
+  async start(): Promise<void> {
+    await this.poll();
+    this.#timer = setInterval(() => void this.poll(), POLL_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  async poll(): Promise<void> {
+    const primary = await sql<{ position: string }>`SELECT pg_current_wal_lsn()::text AS position`
+      .execute(this.#primary)
+      .then(({ rows }) => walPosition(rows[0]!.position))
+      .catch(() => null);
+    await Promise.all(this.#replicas.map((replica) => this.#pollReplica(replica, primary)));
+  }
+
+  async #pollReplica(replica: Kept, primary: WalPosition | null): Promise<void> {
+    if (replica.polling) return;
+    replica.polling = true;
+    const { state } = replica;
+    try {
+      const { rows } = await timeout(
+        sql<PollRow>`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
+          extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8 AS age`.execute(replica.database.db),
+        POLL_TIMEOUT_MS,
+      );
+      const row = rows[0]!;
+      // A server that left recovery was promoted: it is no replica of this primary any more.
+      state.replayed = row.standby && row.replayed !== null ? walPosition(row.replayed) : null;
+      const caughtUp = state.replayed !== null && primary !== null && state.replayed >= primary;
+      state.lagSeconds = state.replayed === null ? Number.POSITIVE_INFINITY : caughtUp ? 0 : (row.age ?? Number.POSITIVE_INFINITY);
+      state.usable = state.replayed !== null && state.lagSeconds <= this.#maxLagSeconds;
+    } catch {
+      Object.assign(state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
+    } finally {
+      replica.polling = false;
+    }
+  }
+
+  /**
+   * A replica for a read, in turn among the usable ones; with `after`, only one that has replayed
+   * that position (the caller's last write). Null: read from the primary.
+   */
+  choose(after: WalPosition | null): Replica | null {
+    const count = this.#replicas.length;
+    for (let step = 0; step < count; step++) {
+      const replica = this.#replicas[(this.#turn + step) % count]!;
+      const { state } = replica;
+      if (!state.usable || (after !== null && (state.replayed === null || state.replayed < after))) continue;
+      this.#turn = (this.#turn + step + 1) % count;
+      state.reads++;
+      return { state, db: replica.database.db };
+    }
+    this.#primaryReads++;
+    return null;
+  }
+
+  /** A replica whose connection failed: skipped until a poll finds it answering again. */
+  lost(replica: Replica): void {
+    replica.state.usable = false;
+  }
+
+  /** Each replica's state, and the reads the primary served instead. */
+  stats(): { replicas: readonly ReplicaState[]; primaryReads: number } {
+    return { replicas: this.#replicas.map(({ state }) => state), primaryReads: this.#primaryReads };
+  }
+
+  async close(options?: { force?: boolean }): Promise<void> {
+    clearInterval(this.#timer);
+    await Promise.all(this.#replicas.map(({ database }) => database.close(options)));
+  }
+}

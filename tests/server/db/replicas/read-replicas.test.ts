@@ -1,0 +1,164 @@
+import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import demo from '../../../../policies/gatehouse.config.js';
+import { seedDemo } from '../../../../policies/seed.js';
+import { migrate } from '../../../../server/db/migrations/migrations.js';
+import { startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
+import { startStreamingReplica, type StreamingReplica } from '../../../../harness/streaming-replica.js';
+import { clusterFolder } from '../../../support/cluster-folder.js';
+import { provisionServiceLogin } from '../../../support/service-login.js';
+import type { TestDatabase } from '../../../support/database.js';
+import { startDataServer } from '../../support/data-server.js';
+import type { TestServer } from '../../support/test-server.js';
+
+// A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
+let folder: string;
+let primary: EmbeddedCluster;
+let standby: StreamingReplica;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  folder = await clusterFolder('replicas');
+  const dataDir = join(folder, 'primary');
+  primary = await startEmbeddedCluster({ dataDir, persistent: false });
+  const ownerUrl = primary.url('postgres');
+  await migrate(ownerUrl, { dir: demo.migrations });
+  await seedDemo(ownerUrl);
+  const serviceUrl = await provisionServiceLogin(ownerUrl);
+  database = { name: 'postgres', ownerUrl, serviceUrl: () => Promise.resolve(serviceUrl), drop: async () => {} };
+  standby = await startStreamingReplica(ownerUrl, dataDir, join(folder, 'standby'));
+});
+
+afterAll(async () => {
+  await standby?.stop();
+  await primary?.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** A server whose members' reads go to the standby while it lags at most `maxLagMs`. */
+async function replicatedServer(maxLagMs: number): Promise<TestServer> {
+  return startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl())], maxLagMs }, metrics: { port: 0, host: '127.0.0.1' } });
+}
+
+/** Reads each server served so far, from the server's Prometheus metrics. */
+async function readsServed(server: TestServer): Promise<{ replica: number; primary: number }> {
+  const text = await (await fetch(server.server.metricsUrl!)).text();
+  const count = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  return { replica: count(/^gatehouse_replica_reads_total\{server="127\.0\.0\.1:\d+"\} (\d+)$/m), primary: count(/^gatehouse_replica_reads_total\{server="primary"\} (\d+)$/m) };
+}
+
+async function eventually(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const READ_ROUTES = ['/api/acme/posts', '/api/acme/posts?include=comments', '/api/acme/comments', '/api/acme/roles', '/api/acme/user-role', '/api/acme/posts/trashed'];
+
+describe('read replicas', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    await standby.delayApply(0);
+    server = await replicatedServer(600_000);
+  });
+  afterAll(() => server?.close());
+
+  it('serves members\' reads from the standby, and their writes from the primary', async () => {
+    const token = await server.login('owner@acme.test');
+    const before = await readsServed(server);
+    for (const path of READ_ROUTES) expect((await server.api.get(path, { token })).status).toBe(200);
+    const after = await readsServed(server);
+    expect(after.replica - before.replica).toBe(READ_ROUTES.length);
+  });
+
+  it('refuses a revoked session, a withdrawn permission and a removed member at once, while the standby replays nothing', { timeout: 120_000 }, async () => {
+    await standby.delayApply(3_600_000);
+    const viewer = await server.login('viewer@acme.test');
+    const editor = await server.login('editor@acme.test');
+    expect((await server.api.get('/api/acme/posts', { token: viewer })).status).toBe(200);
+    expect((await server.api.post('/api/auth/logout', { token: viewer })).status).toBe(200);
+    const answers = new Set<number>();
+    for (let batch = 0; batch < 50; batch++) {
+      const statuses = await Promise.all(READ_ROUTES.concat(READ_ROUTES, READ_ROUTES, READ_ROUTES).slice(0, 20).map((path) => server.api.get(path, { token: viewer })));
+      for (const { status } of statuses) answers.add(status);
+    }
+    expect([...answers]).toEqual([401]);
+
+    await server.sql(`UPDATE user_roles SET denied_permissions = denied_permissions || '{posts.index}' WHERE user_id = (SELECT id FROM users WHERE email = 'editor@acme.test')`);
+    expect((await server.api.get('/api/acme/posts', { token: editor })).status).toBe(403);
+
+    await server.sql(`DELETE FROM user_roles WHERE user_id = (SELECT id FROM users WHERE email = 'editor@acme.test')`);
+    expect((await server.api.get('/api/acme/comments', { token: editor })).status).toBe(404);
+  });
+
+  it('reads a caller\'s own writes back, 1,000 times, while other callers may read the lagging standby', { timeout: 180_000 }, async () => {
+    const reader = await server.login('owner@globex.test');
+    const posts = (await server.api.get('/api/globex/posts', { token: reader })).body.data as { id: number }[];
+    const rounds = Math.ceil(1_000 / posts.length);
+    const stale: string[] = [];
+    // A session per post, side by side, each writing its post and reading it back at once: 1,000 times in all.
+    await Promise.all(
+      posts.map(async ({ id }) => {
+        const writer = await server.login('owner@globex.test');
+        for (let round = 0; round < rounds; round++) {
+          const title = `revision ${round}`;
+          expect((await server.api.request('PATCH', `/api/globex/posts/${id}`, { token: writer, body: { title } })).status).toBe(200);
+          // Alternately the record and the list it is in.
+          const read =
+            round % 2 === 0
+              ? (await server.api.get(`/api/globex/posts/${id}`, { token: writer })).body
+              : (await server.api.get('/api/globex/posts?per_page=100', { token: writer })).body.data.find((post: { id: number }) => post.id === id);
+          if (read.title !== title) stale.push(`post ${id}, round ${round}: ${read.title}`);
+        }
+      }),
+    );
+    expect(stale).toEqual([]);
+    // A session that wrote nothing reads the standby, an hour behind and within the bound.
+    expect((await server.api.get(`/api/globex/posts/${posts[0]!.id}`, { token: reader })).body.title).not.toBe(`revision ${rounds - 1}`);
+  });
+});
+
+describe('a replica that lags or stops', () => {
+  it('is skipped past the lag bound, and taken back once it has caught up', async () => {
+    await standby.delayApply(3_600_000);
+    const server = await replicatedServer(500);
+    try {
+      const token = await server.login('owner@globex.test');
+      // The login committed on the primary an hour ahead of the standby.
+      await eventually(async () => {
+        const before = await readsServed(server);
+        await server.api.get('/api/globex/posts', { token });
+        return (await readsServed(server)).primary > before.primary;
+      });
+      await standby.delayApply(0);
+      await eventually(async () => {
+        const before = await readsServed(server);
+        expect((await server.api.get('/api/globex/posts', { token })).status).toBe(200);
+        return (await readsServed(server)).replica > before.replica;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('falls back to the primary when the standby is down, without a failed request', async () => {
+    await standby.delayApply(0);
+    const server = await replicatedServer(600_000);
+    try {
+      const token = await server.login('owner@globex.test');
+      const post = (await server.api.get('/api/globex/posts', { token })).body.data[0].id as number;
+      await standby.stop();
+      for (let attempt = 0; attempt < 50; attempt++) {
+        expect((await server.api.get('/api/globex/posts', { token })).status).toBe(200);
+        expect((await server.api.get(`/api/globex/posts/${post}`, { token })).status).toBe(200);
+      }
+      const metrics = await (await fetch(server.server.metricsUrl!)).text();
+      expect(metrics).toMatch(/^gatehouse_replica_lag_seconds\{replica="127\.0\.0\.1:\d+"\} \+Inf$/m);
+    } finally {
+      await server.close();
+    }
+  });
+});
