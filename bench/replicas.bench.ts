@@ -5,7 +5,7 @@
 // else, so the figure that matters is the primary's CPU per read going down, not the throughput.
 // Writes bench/results/replicas.json.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -15,11 +15,12 @@ import { roleUrl } from '../server/db/logins/role-url.js';
 import { migrate } from '../server/db/migrations/migrations.js';
 import { startEmbeddedCluster } from '../server/db/cluster/embedded-cluster.js';
 import demo from '../policies/gatehouse.config.js';
-import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
-import { ROOT, startCommand, type RunningCommand } from '../harness/cli.js';
+import { seedDemo } from '../policies/seed.js';
+import type { RunningCommand } from '../harness/cli.js';
 import { startStreamingReplica, type StreamingReplica } from '../harness/streaming-replica.js';
 import { clusterCpu, cpuMsBetween } from './support/cluster-cpu.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
+import { demoToken, getOk, serveDemo } from './support/served-demo.js';
 
 const CONCURRENCY = 16;
 const ROUNDS = 3;
@@ -29,20 +30,7 @@ const SERVICE_PASSWORD = 'replicas-bench-service-password';
 const SETUPS = [0, 1, 2] as const;
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'replicas.json');
-const DEMO_CONFIG = fileURLToPath(new URL('../policies/gatehouse.config.ts', import.meta.url));
-const GATEHOUSE = join(ROOT, 'server', 'bin', 'gatehouse.js');
 const PATH = '/api/acme/posts?per_page=25';
-
-function get(agent: Agent, url: string, token: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`GET ${url} answered ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 interface Round extends Throughput {
   /** CPU of the primary's processes (backends, WAL senders) per read. */
@@ -68,7 +56,7 @@ try {
   const secretKey = (await generateTokenKeyPair()).secretKey;
   const urls: string[] = [];
   for (const replicas of SETUPS) {
-    const instance = startCommand(process.execPath, [GATEHOUSE, 'serve', '--config', DEMO_CONFIG], {
+    const { instance, url } = await serveDemo({
       DATABASE_URL: ownerUrl,
       GATEHOUSE_APP_DATABASE_URL: serviceUrl,
       GATEHOUSE_REPLICA_URLS: standbys.slice(0, replicas).map((standby) => standby.via(serviceUrl)).join(','),
@@ -80,21 +68,16 @@ try {
       LOG_LEVEL: 'warn',
     });
     instances.push(instance);
-    urls.push(/Gatehouse listening on (\S+)/.exec(await instance.waitFor(/Gatehouse listening on (\S+)/))![1]!);
+    urls.push(url);
   }
-  const login = await fetch(`${urls[0]}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'owner@acme.test', password: DEMO_PASSWORD }),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const token = await demoToken(urls[0]!, 'owner@acme.test');
   const primaryCpu = await clusterCpu(ownerUrl);
   const rounds = new Map<number, Round[]>(SETUPS.map((replicas) => [replicas, []]));
   for (let round = 0; round < ROUNDS; round += 1) {
     console.log(`Round ${round + 1} of ${ROUNDS}...`);
     for (const [index, replicas] of SETUPS.entries()) {
       const before = await primaryCpu();
-      const throughput = await measureThroughput(() => get(agent, `${urls[index]}${PATH}`, token), SAMPLE);
+      const throughput = await measureThroughput(() => getOk(agent, `${urls[index]}${PATH}`, token), SAMPLE);
       const after = await primaryCpu();
       const cpu = before && after ? cpuMsBetween(before, after) : Number.NaN;
       rounds.get(replicas)!.push({ ...throughput, primaryCpuMsPerRead: Math.round((cpu / (SAMPLE.requests + SAMPLE.warmup)) * 1000) / 1000 });

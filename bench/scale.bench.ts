@@ -5,18 +5,19 @@
 // two instances can only help as far as the cores the database and the pooler leave free.
 // Writes bench/results/scale.json.
 import { readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/logins/app-login.js';
-import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
+import { seedDemo } from '../policies/seed.js';
 import { roleUrl } from '../server/db/logins/role-url.js';
-import { ROOT, startCommand, type RunningCommand } from '../harness/cli.js';
+import type { RunningCommand } from '../harness/cli.js';
 import { startPgBouncer } from '../harness/pgbouncer.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
+import { demoToken, getOk, serveDemo } from './support/served-demo.js';
 
 const CONCURRENCY = 16;
 const ROUNDS = 3;
@@ -26,22 +27,6 @@ const SERVICE_PASSWORD = 'scale-bench-service-password';
 const SERVICE_ROLE = 'scale_bench_service';
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'scale.json');
-// Without a config `serve` serves the core alone; the instances serve the demo's models.
-const DEMO_CONFIG = fileURLToPath(new URL('../policies/gatehouse.config.ts', import.meta.url));
-/** The CLI as a checkout runs it (`npx gatehouse`), not the tests' prebuilt copy. */
-const GATEHOUSE = join(ROOT, 'server', 'bin', 'gatehouse.js');
-
-function get(agent: Agent, url: string, token: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`GET ${url} answered ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** CPU time (user + system) a process has used, in milliseconds, from /proc (100 ticks a second). */
 async function cpuMs(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
@@ -86,22 +71,17 @@ await withBenchDatabase(async (ownerUrl) => {
     };
     const urls: string[] = [];
     for (let index = 0; index < 2; index += 1) {
-      const instance = startCommand(process.execPath, [GATEHOUSE, 'serve', '--config', DEMO_CONFIG], env);
+      const { instance, url } = await serveDemo(env);
       instances.push(instance);
-      urls.push(/Gatehouse listening on (\S+)/.exec(await instance.waitFor(/Gatehouse listening on (\S+)/))![1]!);
+      urls.push(url);
     }
-    const login = await fetch(`${urls[0]}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@acme.test', password: DEMO_PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const token = await demoToken(urls[0]!, 'owner@acme.test');
     const path = '/api/acme/posts?per_page=25';
     let turn = 0;
     const pids = instances.map((instance) => instance.child.pid!);
     const sides = {
-      one: () => get(agent, `${urls[0]}${path}`, token),
-      two: () => get(agent, `${urls[turn++ % 2]}${path}`, token),
+      one: () => getOk(agent, `${urls[0]}${path}`, token),
+      two: () => getOk(agent, `${urls[turn++ % 2]}${path}`, token),
     };
     const rounds: Record<keyof typeof sides, Round[]> = { one: [], two: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
