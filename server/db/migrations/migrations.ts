@@ -18,9 +18,6 @@ export const CORE_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)),
 /** Recorded names of an application's migrations start with this, so they never meet the core's. */
 export const APP_MIGRATION_PREFIX = 'app/';
 
-// Any fixed number works; it only has to be the same for every process migrating this database.
-const MIGRATION_LOCK_KEY = 7_204_118;
-
 const MIGRATION_NAME = /^\d+_[a-z0-9_]+\.sql$/;
 
 // The core's files as they were before the demo application moved out of them (they also
@@ -77,6 +74,50 @@ function alreadyApplied(migration: Migration, checksum: string): boolean {
   throw new ChangedMigrationError(migration.name);
 }
 
+// SQLSTATEs of a CREATE TABLE IF NOT EXISTS that lost a race with another process creating the same table.
+const CREATED_MEANWHILE = new Set(['23505', '42P07']);
+
+async function createMigrationsTable(client: pg.Client): Promise<void> {
+  await client
+    .query(
+      `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
+        name text PRIMARY KEY,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    )
+    .catch((error: unknown) => {
+      if (!CREATED_MEANWHILE.has((error as { code?: string }).code ?? '')) throw error;
+    });
+}
+
+async function appliedChecksums(client: pg.Client, names?: string[]): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ name: string; checksum: string }>(
+    'SELECT name, checksum FROM gatehouse_migrations WHERE $1::text[] IS NULL OR name = ANY($1)',
+    [names ?? null],
+  );
+  return new Map(rows.map((row) => [row.name, row.checksum]));
+}
+
+/**
+ * Applies one migration unless another process did meanwhile. Processes migrating at once take
+ * turns on a lock of the migrations table itself: unlike an advisory lock, which any login may
+ * take, this mode needs a write privilege on the table, which only its owner holds, so no
+ * analyst or service login can hold migrations up.
+ */
+async function applyOnce(client: pg.Client, migration: Migration): Promise<boolean> {
+  return inTransaction(client, async () => {
+    await client.query('LOCK TABLE gatehouse_migrations IN SHARE ROW EXCLUSIVE MODE');
+    const checksum = (await appliedChecksums(client, [migration.name])).get(migration.name);
+    if (checksum !== undefined && alreadyApplied(migration, checksum)) return false;
+    await client.query(migration.sql);
+    await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
+    return true;
+  }).catch((error: unknown) => {
+    throw error instanceof ChangedMigrationError ? error : new FailedMigrationError(migration.name, error);
+  });
+}
+
 /**
  * Applies pending migrations, the core's then the application's, each in its own transaction,
  * as the connecting (owner) role, one process at a time. A migration whose text changed after it
@@ -88,30 +129,15 @@ export async function migrate(ownerConnectionString: string, options: MigrateOpt
   const client = new pg.Client({ connectionString: ownerConnectionString });
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query(`CREATE TABLE IF NOT EXISTS gatehouse_migrations (
-      name text PRIMARY KEY,
-      checksum text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    const applied = new Map(
-      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM gatehouse_migrations')).rows.map(
-        (row) => [row.name, row.checksum],
-      ),
-    );
+    await createMigrationsTable(client);
+    const applied = await appliedChecksums(client);
     const pending = migrations.filter((migration) => {
       const checksum = applied.get(migration.name);
       return checksum === undefined || !alreadyApplied(migration, checksum);
     });
-    for (const migration of pending) {
-      await inTransaction(client, async () => {
-        await client.query(migration.sql);
-        await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
-      }).catch((error: unknown) => {
-        throw new FailedMigrationError(migration.name, error);
-      });
-    }
-    return pending.map((migration) => migration.name);
+    const ran: string[] = [];
+    for (const migration of pending) if (await applyOnce(client, migration)) ran.push(migration.name);
+    return ran;
   } finally {
     await client.end();
   }
