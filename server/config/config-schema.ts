@@ -74,6 +74,7 @@ export const configSchema = z.strictObject({
       batchSize: positiveInteger.optional(),
     })
     .optional(),
+  fairShare: z.strictObject({ organization: z.number().positive().optional(), user: z.number().positive().optional(), waitMs: z.number().int().nonnegative().optional() }).optional(),
   migrations: z.string().optional(),
   policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),

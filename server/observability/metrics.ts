@@ -4,6 +4,8 @@ import { statementCache } from '../db/statements/statement-cache.js';
 import { THROTTLED_ACTIONS, type ThrottledAction } from '../throttle/throttle-limits.js';
 import { DECISION_GATES, type DecisionGate } from '@gatehouse/engine';
 import { PreboundHistogram } from './prebound-histogram.js';
+import { SHARES } from '../errors/fair-share-exceeded-error.js';
+import type { FairShareStats } from '../tenancy/fair-shares.js';
 
 const OUTCOMES = ['allowed', 'denied'] as const;
 type Outcome = (typeof OUTCOMES)[number];
@@ -43,7 +45,7 @@ function scrapedCounter<L extends string>(registry: Registry, name: string, help
  * The service's Prometheus metrics, in a registry of their own (never prom-client's global one,
  * so two servers in one process each report their own). No label carries a user, an
  * organization, an email or a raw path: only methods, route templates, status classes, route
- * group names, gates, outcomes, throttled actions and pool states, all from fixed sets.
+ * group names, gates, outcomes, throttled actions, pool states and fair shares, all from fixed sets.
  */
 export class GatehouseMetrics {
   readonly registry = new Registry();
@@ -121,6 +123,24 @@ export class GatehouseMetrics {
       registers: [this.registry],
       collect() {
         this.set(stats().queued);
+      },
+    });
+  }
+
+  /** The fair shares of the pool: requests that waited for their share, were refused past it, wait now. */
+  watchFairShares(stats: () => FairShareStats): void {
+    scrapedCounter(this.registry, 'gatehouse_fair_share_waits_total', "Requests that found their organization's or user's share of the pool full and waited, by share.", ['share'], () =>
+      SHARES.map((share) => [{ share }, stats().waited[share]] as const),
+    );
+    scrapedCounter(this.registry, 'gatehouse_fair_share_refusals_total', "Requests answered 429 because their organization's or user's share of the pool stayed full, by share.", ['share'], () =>
+      SHARES.map((share) => [{ share }, stats().refused[share]] as const),
+    );
+    new Gauge({
+      name: 'gatehouse_fair_share_waiting',
+      help: 'Requests waiting now for their share of the pool.',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().waiting);
       },
     });
   }

@@ -49,7 +49,10 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
   const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization };
   const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
   try {
-    await withOpenedRequest(services.db, opening, async (trx, opened) => {
+    // Within the caller's share of the pool, known before a connection is taken: the slug the
+    // request names and the user its signed token names.
+    const holders = { organization: opening.organizationSlug, user: String(claims.userId) };
+    await services.fairShares.hold(holders, () => withOpenedRequest(services.db, opening, async (trx, opened) => {
       if (!opened.session) throw new UnauthenticatedError();
       if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
       const auth = authenticationOf(claims, opened.session);
@@ -76,7 +79,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
           denied: membership.denied_permissions,
         },
       });
-    }, ahead);
+    }, ahead));
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');

@@ -10,6 +10,9 @@ export const APP_ROLE = 'gatehouse_app';
 const CONNECT_TIMEOUT_MS = 3_000;
 export const ANALYST_ROLE = 'gatehouse_analyst';
 
+/** The pool's size unless configured. */
+export const DEFAULT_MAX_CONNECTIONS = 10;
+
 /** S: the tables the caller queries; an application adds its own to the core's Schema. */
 export interface Database<S = Schema> {
   readonly db: Kysely<S>;
@@ -59,7 +62,7 @@ export function appConnectionString(connectionString: string): string {
  * login that holds nothing else), so row-level security applies even when the URL names the owner.
  */
 export function openDatabase<S = Schema>(
-  { connectionString, maxConnections = 10, startupRole = true, preparedStatements = true }: DatabaseOptions,
+  { connectionString, maxConnections = DEFAULT_MAX_CONNECTIONS, startupRole = true, preparedStatements = true }: DatabaseOptions,
   observer?: StatementObserver,
 ): Database<S> {
   const pool = new pg.Pool({
