@@ -101,19 +101,21 @@ export class GatehouseMetrics {
 
   /**
    * The stored decision log's queue (`decisionLog: {store: 'database'}`): what it wrote, what it
-   * dropped past its queue limit or on a refused batch, and what waits.
+   * dropped past its queue limit or on a refused batch, what it left out past an organization's
+   * share of the minute, and what waits.
    */
-  watchDecisionLog(stats: () => { readonly queued: number; readonly written: number; readonly dropped: number }): void {
+  watchDecisionLog(stats: () => { readonly queued: number; readonly written: number; readonly dropped: number; readonly overShare: number }): void {
     scrapedCounter(
       this.registry,
       'gatehouse_decision_log_events_total',
-      'Refusals the stored decision log wrote, or dropped (its queue was full or the database refused a batch).',
+      'Refusals the stored decision log wrote, dropped (its queue was full or the database refused a batch), or left out past their organization\'s share of the minute (over_share).',
       ['result'],
       () => {
-        const { written, dropped } = stats();
+        const { written, dropped, overShare } = stats();
         return [
           [{ result: 'written' }, written],
           [{ result: 'dropped' }, dropped],
+          [{ result: 'over_share' }, overShare],
         ];
       },
     );
