@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrations/migrations.js';
@@ -31,6 +34,26 @@ describe('the migrations lock', () => {
       expect(await migrate(testDb.ownerUrl)).toEqual([]);
     } finally {
       await session.query('SELECT pg_advisory_unlock_all()');
+    }
+  });
+
+  it('names the analyst session whose open transaction a migration waits on, instead of waiting forever', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-migration-lock-'));
+    try {
+      await writeFile(join(dir, '001_add_column.sql'), 'ALTER TABLE posts ADD COLUMN pinned boolean;');
+      await session.query('BEGIN');
+      try {
+        await session.query('SELECT count(*) FROM posts');
+        const pid = (await session.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        await expect(migrate(testDb.ownerUrl, { dir, lockTimeoutMs: 300 })).rejects.toThrow(
+          `Migration app/001_add_column.sql failed and was rolled back: it waited 0.3 s for a lock held by backend ${pid} (role ${analyst.role}, idle in transaction); end that session (SELECT pg_terminate_backend(${pid})) or let it finish, then migrate again.`,
+        );
+      } finally {
+        await session.query('ROLLBACK');
+      }
+      expect(await migrate(testDb.ownerUrl, { dir })).toEqual(['app/001_add_column.sql']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -7,6 +7,7 @@ import { ChangedMigrationError } from './changed-migration-error.js';
 import { FailedMigrationError } from './failed-migration-error.js';
 import { inTransaction } from '../transactions/owner-transaction.js';
 import { MigrationsFolderError } from './migrations-folder-error.js';
+import { LockWaitWatch } from './lock-wait-watch.js';
 
 /**
  * What every deployment needs: the core's own tables, roles, row-level security and helpers.
@@ -40,7 +41,14 @@ export interface Migration {
 export interface MigrateOptions {
   /** The application's migrations folder, applied after the core's, in name order. */
   dir?: string;
+  /**
+   * How long a migration may wait for a lock another session holds before it is rolled back,
+   * naming that session; default 10 s. Migrating processes wait for each other without limit.
+   */
+  lockTimeoutMs?: number;
 }
+
+export const DEFAULT_MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 
 async function sqlFiles(dir: string): Promise<string[]> {
   try {
@@ -105,12 +113,12 @@ async function appliedChecksums(client: pg.Client, names?: string[]): Promise<Ma
  * take, this mode needs a write privilege on the table, which only its owner holds, so no
  * analyst or service login can hold migrations up.
  */
-async function applyOnce(client: pg.Client, migration: Migration): Promise<boolean> {
+async function applyOnce(client: pg.Client, migration: Migration, watch: LockWaitWatch): Promise<boolean> {
   return inTransaction(client, async () => {
     await client.query('LOCK TABLE gatehouse_migrations IN SHARE ROW EXCLUSIVE MODE');
     const checksum = (await appliedChecksums(client, [migration.name])).get(migration.name);
     if (checksum !== undefined && alreadyApplied(migration, checksum)) return false;
-    await client.query(migration.sql);
+    await watch.during(() => client.query(migration.sql));
     await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
     return true;
   }).catch((error: unknown) => {
@@ -128,6 +136,8 @@ export async function migrate(ownerConnectionString: string, options: MigrateOpt
   const migrations = await allMigrations(options);
   const client = new pg.Client({ connectionString: ownerConnectionString });
   await client.connect();
+  const { rows: [backend] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const watch = new LockWaitWatch(ownerConnectionString, backend!.pid, options.lockTimeoutMs ?? DEFAULT_MIGRATION_LOCK_TIMEOUT_MS);
   try {
     await createMigrationsTable(client);
     const applied = await appliedChecksums(client);
@@ -136,9 +146,10 @@ export async function migrate(ownerConnectionString: string, options: MigrateOpt
       return checksum === undefined || !alreadyApplied(migration, checksum);
     });
     const ran: string[] = [];
-    for (const migration of pending) if (await applyOnce(client, migration)) ran.push(migration.name);
+    for (const migration of pending) if (await applyOnce(client, migration, watch)) ran.push(migration.name);
     return ran;
   } finally {
+    await watch.close();
     await client.end();
   }
 }
