@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors/config-error.js';
 import type { Share } from '../errors/fair-share-exceeded-error.js';
+import { CONNECT_TIMEOUT_MS } from '../db/connection/database.js';
 
 /**
  * How much of the database pool one organization, and one user, may hold at once: a fraction of
@@ -11,14 +12,16 @@ export interface FairShareConfig {
   organization?: number;
   /** Default 0.25: a quarter of the pool. */
   user?: number;
-  /** Default 1000. */
+  /** Default 3000: as long as any request waits for a connection of the pool before its 503. */
   waitMs?: number;
 }
 
 /** Shares as numbers of connections, at least one and at most the pool. */
 export type ResolvedFairShare = Record<Share, number> & { waitMs: number };
 
-export const FAIR_SHARE_DEFAULTS = { organization: 0.5, user: 0.25, waitMs: 1000 } as const satisfies Required<FairShareConfig>;
+// A request past its share waits as long as it would for a pooled connection: a share refuses
+// only what the pool itself would have kept waiting as long.
+export const FAIR_SHARE_DEFAULTS = { organization: 0.5, user: 0.25, waitMs: CONNECT_TIMEOUT_MS } as const satisfies Required<FairShareConfig>;
 
 function connections(name: string, share: number, poolSize: number): number {
   if (Number.isFinite(share) && share > 0 && share < 1) return Math.max(1, Math.floor(share * poolSize));

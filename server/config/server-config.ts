@@ -118,7 +118,7 @@ export interface ServerConfig {
   /**
    * The most of the database pool one organization, and one user, may hold at once (a fraction
    * below 1 or a number of connections), and how long a request past it waits before its 429.
-   * Default half the pool, a quarter, 1000 ms.
+   * Default half the pool, a quarter, 3000 ms.
    */
   fairShare?: FairShareConfig;
 }

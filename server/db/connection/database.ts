@@ -7,7 +7,7 @@ export const APP_ROLE = 'gatehouse_app';
 
 // A request waits at most this long for a connection: during an outage it answers 503 in time
 // instead of queueing behind connection attempts that never finish.
-const CONNECT_TIMEOUT_MS = 3_000;
+export const CONNECT_TIMEOUT_MS = 3_000;
 export const ANALYST_ROLE = 'gatehouse_analyst';
 
 /** The pool's size unless configured. */
