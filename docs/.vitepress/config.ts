@@ -36,11 +36,11 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     text: 'Reference',
     items: [
       { text: 'Configuration and environment variables', link: '/reference/configuration' },
-      { text: 'Limits', link: '/reference/limits' },
       { text: 'CLI', link: '/reference/cli' },
       { text: 'CLI: listing and removing', link: '/reference/cli-admin' },
       { text: 'HTTP API', link: '/reference/http-api' },
       { text: 'Permission strings and error messages', link: '/reference/permissions-and-errors' },
+      { text: 'Limits', link: '/reference/limits' },
       { text: 'Packages and layout', link: '/reference/packages' },
     ],
   },

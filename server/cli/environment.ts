@@ -59,6 +59,9 @@ export const environmentSchema = z.object({
   GATEHOUSE_PG_PORT: optional(port),
   GATEHOUSE_DB_POOL: optional(positive('connections')).default(10),
   GATEHOUSE_DB_PREPARED_STATEMENTS: optional(flag).default(true),
+  GATEHOUSE_FAIR_SHARE_ORGANIZATION: optional(share),
+  GATEHOUSE_FAIR_SHARE_USER: optional(share),
+  GATEHOUSE_FAIR_SHARE_WAIT_MS: optional(whole),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
   GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS: optional(list),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),
@@ -74,9 +77,6 @@ export const environmentSchema = z.object({
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
   GATEHOUSE_KEEP_ALIVE_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
-  GATEHOUSE_FAIR_SHARE_ORGANIZATION: optional(share),
-  GATEHOUSE_FAIR_SHARE_USER: optional(share),
-  GATEHOUSE_FAIR_SHARE_WAIT_MS: optional(whole),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });
 
