@@ -16,6 +16,7 @@ import { passwordResetPreparer } from './auth/password-recover.js';
 import { MailWorker } from './mail/mail-worker.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { GatehouseMetrics } from './observability/metrics.js';
+import { FairShares } from './tenancy/fair-shares.js';
 import { closeMetrics, METRICS_PATH, serveMetrics } from './observability/metrics-server.js';
 import type { Observability } from './observability/observability.js';
 import { observers } from './observability/observers.js';
@@ -108,6 +109,8 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const decisions = new DecisionLog(logger, store);
   store?.start();
   if (store) metrics?.watchDecisionLog(() => store.stats());
+  const fairShares = new FairShares(resolved.fairShare);
+  metrics?.watchFairShares(() => fairShares.stats());
   let servedUrl: string | undefined;
   // Mail links: the configured URL, else the one this server listens on (never a request's
   // Host header, which a caller chooses).
@@ -125,6 +128,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     tokens,
     mail,
     throttle: new Throttle(resolved.throttle),
+    fairShares,
     cursors: new PageCursors(resolved.tokens.secretKey),
     background,
     logger,

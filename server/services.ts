@@ -9,6 +9,7 @@ import type { PageCursors } from './listing/page-cursor.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
 import type { DecisionLog } from './decisions/decision-log.js';
+import type { FairShares } from './tenancy/fair-shares.js';
 
 /** The long-lived collaborators every middleware factory receives. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   /** Delivers mail_queue through the configured mailer; nudge it once queued mail is committed. */
   mail: MailWorker;
   throttle: Throttle;
+  /** Keeps each organization and user within its share of the database pool. */
+  fairShares: FairShares;
   /** Signs and reads index cursors; keyed from the token key, which every instance shares. */
   cursors: PageCursors;
   /** Work done after the answer, which it must not wait for. */

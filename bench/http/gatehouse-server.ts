@@ -4,6 +4,7 @@
 // BENCH_TRACING=1 starts the OpenTelemetry SDK with Gatehouse's spans batched to an exporter
 // that drops them, so the cost measured is the service's, not a collector's. The SDK is loaded
 // only then, as `gatehouse serve` does: `npm run bench -- startup` times this process's start too.
+// BENCH_DECISION_LOG=database stores refusals in decision_logs (`npm run bench -- hostile-tenant`).
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
 import { demoData } from '../../policies/demo-data.js';
@@ -27,6 +28,7 @@ const server = await createServer({
   logger: pino(pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
   metrics: env.BENCH_METRICS === '1' ? { port: 0, host: '127.0.0.1' } : undefined,
   tracing,
+  decisionLog: env.BENCH_DECISION_LOG === 'database' ? { store: 'database' } : undefined,
 });
 serveBenchmarkParent(await server.listen({ port: 0, host: '127.0.0.1' }), async () => {
   await server.close();

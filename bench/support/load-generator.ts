@@ -8,12 +8,24 @@ export interface LoadResult {
   p99Ms: number;
 }
 
+/** A load whose answers are counted rather than required to succeed. */
+export interface CountedLoadResult extends LoadResult {
+  /** Answers by status. */
+  statuses: Record<string, number>;
+  /** Answers that were not 2xx, connection errors and timeouts. */
+  failures: number;
+  /** Requests sent but not answered when the run ended (at most one per connection in a run that keeps up). */
+  unanswered: number;
+}
+
 export interface LoadOptions {
   url: string;
   headers: Record<string, string>;
   connections: number;
   /** For how long, or how many requests in all. */
   length: { seconds: number } | { requests: number };
+  /** Default GET. */
+  method?: string;
 }
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -21,8 +33,9 @@ const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon
 interface AutocannonResult {
   /** Seconds the run took. */
   duration: number;
-  requests: { average: number; total: number };
+  requests: { average: number; total: number; sent: number };
   latency: { p50: number; p99: number };
+  statusCodeStats: Record<string, { count: number }>;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -32,9 +45,16 @@ interface AutocannonResult {
  * Runs autocannon in a process of its own against one URL, so the load generator's CPU is never
  * the server's. Any answer but a 2xx fails the benchmark: a fast error is not a result.
  */
-export async function generateLoad({ url, headers, connections, length }: LoadOptions): Promise<LoadResult> {
+export async function generateLoad(options: LoadOptions): Promise<LoadResult> {
+  const { failures, statuses: _statuses, unanswered: _unanswered, ...result } = await countedLoad(options);
+  if (failures > 0) throw new Error(`${options.method ?? 'GET'} ${options.url}: ${failures} answers were not 2xx, or failed`);
+  return result;
+}
+
+/** Runs autocannon as generateLoad does, counting the answers by status instead of failing on one. */
+export async function countedLoad({ url, headers, connections, length, method = 'GET' }: LoadOptions): Promise<CountedLoadResult> {
   const [flag, value] = 'seconds' in length ? ['--duration', length.seconds] : ['--amount', length.requests];
-  const args = [autocannon, '--json', '--connections', String(connections), flag, String(value)];
+  const args = [autocannon, '--json', '--connections', String(connections), '--method', method, flag, String(value)];
   for (const [name, value] of Object.entries(headers)) args.push('--headers', `${name}: ${value}`);
   args.push(url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,10 +65,10 @@ export async function generateLoad({ url, headers, connections, length }: LoadOp
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`autocannon exited with ${String(code)}: ${stderr}`);
   const result = JSON.parse(stdout) as AutocannonResult;
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`GET ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
   return {
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count])),
+    failures: result.non2xx + result.errors + result.timeouts,
+    unanswered: Math.max(0, result.requests.sent - result.requests.total),
     requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.total / ('seconds' in length ? length.seconds : result.duration)),
     p50Ms: result.latency.p50,

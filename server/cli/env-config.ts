@@ -43,6 +43,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
     cors: { credentials: env.GATEHOUSE_CORS_CREDENTIALS },
     invitationTtlSeconds: env.GATEHOUSE_INVITATION_TTL,
     passwordResetTtlSeconds: env.GATEHOUSE_PASSWORD_RESET_TTL,
+    fairShare: defined({ organization: env.GATEHOUSE_FAIR_SHARE_ORGANIZATION, user: env.GATEHOUSE_FAIR_SHARE_USER, waitMs: env.GATEHOUSE_FAIR_SHARE_WAIT_MS }),
     logger: createLogger(env.LOG_LEVEL),
     // Served beside the API, on the same interface, never on the API's own port.
     metrics: env.GATEHOUSE_METRICS_PORT === undefined ? undefined : { port: env.GATEHOUSE_METRICS_PORT, host: env.HOST },

@@ -10,6 +10,9 @@ const whole = z.string().trim().regex(/^\d+$/, 'must be a whole number').transfo
 const port = whole.refine((value) => value <= 65_535, 'must be a port number (0-65535)');
 const positive = (unit: string) => whole.refine((value) => value > 0, `must be a whole number of ${unit} above 0`);
 
+// A fraction below 1 or a whole number: `fairShare`'s shares.
+const share = z.string().trim().regex(/^(\d+|\d*\.\d+)$/, 'must be a fraction of the pool below 1 or a whole number of connections').transform(Number);
+
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off'];
 const flag = z
@@ -64,6 +67,9 @@ export const environmentSchema = z.object({
     return urls;
   })),
   GATEHOUSE_REPLICA_MAX_LAG_MS: optional(positive('milliseconds')),
+  GATEHOUSE_FAIR_SHARE_ORGANIZATION: optional(share),
+  GATEHOUSE_FAIR_SHARE_USER: optional(share),
+  GATEHOUSE_FAIR_SHARE_WAIT_MS: optional(whole),
   GATEHOUSE_PASETO_SECRET_KEY: optional(secretKey),
   GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS: optional(list),
   GATEHOUSE_TOKEN_TTL: optional(positive('seconds')),

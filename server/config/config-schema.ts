@@ -77,8 +77,10 @@ export const configSchema = z.strictObject({
       retentionDays: positiveInteger.optional(),
       queueLimit: positiveInteger.optional(),
       batchSize: positiveInteger.optional(),
+      organizationPerMinute: positiveInteger.optional(),
     })
     .optional(),
+  fairShare: z.strictObject({ organization: z.number().positive().optional(), user: z.number().positive().optional(), waitMs: z.number().int().nonnegative().optional() }).optional(),
   migrations: z.string().optional(),
   policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),

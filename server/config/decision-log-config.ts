@@ -12,15 +12,17 @@ export interface DecisionLogConfig {
   queueLimit?: number;
   /** Decisions written per insert; default 500. */
   batchSize?: number;
+  /** Refusals stored per organization in each minute; beyond it they are counted, not stored. Default 100. */
+  organizationPerMinute?: number;
 }
 
 export type ResolvedDecisionLog = Required<DecisionLogConfig>;
 
-export const DECISION_LOG_DEFAULTS: ResolvedDecisionLog = { store: 'log', retentionDays: 30, queueLimit: 10_000, batchSize: 500 };
+export const DECISION_LOG_DEFAULTS: ResolvedDecisionLog = { store: 'log', retentionDays: 30, queueLimit: 10_000, batchSize: 500, organizationPerMinute: 100 };
 
 export function resolveDecisionLog(config: DecisionLogConfig = {}): ResolvedDecisionLog {
   const resolved = { ...DECISION_LOG_DEFAULTS, ...config };
-  for (const key of ['retentionDays', 'queueLimit', 'batchSize'] as const) {
+  for (const key of ['retentionDays', 'queueLimit', 'batchSize', 'organizationPerMinute'] as const) {
     if (!Number.isSafeInteger(resolved[key]) || resolved[key] <= 0) throw new ConfigError(`decisionLog.${key} must be a positive integer.`);
   }
   return resolved;

@@ -13,6 +13,8 @@ import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
 import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } from './decision-log-config.js';
 import { resolveOrganizationCreation, type OrganizationCreationConfig, type ResolvedOrganizationCreation } from './organization-creation-config.js';
+import { resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
 /**
  * Builds the data routes (`/{model}`, `/{model}/{id}`, ...) of one route group, or none. The
@@ -123,6 +125,12 @@ export interface ServerConfig {
   explain?: { responses?: boolean };
   /** Where refused requests are recorded besides the request log (`docs/guides/why-refused.md`). */
   decisionLog?: DecisionLogConfig;
+  /**
+   * The most of the database pool one organization, and one user, may hold at once (a fraction
+   * below 1 or a number of connections), and how long a request past it waits before its 429.
+   * Default half the pool, a quarter, 3000 ms.
+   */
+  fairShare?: FairShareConfig;
 }
 
 export interface ResolvedConfig {
@@ -155,6 +163,7 @@ export interface ResolvedConfig {
   webRoot: string | undefined;
   explain: { responses: boolean };
   decisionLog: ResolvedDecisionLog;
+  fairShare: ResolvedFairShare;
 }
 
 const DAY = 24 * 60 * 60;
@@ -218,5 +227,6 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     webRoot: config.webRoot,
     explain: { responses: config.explain?.responses ?? true },
     decisionLog: resolveDecisionLog(config.decisionLog),
+    fairShare: resolveFairShare(config.fairShare, config.database.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
   };
 }

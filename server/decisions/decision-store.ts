@@ -15,7 +15,11 @@ export interface DecisionStoreStats {
   readonly written: number;
   /** Dropped because the queue was full or the database refused a batch. */
   readonly dropped: number;
+  /** Not stored because their organization had its share of the minute already. */
+  readonly overShare: number;
 }
+
+const MINUTE_MS = 60 * 1000;
 
 type Stored = DecisionEvent & { readonly organization_id: number };
 
@@ -23,13 +27,16 @@ type Stored = DecisionEvent & { readonly organization_id: number };
  * Writes refusals to the tenant's `decision_logs` after the answers: a request only appends to a
  * queue in memory, a writer empties it in batches (one transaction per organization, in its
  * tenant context). The queue is bounded: a flood beyond `queueLimit` is dropped and counted, so
- * memory stays bounded and no request ever waits for, or fails with, the log. Once started, the
+ * memory stays bounded and no request ever waits for, or fails with, the log; so is each
+ * organization's share of it, `organizationPerMinute` refusals a minute. Once started, the
  * writer also deletes what is older than `retentionDays`, then every hour, refusals or none.
  */
 export class DecisionStore {
   private queue: Stored[] = [];
   private writing: Promise<void> | null = null;
-  private counts = { written: 0, dropped: 0 };
+  private counts = { written: 0, dropped: 0, overShare: 0 };
+  /** Refusals of this minute, per organization: what counts against `organizationPerMinute`. */
+  private minute = { started: 0, stored: new Map<number, number>() };
   private prunedAt = 0;
   /** Dropping since the queue last filled: warned of once per flood, not once per refusal. */
   private overflowing = false;
@@ -56,7 +63,7 @@ export class DecisionStore {
 
   /** Queues an organization's refusal; one without an organization has no tenant to go to. */
   add(event: DecisionEvent): void {
-    if (event.organization_id === null) return;
+    if (event.organization_id === null || !this.withinShare(event.organization_id)) return;
     if (this.queue.length >= this.options.queueLimit) {
       this.counts.dropped += 1;
       if (!this.overflowing) this.logger.warn({ queueLimit: this.options.queueLimit }, 'decision log queue full: refusals are dropped until it drains');
@@ -66,6 +73,27 @@ export class DecisionStore {
     this.overflowing = false;
     this.queue.push(event as Stored);
     this.wake();
+  }
+
+  /**
+   * Counts a refusal against its organization's share of this minute (fixed minutes of this
+   * process's clock): one tenant's flood of refusals cannot fill the table, or the queue the
+   * others share. The first refusal past a share in a minute logs a warning.
+   */
+  private withinShare(organizationId: number): boolean {
+    const now = Date.now();
+    if (now - this.minute.started >= MINUTE_MS) this.minute = { started: now - (now % MINUTE_MS), stored: new Map() };
+    const stored = this.minute.stored.get(organizationId) ?? 0;
+    if (stored < this.options.organizationPerMinute) {
+      this.minute.stored.set(organizationId, stored + 1);
+      return true;
+    }
+    this.counts.overShare += 1;
+    if (stored === this.options.organizationPerMinute) {
+      this.minute.stored.set(organizationId, stored + 1);
+      this.logger.warn({ organizationId, organizationPerMinute: this.options.organizationPerMinute }, 'decision log share reached: this organization\'s further refusals this minute are counted, not stored');
+    }
+    return false;
   }
 
   stats(): DecisionStoreStats {

@@ -5,6 +5,7 @@ import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { DomainError } from '../errors/domain-error.js';
+import { FairShareExceededError } from '../errors/fair-share-exceeded-error.js';
 import { InvalidCredentialsError } from '../errors/invalid-credentials-error.js';
 import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
@@ -33,6 +34,7 @@ const STATUSES = new Map<ErrorClass, number>([
   [UnsupportedMediaTypeError, 415],
   [ValidationError, 422],
   [TooManyAttemptsError, 429],
+  [FairShareExceededError, 429],
   [DatabaseNotMigratedError, 503],
 ]);
 
@@ -50,7 +52,7 @@ function statusOf(error: DomainError): number | undefined {
 
 function headersOf(error: DomainError, status: number): Record<string, string> {
   if (error instanceof UnauthenticatedError) return { 'WWW-Authenticate': 'Bearer' };
-  if (error instanceof TooManyAttemptsError) return { 'Retry-After': String(error.retryAfterSeconds) };
+  if (error instanceof TooManyAttemptsError || error instanceof FairShareExceededError) return { 'Retry-After': String(error.retryAfterSeconds) };
   return status === 503 ? TRY_AGAIN_SHORTLY : {};
 }
 

@@ -4,6 +4,8 @@ import { statementCache } from '../db/statements/statement-cache.js';
 import { THROTTLED_ACTIONS, type ThrottledAction } from '../throttle/throttle-limits.js';
 import { DECISION_GATES, type DecisionGate } from '@gatehouse/engine';
 import { PreboundHistogram } from './prebound-histogram.js';
+import { SHARES } from '../errors/fair-share-exceeded-error.js';
+import type { FairShareStats } from '../tenancy/fair-shares.js';
 
 const OUTCOMES = ['allowed', 'denied'] as const;
 type Outcome = (typeof OUTCOMES)[number];
@@ -43,7 +45,7 @@ function scrapedCounter<L extends string>(registry: Registry, name: string, help
  * The service's Prometheus metrics, in a registry of their own (never prom-client's global one,
  * so two servers in one process each report their own). No label carries a user, an
  * organization, an email or a raw path: only methods, route templates, status classes, route
- * group names, gates, outcomes, throttled actions and pool states, all from fixed sets.
+ * group names, gates, outcomes, throttled actions, pool states and fair shares, all from fixed sets.
  */
 export class GatehouseMetrics {
   readonly registry = new Registry();
@@ -117,19 +119,21 @@ export class GatehouseMetrics {
 
   /**
    * The stored decision log's queue (`decisionLog: {store: 'database'}`): what it wrote, what it
-   * dropped past its queue limit or on a refused batch, and what waits.
+   * dropped past its queue limit or on a refused batch, what it left out past an organization's
+   * share of the minute, and what waits.
    */
-  watchDecisionLog(stats: () => { readonly queued: number; readonly written: number; readonly dropped: number }): void {
+  watchDecisionLog(stats: () => { readonly queued: number; readonly written: number; readonly dropped: number; readonly overShare: number }): void {
     scrapedCounter(
       this.registry,
       'gatehouse_decision_log_events_total',
-      'Refusals the stored decision log wrote, or dropped (its queue was full or the database refused a batch).',
+      'Refusals the stored decision log wrote, dropped (its queue was full or the database refused a batch), or left out past their organization\'s share of the minute (over_share).',
       ['result'],
       () => {
-        const { written, dropped } = stats();
+        const { written, dropped, overShare } = stats();
         return [
           [{ result: 'written' }, written],
           [{ result: 'dropped' }, dropped],
+          [{ result: 'over_share' }, overShare],
         ];
       },
     );
@@ -139,6 +143,24 @@ export class GatehouseMetrics {
       registers: [this.registry],
       collect() {
         this.set(stats().queued);
+      },
+    });
+  }
+
+  /** The fair shares of the pool: requests that waited for their share, were refused past it, wait now. */
+  watchFairShares(stats: () => FairShareStats): void {
+    scrapedCounter(this.registry, 'gatehouse_fair_share_waits_total', "Requests that found their organization's or user's share of the pool full and waited, by share.", ['share'], () =>
+      SHARES.map((share) => [{ share }, stats().waited[share]] as const),
+    );
+    scrapedCounter(this.registry, 'gatehouse_fair_share_refusals_total', "Requests answered 429 because their organization's or user's share of the pool stayed full, by share.", ['share'], () =>
+      SHARES.map((share) => [{ share }, stats().refused[share]] as const),
+    );
+    new Gauge({
+      name: 'gatehouse_fair_share_waiting',
+      help: 'Requests waiting now for their share of the pool.',
+      registers: [this.registry],
+      collect() {
+        this.set(stats().waiting);
       },
     });
   }

@@ -52,19 +52,25 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
   const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization };
   const judge = (opened: OpenedRequest) => judgedFacts(ctx, services, claims, ofGroup, opened);
   try {
+    // Within the caller's share of the pool, known before a connection is taken: the slug the
+    // request names and the user its signed token names.
+    const holders = { organization: opening.organizationSlug, user: String(claims.userId) };
     if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
-      await readOnReplica(ctx, services, services.replicas, opening, judge, (facts) => readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads), rest);
+      const { replicas } = services;
+      await services.fairShares.hold(holders, () =>
+        readOnReplica(ctx, services, replicas, opening, judge, (facts) => readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads), rest),
+      );
       return;
     }
     const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
-    await withOpenedRequest(services.db, opening, async (trx, opened) => {
+    await services.fairShares.hold(holders, () => withOpenedRequest(services.db, opening, async (trx, opened) => {
       const facts = judge(opened);
       // Read ahead for another organization than the slug names now: read again, as without a read-ahead.
       if (ahead?.complete && facts.organization && guessedOrganization !== undefined && guessedOrganization !== facts.organization.id) {
         await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }));
       }
       await rest({ ...facts, trx });
-    }, ahead);
+    }, ahead));
     if (services.replicas && !READS.has(ctx.method)) await noteSessionWrite(services.db, claims.sessionId);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.

@@ -10,7 +10,9 @@ export function openTenantTransaction(services: Services): Stage<RequestState & 
   return async (ctx, next) => {
     const context = { organizationId: ctx.state.organization?.id ?? null, userId: ctx.state.auth?.user.id ?? null };
     try {
-      await withTenant(services.db, context, (trx) => next({ trx }));
+      // Within the organization's (and the user's) share of the pool: see fair-shares.ts.
+      const holders = { organization: ctx.state.organization?.slug ?? null, user: ctx.state.auth ? String(ctx.state.auth.user.id) : null };
+      await services.fairShares.hold(holders, () => withTenant(services.db, context, (trx) => next({ trx })));
     } finally {
       // The transaction has ended: nothing after this stage may reach it through the state.
       Reflect.deleteProperty(ctx.state, 'trx');

@@ -10,8 +10,11 @@ export const APP_ROLE = 'gatehouse_app';
 
 // A request waits at most this long for a connection: during an outage it answers 503 in time
 // instead of queueing behind connection attempts that never finish.
-const CONNECT_TIMEOUT_MS = 3_000;
+export const CONNECT_TIMEOUT_MS = 3_000;
 export const ANALYST_ROLE = 'gatehouse_analyst';
+
+/** The pool's size unless configured. */
+export const DEFAULT_MAX_CONNECTIONS = 10;
 
 /** S: the tables the caller queries; an application adds its own to the core's Schema. */
 export interface Database<S = Schema> {
@@ -62,7 +65,7 @@ export function appConnectionString(connectionString: string): string {
  * login that holds nothing else), so row-level security applies even when the URL names the owner.
  */
 export function openDatabase<S = Schema>(
-  { connectionString, maxConnections = 10, startupRole = true, preparedStatements = true }: DatabaseOptions,
+  { connectionString, maxConnections = DEFAULT_MAX_CONNECTIONS, startupRole = true, preparedStatements = true }: DatabaseOptions,
   observer?: StatementObserver,
 ): Database<S> {
   const login = (url: string) => (startupRole ? appConnectionString(url) : url);

@@ -7,6 +7,7 @@ import { ChangedMigrationError } from './changed-migration-error.js';
 import { FailedMigrationError } from './failed-migration-error.js';
 import { inTransaction } from '../transactions/owner-transaction.js';
 import { MigrationsFolderError } from './migrations-folder-error.js';
+import { LockWaitWatch } from './lock-wait-watch.js';
 
 /**
  * What every deployment needs: the core's own tables, roles, row-level security and helpers.
@@ -17,9 +18,6 @@ export const CORE_MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)),
 
 /** Recorded names of an application's migrations start with this, so they never meet the core's. */
 export const APP_MIGRATION_PREFIX = 'app/';
-
-// Any fixed number works; it only has to be the same for every process migrating this database.
-const MIGRATION_LOCK_KEY = 7_204_118;
 
 const MIGRATION_NAME = /^\d+_[a-z0-9_]+\.sql$/;
 
@@ -43,7 +41,14 @@ export interface Migration {
 export interface MigrateOptions {
   /** The application's migrations folder, applied after the core's, in name order. */
   dir?: string;
+  /**
+   * How long a migration may wait for a lock another session holds before it is rolled back,
+   * naming that session; default 10 s. Migrating processes wait for each other without limit.
+   */
+  lockTimeoutMs?: number;
 }
+
+export const DEFAULT_MIGRATION_LOCK_TIMEOUT_MS = 10_000;
 
 async function sqlFiles(dir: string): Promise<string[]> {
   try {
@@ -77,6 +82,50 @@ function alreadyApplied(migration: Migration, checksum: string): boolean {
   throw new ChangedMigrationError(migration.name);
 }
 
+// SQLSTATEs of a CREATE TABLE IF NOT EXISTS that lost a race with another process creating the same table.
+const CREATED_MEANWHILE = new Set(['23505', '42P07']);
+
+async function createMigrationsTable(client: pg.Client): Promise<void> {
+  await client
+    .query(
+      `CREATE TABLE IF NOT EXISTS gatehouse_migrations (
+        name text PRIMARY KEY,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    )
+    .catch((error: unknown) => {
+      if (!CREATED_MEANWHILE.has((error as { code?: string }).code ?? '')) throw error;
+    });
+}
+
+async function appliedChecksums(client: pg.Client, names?: string[]): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ name: string; checksum: string }>(
+    'SELECT name, checksum FROM gatehouse_migrations WHERE $1::text[] IS NULL OR name = ANY($1)',
+    [names ?? null],
+  );
+  return new Map(rows.map((row) => [row.name, row.checksum]));
+}
+
+/**
+ * Applies one migration unless another process did meanwhile. Processes migrating at once take
+ * turns on a lock of the migrations table itself: unlike an advisory lock, which any login may
+ * take, this mode needs a write privilege on the table, which only its owner holds, so no
+ * analyst or service login can hold migrations up.
+ */
+async function applyOnce(client: pg.Client, migration: Migration, watch: LockWaitWatch): Promise<boolean> {
+  return inTransaction(client, async () => {
+    await client.query('LOCK TABLE gatehouse_migrations IN SHARE ROW EXCLUSIVE MODE');
+    const checksum = (await appliedChecksums(client, [migration.name])).get(migration.name);
+    if (checksum !== undefined && alreadyApplied(migration, checksum)) return false;
+    await watch.during(() => client.query(migration.sql));
+    await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
+    return true;
+  }).catch((error: unknown) => {
+    throw error instanceof ChangedMigrationError ? error : new FailedMigrationError(migration.name, error);
+  });
+}
+
 /**
  * Applies pending migrations, the core's then the application's, each in its own transaction,
  * as the connecting (owner) role, one process at a time. A migration whose text changed after it
@@ -87,32 +136,20 @@ export async function migrate(ownerConnectionString: string, options: MigrateOpt
   const migrations = await allMigrations(options);
   const client = new pg.Client({ connectionString: ownerConnectionString });
   await client.connect();
+  const { rows: [backend] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const watch = new LockWaitWatch(ownerConnectionString, backend!.pid, options.lockTimeoutMs ?? DEFAULT_MIGRATION_LOCK_TIMEOUT_MS);
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query(`CREATE TABLE IF NOT EXISTS gatehouse_migrations (
-      name text PRIMARY KEY,
-      checksum text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    const applied = new Map(
-      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM gatehouse_migrations')).rows.map(
-        (row) => [row.name, row.checksum],
-      ),
-    );
+    await createMigrationsTable(client);
+    const applied = await appliedChecksums(client);
     const pending = migrations.filter((migration) => {
       const checksum = applied.get(migration.name);
       return checksum === undefined || !alreadyApplied(migration, checksum);
     });
-    for (const migration of pending) {
-      await inTransaction(client, async () => {
-        await client.query(migration.sql);
-        await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
-      }).catch((error: unknown) => {
-        throw new FailedMigrationError(migration.name, error);
-      });
-    }
-    return pending.map((migration) => migration.name);
+    const ran: string[] = [];
+    for (const migration of pending) if (await applyOnce(client, migration, watch)) ran.push(migration.name);
+    return ran;
   } finally {
+    await watch.close();
     await client.end();
   }
 }

@@ -11,7 +11,7 @@ export async function inOwnerTransaction<T>(ownerConnectionString: string, fn: (
   }
 }
 
-/** One transaction on a connection the caller already holds (the migrations keep theirs under an advisory lock). */
+/** One transaction on a connection the caller already holds (the migrations run one such transaction per migration). */
 export async function inTransaction<T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
   try {

@@ -26,7 +26,8 @@ beforeAll(async () => {
       done();
     },
   });
-  server = await startDataServer({ logger: pino({ level: 'info' }, sink), explain: { responses: false }, decisionLog: { store: 'database' } });
+  // Every refusal of this file is stored: the share per organization has its own test (decision-log-share.test.ts).
+  server = await startDataServer({ logger: pino({ level: 'info' }, sink), explain: { responses: false }, decisionLog: { store: 'database', organizationPerMinute: 10_000 } });
   for (const who of ['owner', 'viewer', 'editor']) tokens[who] = await server.login(`${who}@acme.test`);
   tokens.globex = await server.login('owner@globex.test');
   acmeId = await idOf(server, 'organizations', 'slug', 'acme');
@@ -147,7 +148,7 @@ describe('the decision store', () => {
       await locker.end();
     }
     await store.drain();
-    expect(store.stats()).toEqual({ queued: 0, written: before.written + 40, dropped: before.dropped });
+    expect(store.stats()).toEqual({ queued: 0, written: before.written + 40, dropped: before.dropped, overShare: 0 });
     const [{ count }] = await server.sql('SELECT count(*)::int AS count FROM decision_logs WHERE request_id = ANY($1)', [requestIds]);
     expect(count).toBe(40);
   });
@@ -157,13 +158,13 @@ describe('the decision store', () => {
     try {
       const warnings: string[] = [];
       const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
-      const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20 }), logger);
+      const store = new DecisionStore(database.db, resolveDecisionLog({ store: 'database', queueLimit: 50, batchSize: 20, organizationPerMinute: 10_000 }), logger);
       for (let index = 0; index < 1000; index++) store.add(viewerDeletion(`flood-${index}`));
-      expect(store.stats()).toEqual({ queued: 50, written: 0, dropped: 950 });
+      expect(store.stats()).toEqual({ queued: 50, written: 0, dropped: 950, overShare: 0 });
       // One warning for the flood, not one per dropped refusal.
       expect(warnings).toEqual(['decision log queue full: refusals are dropped until it drains']);
       await store.drain();
-      expect(store.stats()).toEqual({ queued: 0, written: 50, dropped: 950 });
+      expect(store.stats()).toEqual({ queued: 0, written: 50, dropped: 950, overShare: 0 });
       const [{ count }] = await server.sql("SELECT count(*)::int AS count FROM decision_logs WHERE request_id LIKE 'flood-%'");
       expect(count).toBe(50);
     } finally {

@@ -55,6 +55,7 @@ describe('Prometheus metrics', () => {
     const text = await scrape();
     expect(sample(text, 'gatehouse_decision_log_events_total', 'result="written"')).toBe(1);
     expect(sample(text, 'gatehouse_decision_log_events_total', 'result="dropped"')).toBe(0);
+    expect(sample(text, 'gatehouse_decision_log_events_total', 'result="over_share"')).toBe(0);
     expect(sample(text, 'gatehouse_decision_log_queue')).toBe(0);
     expect(sample(text, 'gatehouse_sessions_created_total')).toBe(2);
     expect(sample(text, 'gatehouse_throttle_rejections_total', 'action="login"')).toBe(1);

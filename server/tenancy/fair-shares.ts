@@ -1,0 +1,99 @@
+import type { ResolvedFairShare } from '../config/fair-share-config.js';
+import { FairShareExceededError, SHARES, type Share } from '../errors/fair-share-exceeded-error.js';
+
+/** Who a request counts against; null where it has none (a guest, a group without tenancy). */
+export type ShareHolders = Record<Share, string | null>;
+
+export interface FairShareStats {
+  /** Requests that found a share full and waited, by the share they waited for. */
+  readonly waited: Readonly<Record<Share, number>>;
+  /** Requests still past a share when their wait ended, answered 429. */
+  readonly refused: Readonly<Record<Share, number>>;
+  /** Requests waiting now. */
+  readonly waiting: number;
+}
+
+interface Waiter {
+  holders: ShareHolders;
+  admit(): void;
+}
+
+const perShare = () => ({ organization: 0, user: 0 });
+
+/**
+ * Requests running per organization and per user in this process, each holder kept within its
+ * share of the pool, so no tenant can take every connection and leave the others 503s. A request
+ * past a share waits for one of its holder's own requests to finish, first come first admitted,
+ * and is refused once the wait is over. The organization's share is checked first.
+ */
+export class FairShares {
+  readonly #running: Record<Share, Map<string, number>> = { organization: new Map(), user: new Map() };
+  readonly #waiters = new Set<Waiter>();
+  readonly #waited = perShare();
+  readonly #refused = perShare();
+
+  constructor(private readonly shares: ResolvedFairShare) {}
+
+  /** Runs fn within the holders' shares: at once while they have room, after a wait, or not at all (429). */
+  async hold<T>(holders: ShareHolders, fn: () => Promise<T>): Promise<T> {
+    await this.enter(holders);
+    try {
+      return await fn();
+    } finally {
+      this.leave(holders);
+    }
+  }
+
+  stats(): FairShareStats {
+    return { waited: { ...this.#waited }, refused: { ...this.#refused }, waiting: this.#waiters.size };
+  }
+
+  private fullShare(holders: ShareHolders): Share | null {
+    return SHARES.find((share) => holders[share] !== null && (this.#running[share].get(holders[share]) ?? 0) >= this.shares[share]) ?? null;
+  }
+
+  private count(holders: ShareHolders, step: 1 | -1): void {
+    for (const share of SHARES) {
+      const holder = holders[share];
+      if (holder === null) continue;
+      const running = (this.#running[share].get(holder) ?? 0) + step;
+      if (running === 0) this.#running[share].delete(holder);
+      else this.#running[share].set(holder, running);
+    }
+  }
+
+  private enter(holders: ShareHolders): Promise<void> {
+    const full = this.fullShare(holders);
+    if (full === null) {
+      this.count(holders, 1);
+      return Promise.resolve();
+    }
+    this.#waited[full] += 1;
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        holders,
+        admit: () => {
+          clearTimeout(timeout);
+          this.count(holders, 1);
+          resolve();
+        },
+      };
+      const timeout = setTimeout(() => {
+        this.#waiters.delete(waiter);
+        const share = this.fullShare(holders) ?? full;
+        this.#refused[share] += 1;
+        reject(new FairShareExceededError(share, this.shares[share], Math.max(1, Math.ceil(this.shares.waitMs / 1000))));
+      }, this.shares.waitMs);
+      this.#waiters.add(waiter);
+    });
+  }
+
+  private leave(holders: ShareHolders): void {
+    this.count(holders, -1);
+    for (const waiter of this.#waiters) {
+      if (this.fullShare(waiter.holders) !== null) continue;
+      this.#waiters.delete(waiter);
+      waiter.admit();
+    }
+  }
+}
