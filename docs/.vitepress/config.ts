@@ -40,6 +40,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'CLI: listing and removing', link: '/reference/cli-admin' },
       { text: 'HTTP API', link: '/reference/http-api' },
       { text: 'Permission strings and error messages', link: '/reference/permissions-and-errors' },
+      { text: 'Limits', link: '/reference/limits' },
       { text: 'Packages and layout', link: '/reference/packages' },
     ],
   },

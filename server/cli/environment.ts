@@ -71,6 +71,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
   GATEHOUSE_KEEP_ALIVE_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
+  GATEHOUSE_REQUEST_TIMEOUT_MS: optional(positive('milliseconds')),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });
 

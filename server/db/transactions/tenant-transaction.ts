@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { APP_ROLE } from '../connection/database.js';
 import { readAheadQuery, type ReadAhead } from './read-ahead.js';
+import { cancelledWhenCallerLeaves, deadlineColumns } from './request-deadline.js';
 import type { Schema } from '../schema.js';
 import type { LooseTransaction } from '../../models/loose-schema.js';
 
@@ -40,7 +41,7 @@ function tenantSettingsSql(context: TenantContext): string {
   return `SELECT
     set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),
     set_config('gatehouse.user_id', ${settingLiteral(context.userId)}, true),
-    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)`;
+    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)${deadlineColumns()}`;
 }
 
 // Compiled once: they never change, and every request ends with one of them.
@@ -66,6 +67,9 @@ export async function enterTenant(ownerTransaction: Kysely<Schema>, context: Ten
  * travel with the opening in the same write (`read-ahead.ts`): a read then takes one round trip.
  * After a complete read-ahead the transaction has already ended with COMMIT once its answers are
  * in: on a refusal nothing was written, and the answers fn did not read are thrown away.
+ *
+ * In a request, the opening also sets the request's statement_timeout, and a client that goes
+ * away cancels the running statement (`request-deadline.ts`): either fails it, and so rolls back.
  */
 export function inOpenedTransaction<T, S = Schema>(
   db: Kysely<S>,
@@ -73,20 +77,22 @@ export function inOpenedTransaction<T, S = Schema>(
   fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
   ahead?: ReadAhead,
 ): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    let result: T;
-    try {
-      const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
-      result = await fn(connection, rows);
-    } catch (error) {
-      // Also after a failed opening: a transaction left open would follow the connection back into the pool.
-      // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
-      await connection.executeQuery(ROLLBACK);
-      throw error;
-    }
-    await connection.executeQuery(COMMIT);
-    return result;
-  });
+  return db.connection().execute((connection) =>
+    cancelledWhenCallerLeaves(connection, async () => {
+      let result: T;
+      try {
+        const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
+        result = await fn(connection, rows);
+      } catch (error) {
+        // Also after a failed opening: a transaction left open would follow the connection back into the pool.
+        // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
+        await connection.executeQuery(ROLLBACK);
+        throw error;
+      }
+      await connection.executeQuery(COMMIT);
+      return result;
+    }),
+  );
 }
 
 /**
