@@ -13,7 +13,7 @@
 export const MAX_QUERY_LIST = 20;
 
 /** The most characters of one value of the query string (`search=...`, `filter[status]=...`), but a cursor's. */
-export const MAX_QUERY_VALUE_LENGTH = 2_000;
+export const MAX_QUERY_VALUE_LENGTH = 4_000;
 
 /** Rows per page (`per_page`, a model's `perPage`). */
 export const MAX_PER_PAGE = 100;

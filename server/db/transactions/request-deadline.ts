@@ -32,7 +32,8 @@ export const UNWATCH_CALLER = '-- gatehouse: stop watching the caller';
 
 /**
  * Runs fn with the connection's statements cancelled when the request's client goes away (see
- * RequestDeadline.signal); outside a request, just fn.
+ * RequestDeadline.signal); outside a request, just fn. Once fn is done, a cancel already sent has
+ * reached the server before anything else is sent on the connection (the transaction's end).
  */
 export async function cancelledWhenCallerLeaves<T>(connection: Pick<Kysely<unknown>, 'executeQuery'>, fn: () => Promise<T>): Promise<T> {
   const signal = requestDeadlines.getStore()?.signal;

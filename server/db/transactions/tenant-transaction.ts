@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { APP_ROLE } from '../connection/database.js';
 import { readAheadQuery, type ReadAhead } from './read-ahead.js';
 import { cancelledWhenCallerLeaves, deadlineColumns } from './request-deadline.js';
+import { isStatementCancelled } from '../connection/statement-cancelled.js';
 import type { Schema } from '../schema.js';
 import type { LooseTransaction } from '../../models/loose-schema.js';
 
@@ -77,22 +78,38 @@ export function inOpenedTransaction<T, S = Schema>(
   fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
   ahead?: ReadAhead,
 ): Promise<T> {
-  return db.connection().execute((connection) =>
-    cancelledWhenCallerLeaves(connection, async () => {
-      let result: T;
-      try {
+  return db.connection().execute(async (connection) => {
+    let result: T;
+    try {
+      result = await cancelledWhenCallerLeaves(connection, async () => {
         const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
-        result = await fn(connection, rows);
-      } catch (error) {
-        // Also after a failed opening: a transaction left open would follow the connection back into the pool.
-        // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
-        await connection.executeQuery(ROLLBACK);
-        throw error;
-      }
-      await connection.executeQuery(COMMIT);
-      return result;
-    }),
-  );
+        return fn(connection, rows);
+      });
+    } catch (error) {
+      // Also after a failed opening: a transaction left open would follow the connection back into the pool.
+      // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
+      await endTransaction(connection, ROLLBACK);
+      throw error;
+    }
+    await endTransaction(connection, COMMIT);
+    return result;
+  });
+}
+
+/**
+ * Sends COMMIT or ROLLBACK. A cancel request meant for the statement before it (its caller went
+ * away) may reach the server late and fail this one instead, leaving the transaction open: then
+ * ROLLBACK ends it, so the connection never returns to the pool inside a transaction, and a
+ * COMMIT that did not happen is still an error.
+ */
+async function endTransaction(connection: Pick<Kysely<unknown>, 'executeQuery'>, end: CompiledQuery): Promise<void> {
+  try {
+    await connection.executeQuery(end);
+  } catch (error) {
+    if (!isStatementCancelled(error)) throw error;
+    await connection.executeQuery(ROLLBACK);
+    if (end === COMMIT) throw error;
+  }
 }
 
 /**
