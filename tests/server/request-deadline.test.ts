@@ -25,43 +25,49 @@ async function until(done: () => Promise<boolean>): Promise<void> {
   while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe('a request past its deadline', () => {
+/** A server of its own for the describe block that calls this, with this deadline. */
+function serverWithDeadline(requestTimeoutMs: number): () => TestServer {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startDataServer({ data, requestTimeoutMs: 300 });
+    server = await startDataServer({ data, requestTimeoutMs });
   });
   afterAll(() => server.close());
+  return () => server;
+}
+
+describe('a request past its deadline', () => {
+  const served = serverWithDeadline(300);
 
   it('answers 503 with Retry-After, leaves nothing running, and the server keeps serving', async () => {
-    const token = await server.login('owner@acme.test');
-    const answer = await server.api.get('/api/acme/posts?scope=slow', { token });
+    const token = await served().login('owner@acme.test');
+    const answer = await served().api.get('/api/acme/posts?scope=slow', { token });
     expect(answer).toMatchObject({
       status: 503,
       headers: { 'retry-after': '5' },
       body: { message: 'The request took longer than its deadline of 300 ms and was stopped; nothing it changed was kept. Try again later, or ask for less.' },
     });
-    expect(await sleeping(server)).toBe(0);
-    expect((await server.api.get('/api/acme/posts', { token })).status).toBe(200);
+    expect(await sleeping(served())).toBe(0);
+    expect((await served().api.get('/api/acme/posts', { token })).status).toBe(200);
   });
 
   it('keeps nothing a write past it did', async () => {
-    await server.sql(`CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM ${SLEEP}; RETURN NEW; END $$`);
-    await server.sql("CREATE TRIGGER posts_slow BEFORE INSERT ON posts FOR EACH ROW WHEN (NEW.title = 'slow') EXECUTE FUNCTION slow_insert()");
-    const token = await server.login('owner@acme.test');
+    await served().sql(`CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM ${SLEEP}; RETURN NEW; END $$`);
+    await served().sql("CREATE TRIGGER posts_slow BEFORE INSERT ON posts FOR EACH ROW WHEN (NEW.title = 'slow') EXECUTE FUNCTION slow_insert()");
+    const token = await served().login('owner@acme.test');
     const operations = [
       { model: 'posts', action: 'create', data: { title: 'written before the slow one' } },
       { model: 'posts', action: 'create', data: { title: 'slow' } },
     ];
     try {
-      expect(await server.api.post('/api/acme/nested', { token, body: { operations } })).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
-      expect(await server.sql("SELECT id FROM posts WHERE title IN ('written before the slow one', 'slow')")).toEqual([]);
+      expect(await served().api.post('/api/acme/nested', { token, body: { operations } })).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+      expect(await served().sql("SELECT id FROM posts WHERE title IN ('written before the slow one', 'slow')")).toEqual([]);
     } finally {
-      await server.sql('DROP FUNCTION slow_insert() CASCADE');
+      await served().sql('DROP FUNCTION slow_insert() CASCADE');
     }
   });
 
   it('is backed by the service login, whose sessions start with a statement_timeout of a minute', async () => {
-    const login = new pg.Client({ connectionString: await server.database.serviceUrl() });
+    const login = new pg.Client({ connectionString: await served().database.serviceUrl() });
     await login.connect();
     try {
       expect((await login.query('SHOW statement_timeout')).rows).toEqual([{ statement_timeout: '1min' }]);
@@ -72,21 +78,17 @@ describe('a request past its deadline', () => {
 });
 
 describe('a client that goes away', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startDataServer({ data, requestTimeoutMs: 600_000 });
-  });
-  afterAll(() => server.close());
+  const served = serverWithDeadline(600_000);
 
   it('cancels the statement running for it', async () => {
-    const token = await server.login('owner@acme.test');
-    const url = new URL('/api/acme/posts?scope=slow', server.api.baseUrl);
+    const token = await served().login('owner@acme.test');
+    const url = new URL('/api/acme/posts?scope=slow', served().api.baseUrl);
     const leaving = request(url, { headers: { authorization: `Bearer ${token}` } });
     leaving.on('error', () => {});
     leaving.end();
-    await until(async () => (await sleeping(server)) === 1);
+    await until(async () => (await sleeping(served())) === 1);
     leaving.destroy();
-    await until(async () => (await sleeping(server)) === 0);
-    expect((await server.api.get('/api/acme/posts', { token })).status).toBe(200);
+    await until(async () => (await sleeping(served())) === 0);
+    expect((await served().api.get('/api/acme/posts', { token })).status).toBe(200);
   });
 });
