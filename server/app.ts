@@ -4,6 +4,7 @@ import { cors } from './http/cors.js';
 import { methodOverride } from './http/method-override.js';
 import { multipartBody } from './http/multipart-body.js';
 import { errorHandler } from './http/error-handler.js';
+import { requestDeadline } from './http/request-deadline.js';
 import { logSendingErrors } from './http/sending-errors.js';
 import { notFound } from './http/not-found.js';
 import { rejectNul } from './http/reject-nul.js';
@@ -39,6 +40,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(requestLogger(services.logger, services.observability));
   app.use(recordDecisions(services.decisions));
   app.use(errorHandler(services.logger, { reasons: services.config.explain.responses, metrics }));
+  app.use(requestDeadline(services.config.requestTimeoutMs));
   app.use(requireHost());
   app.use(cors(services.config.cors));
   app.use(requireJsonType());

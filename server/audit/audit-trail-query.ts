@@ -2,17 +2,18 @@ import { z } from 'zod';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { readQuery } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
-import { MAX_PER_PAGE } from '../models/define-model.js';
+import { MAX_INTEGER } from '../models/integer-range.js';
+import { MAX_PAGE, MAX_PER_PAGE } from '../models/request-limits.js';
 import type { AuditLogFilters, AuditLogPage } from '../db/repositories/audit-logs.js';
 
 const DEFAULT_PER_PAGE = 25;
 const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 const AUDIT_TRAIL_QUERY = z.object({
-  page: positive(1_000_000_000).default(1),
+  page: positive(MAX_PAGE).default(1),
   per_page: positive(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
   'filter[model]': z.string().regex(/^[a-z][a-z0-9_]{0,62}$/).optional(),
-  'filter[user_id]': positive(2_147_483_647).optional(),
+  'filter[user_id]': positive(MAX_INTEGER).optional(),
   'filter[action]': z.string().regex(/^[a-z_]{1,40}$/).optional(),
 });
 

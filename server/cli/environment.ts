@@ -89,6 +89,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: optional(z.string().trim()),
   GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: optional(positive('organizations')),
   GATEHOUSE_ORGANIZATION_CREATION_MAX_OWNED: optional(positive('organizations')),
+  GATEHOUSE_REQUEST_TIMEOUT_MS: optional(positive('milliseconds')),
   LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).default('info'),
 });
 

@@ -50,6 +50,7 @@ export const configSchema = z.strictObject({
   bodyLimit: z.string().optional(),
   keepAliveTimeoutSeconds: positiveInteger.optional(),
   headersTimeoutSeconds: positiveInteger.optional(),
+  requestTimeoutMs: positiveInteger.optional(),
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),
   logger: objectWith('info').optional(),

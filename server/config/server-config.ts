@@ -63,6 +63,11 @@ export interface ServerConfig {
   keepAliveTimeoutSeconds?: number;
   /** How long a client may take to send a request's headers; default 1 s above keepAliveTimeoutSeconds, and it must stay above it. */
   headersTimeoutSeconds?: number;
+  /**
+   * The deadline of each statement a request runs (its transaction's `statement_timeout`), in
+   * milliseconds; past it the request answers 503 with `Retry-After` and writes nothing. Default 5000.
+   */
+  requestTimeoutMs?: number;
   /** Origin that links in mails point to (the front end); default the URL the server listens on. */
   appUrl?: string;
   /**
@@ -145,6 +150,7 @@ export interface ResolvedConfig {
   bodyLimit: string;
   keepAliveTimeoutSeconds: number;
   headersTimeoutSeconds: number;
+  requestTimeoutMs: number;
   /** Unset: the URL the server listens on (`Services.publicUrl()`). */
   appUrl: string | undefined;
   /** Proxies trusted in front of the service; 0 for none. */
@@ -173,7 +179,14 @@ function positive(name: string, value: number): number {
   return value;
 }
 
+// statement_timeout takes a whole number of milliseconds; 0 would mean none.
+function wholePositive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name} must be a whole number above 0.`);
+  return value;
+}
+
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
+const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
 function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
@@ -213,6 +226,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     basePath,
     bodyLimit: config.bodyLimit ?? '100kb',
     ...httpTimeouts(config),
+    requestTimeoutMs: wholePositive('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
     cors: resolveCors(config.cors, config.corsOrigins),

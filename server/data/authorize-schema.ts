@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** How many checks one `POST {t}/authorize` may ask: a page of buttons, not a bulk export. */
-export const MAX_CHECKS = 100;
+import { MAX_AUTHORIZE_CHECKS } from '../models/request-limits.js';
 
 const names = (what: string) => z.array(z.string({ error: `Each ${what} must be a string.` }).min(1), { error: `The ${what} list must be an array of strings.` });
 
@@ -15,5 +13,5 @@ const checkSchema = z.strictObject({
 
 /** The body of `POST {t}/authorize`: checks answered in order. */
 export const authorizeSchema = z.strictObject({
-  checks: z.array(checkSchema, { error: 'The checks field must be an array.' }).max(MAX_CHECKS, `At most ${MAX_CHECKS} checks may be asked at once.`),
+  checks: z.array(checkSchema, { error: 'The checks field must be an array.' }).max(MAX_AUTHORIZE_CHECKS, `At most ${MAX_AUTHORIZE_CHECKS} checks may be asked at once.`),
 });

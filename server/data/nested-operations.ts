@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id, text } from '../models/fields.js';
 import { ValidationError } from '../errors/validation-error.js';
+import { MAX_NESTED_OPERATIONS } from '../models/request-limits.js';
 import { validate } from '../http/validate.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import type { DataActionContext } from './data-action-context.js';
@@ -8,7 +9,7 @@ import { resolveReferences, resultReference } from './nested-references.js';
 import { requireObjectBody } from './validate-body.js';
 import { destroyRecord, storeRecord, updateRecord } from './write-actions.js';
 
-export const MAX_NESTED_OPERATIONS = 50;
+export { MAX_NESTED_OPERATIONS };
 
 const ACTIONS = ['create', 'update', 'delete'] as const;
 

@@ -4,15 +4,16 @@ import type { DecisionLogFilters, DecisionLogPage } from '../db/repositories/dec
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { readQuery } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
-import { MAX_PER_PAGE } from '../models/define-model.js';
+import { MAX_INTEGER } from '../models/integer-range.js';
+import { MAX_PAGE, MAX_PER_PAGE } from '../models/request-limits.js';
 
 const DEFAULT_PER_PAGE = 25;
 const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 const DECISIONS_QUERY = z.object({
-  page: positive(1_000_000_000).default(1),
+  page: positive(MAX_PAGE).default(1),
   per_page: positive(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
-  user_id: positive(2_147_483_647).optional(),
+  user_id: positive(MAX_INTEGER).optional(),
   gate: z.enum(DECISION_GATES).optional(),
   permission: z.string().max(200).optional(),
   since: z.iso.datetime({ offset: true }).or(z.iso.date()).transform((value) => new Date(value)).optional(),

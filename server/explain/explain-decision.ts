@@ -1,7 +1,6 @@
 import {
   explainPermission,
   GATE_STATUS,
-  parseIncludeParam,
   policyMethodFor,
   type Decision,
   type DecisionCheck as Check,
@@ -24,6 +23,7 @@ import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate } from './record-gate.js';
 import type { TrashedMode } from '../listing/gated-query.js';
+import { includePaths } from '../listing/parameters/include.js';
 
 // The record gate of each record action, as its handler reads it.
 const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
@@ -45,13 +45,18 @@ export interface DecisionScene {
   readonly detailed: boolean;
 }
 
-function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefinition; route: DataRoute } {
+/**
+ * The explained request's model, route and include paths. An include past the request's limits
+ * is the 400 the request answers before any gate (`listing/parameters/include.ts`).
+ */
+function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefinition; route: DataRoute; includes: string[] | null } {
   const { registry } = scene;
   if (!registry || !scene.group.models.includes(input.model)) throw ValidationError.field('model', `The model ${input.model} is not served here.`);
   const model = registry.get(input.model);
   const route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
   if (TRASHED[input.action] !== undefined && input.id === undefined) throw ValidationError.field('id', `The id field is required for ${input.action}.`);
-  return { model, route };
+  const includes = INCLUDING.includes(input.action) && input.include !== undefined ? includePaths('include', input.include.join(',')) : null;
+  return { model, route, includes };
 }
 
 function policyWords({ allowed, permission, permission_held, refused_by }: PolicyExplanation): string {
@@ -66,7 +71,7 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
  * for a record action, the action policy with its permission, the write fields, the includes.
  */
 export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
-  const { model, route } = served(scene, input);
+  const { model, route, includes } = served(scene, input);
   const { group, organization } = scene;
   const context = createDataActionContext({
     trx: loose(scene.trx),
@@ -84,7 +89,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   // The member's own context, so row-level security and scopes that read the user see them.
   await setUserContext(context, member.user.id);
   try {
-    await decide(context, model, route, input, member, scene.detailed, checks);
+    await decide(context, model, route, { input, includes }, member, scene.detailed, checks);
   } finally {
     await setUserContext(context, scene.callerId);
   }
@@ -107,7 +112,15 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   };
 }
 
-async function decide(context: DataActionContext, model: ModelDefinition, route: DataRoute, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
+async function decide(
+  context: DataActionContext,
+  model: ModelDefinition,
+  route: DataRoute,
+  { input, includes }: { input: ExplainInput; includes: string[] | null },
+  member: ExplainedMember,
+  detailed: boolean,
+  checks: Check[],
+): Promise<void> {
   // The request answers 404 before any gate reads the record or the policy, whoever asks.
   if (!modelHas(model, route)) {
     checks.push({ gate: 'record', passed: false, detail: `${model.slug} does not use soft deletes` });
@@ -132,8 +145,8 @@ async function decide(context: DataActionContext, model: ModelDefinition, route:
     checks.push({ gate: 'fields', passed: explanation.allowed, detail, fields: explanation });
     if (!explanation.allowed) return;
   }
-  if (INCLUDING.includes(input.action) && input.include !== undefined) {
-    const include = context.explainIncludes(model, parseIncludeParam(input.include.join(',')));
+  if (includes !== null) {
+    const include = context.explainIncludes(model, includes);
     checks.push({ gate: 'include', passed: include.allowed, detail: include.allowed ? 'every hop indexable' : `may not include ${include.include}: lacks ${include.permission}`, include });
   }
 }

@@ -3,14 +3,17 @@ import { isDatabaseUnavailable } from '../db/connection/database-unavailable.js'
 import { isSchemaMissing } from '../db/migrations/schema-missing.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
+import { CallerLeftError } from '../errors/caller-left-error.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { DomainError } from '../errors/domain-error.js';
 import { FairShareExceededError } from '../errors/fair-share-exceeded-error.js';
+import { IncludeTooLargeError } from '../errors/include-too-large-error.js';
 import { InvalidCredentialsError } from '../errors/invalid-credentials-error.js';
 import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import { NotFoundError } from '../errors/not-found-error.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
+import { RequestTimeoutError } from '../errors/request-timeout-error.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
@@ -33,9 +36,12 @@ const STATUSES = new Map<ErrorClass, number>([
   [PayloadTooLargeError, 413],
   [UnsupportedMediaTypeError, 415],
   [ValidationError, 422],
+  [IncludeTooLargeError, 422],
   [TooManyAttemptsError, 429],
   [FairShareExceededError, 429],
   [DatabaseNotMigratedError, 503],
+  [RequestTimeoutError, 503],
+  [CallerLeftError, 503],
 ]);
 
 // A 503 is temporary: a client or load balancer may try again shortly.

@@ -6,6 +6,8 @@ import { NO_NARROWING } from './build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { boundQuery, queryStatement, readsCallerContext, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from './selection-statement.js';
 import { sendLastReads, sentAhead } from '../db/transactions/read-ahead.js';
+import { IncludeTooLargeError } from '../errors/include-too-large-error.js';
+import { MAX_INCLUDE_ROWS_PER_HOP, MAX_INCLUDED_RECORDS } from '../models/request-limits.js';
 
 export interface IncludedRelation {
   target: ModelDefinition;
@@ -20,12 +22,16 @@ interface RelatedShape {
   keys: unknown[];
 }
 
+// One row past the limit tells a hop that reaches too many from one that reaches just enough.
+const HOP_ROWS = MAX_INCLUDE_ROWS_PER_HOP + 1;
+
 /**
  * The related rows of a hop, their keys as one array parameter: one statement whatever the
  * number of parents, so its compilation and its plan are shared by every page.
  */
 const RELATED: SelectionStatement<RelatedShape> = {
-  build: (selected, { column, keys }) => selected.selectAll().where(sql.ref(column), '=', sql<unknown>`any(${keys})`).orderBy(sql.ref('id')).compile(),
+  build: (selected, { column, keys }) =>
+    selected.selectAll().where(sql.ref(column), '=', sql<unknown>`any(${keys})`).orderBy(sql.ref('id')).limit(HOP_ROWS).compile(),
 };
 
 /** Where a read's rows come from, as a subquery bound in a statement's values: what the first include hops read their parents from. */
@@ -46,7 +52,8 @@ const RELATED_TO: SelectionQuery<RelatedToShape> = {
     selected
       .selectAll()
       .where(sql.ref(column), 'in', trx.selectFrom(parents.query().as('parent')).select(sql.ref(`parent.${parentKey}`).as('key')))
-      .orderBy(sql.ref('id')),
+      .orderBy(sql.ref('id'))
+      .limit(HOP_ROWS),
 };
 
 interface IncludeTree {
@@ -98,6 +105,22 @@ export function includeStatements(
   return plan(model, parents, includeTree(paths), '') ? statements : null;
 }
 
+/** How many records `rows` embed through their includes, every copy counted: what serializing them writes out. */
+function embeddedRecords(included: IncludedRelations, rows: readonly LooseRow[]): number {
+  // A row reached from several parents embeds the same each time: counted once, added per parent.
+  const counted = new Map<LooseRow, number>();
+  const count = (row: LooseRow): number => {
+    let total = counted.get(row);
+    if (total === undefined) {
+      total = 0;
+      for (const { value } of Object.values(included.get(row) ?? {})) for (const child of [value ?? []].flat()) total += 1 + count(child);
+      counted.set(row, total);
+    }
+    return total;
+  };
+  return rows.reduce((sum, row) => sum + count(row), 0);
+}
+
 function attach(included: IncludedRelations, row: LooseRow, name: string, relation: IncludedRelation) {
   const relations = included.get(row) ?? {};
   relations[name] = relation;
@@ -118,7 +141,8 @@ export interface IncludeReading {
  * caller could not list directly. When the request sent the hops ahead with its opening (see
  * includeStatements), each reads its parents as a subquery, in the snapshot they were read in;
  * otherwise a hop reads by its parents' keys once they are in, depth first, the last one with
- * COMMIT when `endsRead`.
+ * COMMIT when `endsRead`. A hop that reaches more than MAX_INCLUDE_ROWS_PER_HOP rows, or includes
+ * that embed more than MAX_INCLUDED_RECORDS records in all, are a 422 (`IncludeTooLargeError`).
  */
 export async function loadIncludes(
   trx: LooseTransaction,
@@ -149,6 +173,7 @@ export async function loadIncludes(
         : keys.length === 0
           ? []
           : await related(target, column, keys, last && Object.keys(subtree).length === 0);
+      if (children.length > MAX_INCLUDE_ROWS_PER_HOP) throw IncludeTooLargeError.perHop(`${prefix}${name}`, MAX_INCLUDE_ROWS_PER_HOP);
       const byKey = new Map<unknown, LooseRow[]>();
       for (const child of children) byKey.set(child[column], [...(byKey.get(child[column]) ?? []), child]);
       for (const parent of parentRows) {
@@ -164,5 +189,6 @@ export async function loadIncludes(
     return (await trx.executeQuery<LooseRow>(statement)).rows;
   };
   await loadLevel(model, rows, includeTree(paths), endsRead, '');
+  if (embeddedRecords(included, rows) > MAX_INCLUDED_RECORDS) throw IncludeTooLargeError.perAnswer(MAX_INCLUDED_RECORDS);
   return included;
 }

@@ -1,11 +1,11 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { InvalidQueryError } from '../errors/invalid-query-error.js';
+import { MAX_CURSOR_LENGTH } from '../models/request-limits.js';
 
 /** The values of a row's sort key, as text: exactly as PostgreSQL compares them. */
 export type KeyValues = (string | null)[];
 
 const MAC_BYTES = 16;
-const MAX_CURSOR_LENGTH = 4_096;
 
 export class InvalidCursorError extends InvalidQueryError {
   constructor() {

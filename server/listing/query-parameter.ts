@@ -1,6 +1,7 @@
 import { InvalidQueryError } from '../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
+import { MAX_QUERY_LIST, MAX_QUERY_VALUE_LENGTH } from '../models/request-limits.js';
 import type { ParsedQuery } from './parsed-query.js';
 
 /** The query string as Koa parses it: a repeated name becomes an array. */
@@ -41,31 +42,29 @@ export interface QueryParameter {
   document(model: ModelDefinition): DocumentedParameter[];
 }
 
-/**
- * The most items one list of the query string may hold (sort keys, filter values, includes,
- * fields, scopes), and the most bracketed names one parameter may repeat (`filter[...]`): each
- * item costs work and SQL, and no client needs more.
- */
-export const MAX_QUERY_LIST = 20;
-
 /** 400 naming the limit when `items` holds more than MAX_QUERY_LIST. */
 export function bounded<T>(name: string, items: readonly T[]): readonly T[] {
   if (items.length > MAX_QUERY_LIST) throw new InvalidQueryError(`The query parameter ${name} may list at most ${MAX_QUERY_LIST} items.`);
   return items;
 }
 
-/** `a, b,,c` as `['a', 'b', 'c']`, at most MAX_QUERY_LIST of them. */
-export const commaList = ({ raw, value }: QueryEntry): string[] => [
-  ...bounded(
+/** `value` when it holds at most MAX_QUERY_VALUE_LENGTH characters, else a 400 naming the limit: it may go into SQL as it is. */
+export function shortValue(name: string, value: string): string {
+  if (value.length > MAX_QUERY_VALUE_LENGTH) throw new InvalidQueryError(`A value of the query parameter ${name} may be at most ${MAX_QUERY_VALUE_LENGTH} characters long.`);
+  return value;
+}
+
+/** `a, b,,c` as `['a', 'b', 'c']`, at most MAX_QUERY_LIST of them, each at most MAX_QUERY_VALUE_LENGTH characters. */
+export const commaList = ({ raw, value }: QueryEntry): string[] =>
+  bounded(
     raw,
     value
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part !== ''),
-  ),
-];
+  ).map((part) => shortValue(raw, part));
 
-export const documented = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }): DocumentedParameter => ({
+export const documented = (name: string, description: string, schema: Record<string, unknown> = { type: 'string', maxLength: MAX_QUERY_VALUE_LENGTH }): DocumentedParameter => ({
   name,
   in: 'query',
   description,

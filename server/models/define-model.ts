@@ -9,7 +9,7 @@ import type { ModelDefinition, ModelOptions } from './model-types.js';
 export type { AttributeType } from './attribute-types.js';
 export type { Aggregate, ComputedAttribute, ModelDefinition, ModelOptions, NamedScope, Relation, Scope, ScopeContext, ScopeWithArgument } from './model-types.js';
 export { ModelDefinitionError } from './model-definition-error.js';
-export { MAX_PER_PAGE } from './model-options-schema.js';
+export { MAX_PER_PAGE } from './request-limits.js';
 
 function updateSchema(create: ZodType): ZodType {
   const partial = (create as { partial?: () => ZodType }).partial;

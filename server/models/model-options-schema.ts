@@ -2,8 +2,7 @@ import { z, type ZodType } from 'zod';
 import { ATTRIBUTE_TYPES } from './attribute-types.js';
 import { COUNT_MODES } from './count-mode.js';
 import { AGGREGATES, type ComputedAttribute, type NamedScope, type Scope, type ScopeWithArgument } from './model-types.js';
-
-export const MAX_PER_PAGE = 100;
+import { MAX_PER_PAGE } from './request-limits.js';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const identifier = z.string().regex(IDENTIFIER, { error: (issue) => `${JSON.stringify(issue.input)} is not a plain identifier` });

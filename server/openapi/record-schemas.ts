@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS } from '../audit/record-audit.js';
-import { MAX_NESTED_OPERATIONS } from '../data/nested-operations.js';
+import { MAX_NESTED_OPERATIONS } from '../models/request-limits.js';
 import { REFERENCE } from '../data/nested-references.js';
 import type { AttributeType, ModelDefinition } from '../models/define-model.js';
 import type { JsonSchema } from '../routes/route-definition.js';

@@ -3,15 +3,15 @@ import { ref } from '../routes/response-schemas.js';
 import type { JsonSchema, ResponseDescription } from '../routes/route-definition.js';
 
 const ERROR_MEANINGS: Record<number, string> = {
-  400: 'Malformed request: a NUL character, a bad id, an unknown query name, a bad sort, filter, field or include.',
+  400: 'Malformed request: a NUL character, a bad id, an unknown query name, a bad sort, filter, field or include, or a query past its limits (include depth, list lengths, value lengths, page size).',
   401: 'Not signed in, or the session ended.',
   403: 'Refused: not a member of the route group, the policy, a field the caller may not set, or an include.',
   404: 'No such route, organization or record within the caller’s reach.',
   413: 'The body is larger than the configured limit.',
   415: 'The body is not JSON.',
-  422: 'Validation failed.',
+  422: 'Validation failed, or the includes reach more records than one answer may hold.',
   429: 'Too many attempts; retry after `Retry-After` seconds.',
-  503: 'The database cannot be reached.',
+  503: 'The database cannot be reached, or the request ran past its deadline; retry after `Retry-After` seconds.',
 };
 
 const ERROR_BODIES: Record<number, string> = { 403: 'Forbidden', 422: 'ValidationError' };

@@ -66,7 +66,70 @@ describe('query lists (finding 10)', () => {
     }
   });
 
+  it('hold values of at most 4000 characters, with a 400 naming the limit', async () => {
+    for (const name of ['search', 'filter[status]']) {
+      expect(await get(`${name}=${'x'.repeat(4001)}`), name).toMatchObject({ status: 400, body: { message: `A value of the query parameter ${name} may be at most 4000 characters long.` } });
+    }
+    expect(await get(`search=${'x'.repeat(4000)}`)).toMatchObject({ status: 200 });
+  });
+
   it('of 20 items are read as before', async () => {
     expect(await get(`sort=${repeat(20, () => 'title')}&fields[posts]=title&scope=${repeat(20, () => 'published')}`)).toMatchObject({ status: 200 });
+  });
+});
+
+describe('includes (issue 34, findings 1 and 6)', () => {
+  /** A tenant of its own with one post and `comments` comments on it, the member its viewer. */
+  async function tenantWithComments(comments: number): Promise<Tenant> {
+    const own = await createTenant(server, [{ account: member, role: 'viewer' }]);
+    const [post] = await server.sql("INSERT INTO posts (organization_id, title, status) VALUES ($1, 'Post', 'published') RETURNING id", [own.id]);
+    await server.sql("INSERT INTO comments (organization_id, post_id, body) SELECT $1, $2, 'c' || n FROM generate_series(1, $3) AS n", [own.id, post.id, comments]);
+    return own;
+  }
+  const hops = (count: number) => Array.from({ length: count }, (_, index) => (index % 2 === 0 ? 'comments' : 'post')).join('.');
+  const deepMessage = (depth: number) => `The query parameter include may nest at most 5 relations in one path; it nests ${depth}.`;
+
+  it('refuses a path of more than 5 relations with a 400 naming the limit, and keeps serving', async () => {
+    const own = await tenantWithComments(1);
+    const get = (include: string) => server.api.get(own.path(`/posts?include=${include}`), { token: member.token });
+    expect(await get(hops(60))).toMatchObject({ status: 400, body: { message: deepMessage(60) } });
+    expect(await get(`author,${hops(6)}`)).toMatchObject({ status: 400, body: { message: deepMessage(6) } });
+    const five = await get(hops(5));
+    expect(five.status).toBe(200);
+    expect(five.body.data[0].comments[0].post.comments[0].post.comments).toHaveLength(1);
+  });
+
+  it('refuses a hop that reaches more than 1000 records, or includes embedding more than 5000, with a 422', async () => {
+    const crowded = await tenantWithComments(1001);
+    expect(await server.api.get(crowded.path('/posts?include=comments'), { token: member.token })).toMatchObject({
+      status: 422,
+      body: { message: 'The include comments reaches more than 1000 records, the most one include hop may read: ask for fewer rows (per_page) or a narrower include.' },
+    });
+    // 72 comments, each embedding its post with the 72 comments again: 72 + 72 + 72 * 72 = 5328 records.
+    const fanned = await tenantWithComments(72);
+    const get = (include: string) => server.api.get(fanned.path(`/posts?include=${include}`), { token: member.token });
+    expect(await get('comments.post.comments')).toMatchObject({
+      status: 422,
+      body: { message: 'The includes embed more than 5000 records, the most one answer may hold: ask for fewer rows (per_page) or fewer, shorter includes.' },
+    });
+    expect((await get('comments.post')).status).toBe(200);
+  });
+
+  it('are refused alike by the request, explain and authorize, and documented with the limits', async () => {
+    const cases = [
+      { include: Array.from({ length: 21 }, (_, index) => (index % 2 ? 'author' : `comments${'.post.comments'.repeat(index % 3)}`)), message: 'The query parameter include may list at most 20 items.' },
+      { include: [hops(6)], message: deepMessage(6) },
+    ];
+    for (const { include, message } of cases) {
+      expect(await server.api.get(tenant.path(`/posts?include=${include.join(',')}`), { token: member.token })).toMatchObject({ status: 400, body: { message } });
+      const explained = await server.api.post(tenant.path('/explain'), { token: member.token, body: { model: 'posts', action: 'index', include } });
+      expect(explained).toMatchObject({ status: 400, body: { message } });
+      const authorized = await server.api.post(tenant.path('/authorize'), { token: member.token, body: { checks: [{ model: 'posts', action: 'index', include }] } });
+      expect(authorized).toMatchObject({ status: 200, body: { results: [{ allowed: false, message }] } });
+    }
+    const { body: document } = await server.api.get('/api/openapi.json');
+    const parameters: { name: string; description: string; schema: { maxLength?: number } }[] = document.paths['/api/{organization}/posts'].get.parameters;
+    expect(parameters.find(({ name }) => name === 'include')!.description).toContain('At most 20 paths of at most 5 relations each.');
+    expect(parameters.find(({ name }) => name === 'search')!.schema.maxLength).toBe(4000);
   });
 });

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { listDecisionLogs } from '../../db/repositories/decision-logs.js';
-import { MAX_PER_PAGE } from '../../models/model-options-schema.js';
+import { MAX_PER_PAGE } from '../../models/request-limits.js';
 import type { CliCommand } from '../cli-command.js';
 
 interface DecisionsOptions {

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
+import { UNWATCH_CALLER, WATCH_CALLER } from '../transactions/request-deadline.js';
+import { sendCancelRequest, type BackendKey } from './cancel-request.js';
 
 /** How many distinct statement texts get a name; the rest still run, unnamed. */
 const NAMED_STATEMENTS = 2_000;
@@ -60,12 +62,25 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
  * one before, so a transaction's opening, a read's statements and its COMMIT go out in one write
  * (`read-ahead.ts`) and are answered in order, each with its own Sync (an error fails only its
  * own statement and, inside the transaction, those after it; COMMIT then rolls back).
+ *
+ * While a request's transaction watches its caller (`request-deadline.ts`), a caller that goes
+ * away cancels the statement the connection is running, with the protocol's cancel request; the
+ * connection goes back to the pool only once that request has reached the server.
  */
 export function statementClient({ prepare, observer }: { prepare: boolean; observer?: StatementObserver }): typeof pg.Client {
   return class StatementClient extends pg.Client {
     #ahead: SentAhead[] = [];
     /** The read-ahead's COMMIT is on its way: no other statement may follow it in this transaction. */
     #committing = false;
+    /** Statements sent and not answered yet. */
+    #running = 0;
+    /** The signal of the request whose transaction the connection runs, when it watches its caller. */
+    #caller: AbortSignal | null = null;
+    /** A cancel request sent for the watched caller, until the server has taken it. */
+    #cancelling: Promise<void> | null = null;
+    readonly #callerLeft = () => {
+      if (this.#running > 0) this.#cancelling ??= sendCancelRequest(this as unknown as BackendKey);
+    };
 
     constructor(config?: string | pg.ClientConfig) {
       super({ ...(typeof config === 'string' ? { connectionString: config } : config), pipeline: true });
@@ -80,6 +95,8 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const parameters: unknown[] = Array.isArray(values) ? values : [];
       if (config === READ_AHEAD) return this.#readAhead(parameters[0] as OpeningAhead);
       if (config === SENT_AHEAD) return Promise.resolve(this.#sentAhead(parameters[0] as CompiledQuery[]));
+      if (config === WATCH_CALLER) return Promise.resolve(this.#watch(parameters[0] as AbortSignal));
+      if (config === UNWATCH_CALLER) return this.#unwatch();
       if (this.#ahead.length > 0 || this.#committing) {
         // A transaction whose COMMIT is on its way ends with it: its statements were reads.
         const key = statementKey(this.#committing && config === 'ROLLBACK' ? 'COMMIT' : config, parameters);
@@ -100,6 +117,20 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const unread = new Set(this.#ahead.map((sent) => sent.key));
       const sent = this.#committing && statements.every(({ sql, parameters }) => unread.has(statementKey(sql, parameters)));
       return { ...NOTHING_SENT, rowCount: 1, rows: [{ sent }] };
+    }
+
+    #watch(signal: AbortSignal): pg.QueryResult {
+      this.#caller = signal;
+      signal.addEventListener('abort', this.#callerLeft, { once: true });
+      return NOTHING_SENT;
+    }
+
+    async #unwatch(): Promise<pg.QueryResult> {
+      this.#caller?.removeEventListener('abort', this.#callerLeft);
+      this.#caller = null;
+      await this.#cancelling;
+      this.#cancelling = null;
+      return NOTHING_SENT;
     }
 
     #forgetAhead(): void {
@@ -149,6 +180,11 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const name = prepare && parameters.length > 0 ? statementName(text) : undefined;
       const done = observer?.sent(this, text);
       const sent = parameters.length === 0 ? send.call(this, text) : send.call(this, { text, values: parameters, ...(name ? { name } : {}) });
+      this.#running += 1;
+      const answeredOrFailed = () => void (this.#running -= 1);
+      sent.then(answeredOrFailed, answeredOrFailed);
+      // A caller gone before the statement was sent: it is cancelled as soon as it runs.
+      if (this.#caller?.aborted) this.#callerLeft();
       const answered = sent.then((result) => (Array.isArray(result) ? result[result.length - 1]! : result));
       if (!done) return answered;
       return answered.then(

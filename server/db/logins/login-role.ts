@@ -68,6 +68,12 @@ export async function setLoginPassword(client: pg.ClientBase, role: string, pass
   await client.query(`ALTER ROLE ${client.escapeIdentifier(role)} PASSWORD ${client.escapeLiteral(scramVerifier(password))}`);
 }
 
+/** The `statement_timeout` every session of the login starts with; a transaction may still set its own. */
+export async function setLoginStatementTimeout(client: pg.ClientBase, role: string, milliseconds: number): Promise<void> {
+  if (!Number.isSafeInteger(milliseconds) || milliseconds <= 0) throw new TypeError(`Not a statement timeout: ${milliseconds}`);
+  await client.query(`ALTER ROLE ${client.escapeIdentifier(role)} SET statement_timeout = ${milliseconds}`);
+}
+
 export async function grantGroupRole(client: pg.ClientBase, role: string, group: GroupRole): Promise<void> {
   const { rows } = await client.query<{ member: boolean }>("SELECT pg_has_role($1, $2, 'MEMBER') AS member", [role, group]);
   if (!rows[0]?.member) await client.query(`GRANT ${client.escapeIdentifier(group)} TO ${client.escapeIdentifier(role)}`);

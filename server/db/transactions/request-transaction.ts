@@ -3,6 +3,7 @@ import type { ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
+import { deadlineColumns } from './request-deadline.js';
 import { SLUG } from '../../models/slug.js';
 import { walPosition, type WalPosition } from '../replicas/wal-position.js';
 
@@ -71,7 +72,7 @@ function openingSql(opening: RequestOpening, ahead: ReadAhead | undefined): stri
     literal(opening.routeGroup, SLUG),
     literal(opening.organizationSlug, SLUG),
   ];
-  return `${beginFor(ahead)}; SELECT * FROM gatehouse_open_request(${args.join(', ')})`;
+  return `${beginFor(ahead)}; SELECT *${deadlineColumns()} FROM gatehouse_open_request(${args.join(', ')})`;
 }
 
 function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {

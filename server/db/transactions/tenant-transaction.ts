@@ -1,6 +1,8 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { APP_ROLE } from '../connection/database.js';
 import { readAheadQuery, type ReadAhead } from './read-ahead.js';
+import { cancelledWhenCallerLeaves, deadlineColumns } from './request-deadline.js';
+import { isStatementCancelled } from '../connection/statement-cancelled.js';
 import type { Schema } from '../schema.js';
 import type { LooseTransaction } from '../../models/loose-schema.js';
 
@@ -48,7 +50,7 @@ function tenantSettingsSql(context: TenantContext): string {
   return `SELECT
     set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),
     set_config('gatehouse.user_id', ${settingLiteral(context.userId)}, true),
-    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)`;
+    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)${deadlineColumns()}`;
 }
 
 // Compiled once: they never change, and every request ends with one of them.
@@ -74,6 +76,9 @@ export async function enterTenant(ownerTransaction: Kysely<Schema>, context: Ten
  * travel with the opening in the same write (`read-ahead.ts`): a read then takes one round trip.
  * After a complete read-ahead the transaction has already ended with COMMIT once its answers are
  * in: on a refusal nothing was written, and the answers fn did not read are thrown away.
+ *
+ * In a request, the opening also sets the request's statement_timeout, and a client that goes
+ * away cancels the running statement (`request-deadline.ts`): either fails it, and so rolls back.
  */
 export function inOpenedTransaction<T, S = Schema>(
   db: Kysely<S>,
@@ -84,17 +89,35 @@ export function inOpenedTransaction<T, S = Schema>(
   return db.connection().execute(async (connection) => {
     let result: T;
     try {
-      const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
-      result = await fn(connection, rows);
+      result = await cancelledWhenCallerLeaves(connection, async () => {
+        const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
+        return fn(connection, rows);
+      });
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
       // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
-      await connection.executeQuery(ROLLBACK);
+      await endTransaction(connection, ROLLBACK);
       throw error;
     }
-    await connection.executeQuery(COMMIT);
+    await endTransaction(connection, COMMIT);
     return result;
   });
+}
+
+/**
+ * Sends COMMIT or ROLLBACK. A cancel request meant for the statement before it (its caller went
+ * away) may reach the server late and fail this one instead, leaving the transaction open: then
+ * ROLLBACK ends it, so the connection never returns to the pool inside a transaction, and a
+ * COMMIT that did not happen is still an error.
+ */
+async function endTransaction(connection: Pick<Kysely<unknown>, 'executeQuery'>, end: CompiledQuery): Promise<void> {
+  try {
+    await connection.executeQuery(end);
+  } catch (error) {
+    if (!isStatementCancelled(error)) throw error;
+    await connection.executeQuery(ROLLBACK);
+    if (end === COMMIT) throw error;
+  }
 }
 
 /**

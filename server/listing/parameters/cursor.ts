@@ -1,4 +1,5 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
+import { MAX_CURSOR_LENGTH } from '../../models/request-limits.js';
 import { documented, type QueryParameter } from '../query-parameter.js';
 
 /**
@@ -14,6 +15,9 @@ export const cursor: QueryParameter = {
     return { cursor: entry!.value };
   },
   document: () => [
-    documented('cursor', 'Keyset pagination: the value of a previous page’s `X-Next-Cursor`; stable under inserts, bound to the model and sort.'),
+    documented('cursor', 'Keyset pagination: the value of a previous page’s `X-Next-Cursor`; stable under inserts, bound to the model and sort.', {
+      type: 'string',
+      maxLength: MAX_CURSOR_LENGTH,
+    }),
   ],
 };

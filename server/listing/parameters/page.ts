@@ -1,8 +1,6 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
-import { MAX_PER_PAGE } from '../../models/model-options-schema.js';
+import { MAX_PAGE, MAX_PER_PAGE } from '../../models/request-limits.js';
 import { documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
-
-const MAX_PAGE = 1_000_000_000;
 
 function positiveInteger({ raw, value }: QueryEntry, max: number): number {
   const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;

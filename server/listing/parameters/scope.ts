@@ -1,7 +1,7 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition, NamedScope } from '../../models/define-model.js';
 import type { ListQuery } from '../parsed-query.js';
-import { commaList, documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
+import { commaList, documented, shortValue, type QueryEntry, type QueryParameter } from '../query-parameter.js';
 import { parseTypedValue } from '../../models/typed-value.js';
 
 function namedScope(model: ModelDefinition, name: string): NamedScope {
@@ -22,7 +22,7 @@ function scopesOf(model: ModelDefinition, { raw, key, value }: QueryEntry): List
     if (value !== '') throw new InvalidQueryError(`Scope ${key} takes no argument.`);
     return [{ name: key, argument: null }];
   }
-  return [{ name: key, argument: parseTypedValue(raw, argument, value) }];
+  return [{ name: key, argument: parseTypedValue(raw, argument, shortValue(raw, value)) }];
 }
 
 export const scope: QueryParameter = {

@@ -1,0 +1,7 @@
+// query_canceled: a statement_timeout, or a cancel request (the client of the request went away).
+const QUERY_CANCELED = '57014';
+
+/** True when a statement failed because it was cancelled, not because it was wrong. */
+export function isStatementCancelled(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === QUERY_CANCELED;
+}

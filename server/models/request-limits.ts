@@ -1,0 +1,49 @@
+/**
+ * The bounds on what one request may ask of the service, each written here once: the parsers
+ * enforce them before any SQL runs, and `POST {t}/explain`, `POST {t}/authorize` and the OpenAPI
+ * document read them from here, so none of them calls allowed what a request is refused for.
+ * docs/reference/limits.md lists them with their errors.
+ */
+
+/**
+ * The most items one list of the query string may hold (sort keys, filter values, include paths,
+ * fields, scopes), and the most bracketed names one parameter may repeat (`filter[...]`): each
+ * item costs work and SQL, and no client needs more.
+ */
+export const MAX_QUERY_LIST = 20;
+
+/** The most characters of one value of the query string (`search=...`, `filter[status]=...`), but a cursor's. */
+export const MAX_QUERY_VALUE_LENGTH = 4_000;
+
+/** Rows per page (`per_page`, a model's `perPage`). */
+export const MAX_PER_PAGE = 100;
+
+/** The highest page number (`page`). */
+export const MAX_PAGE = 1_000_000_000;
+
+/** The most characters of a keyset cursor (`cursor`). */
+export const MAX_CURSOR_LENGTH = 4_096;
+
+/**
+ * The most relations one include path may walk (`comments.post.comments` is 3). Each hop can
+ * multiply what the answer embeds; real screens need two or three.
+ */
+export const MAX_INCLUDE_DEPTH = 5;
+
+/**
+ * The most related rows one hop of an include may read, over every parent row of the page: past
+ * it, the request is a 422 before those rows are read.
+ */
+export const MAX_INCLUDE_ROWS_PER_HOP = 1_000;
+
+/**
+ * The most records one answer may embed through its includes, counting every copy: a record
+ * reached from several parents is written out once under each.
+ */
+export const MAX_INCLUDED_RECORDS = 5_000;
+
+/** Operations in one `POST {base}/nested`. */
+export const MAX_NESTED_OPERATIONS = 50;
+
+/** Checks in one `POST {t}/authorize`: a page of buttons, not a bulk export. */
+export const MAX_AUTHORIZE_CHECKS = 100;

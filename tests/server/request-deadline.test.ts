@@ -1,0 +1,94 @@
+import { request } from 'node:http';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoData } from '../../policies/demo-data.js';
+import { posts } from '../../policies/models/posts.js';
+import type { NamedScope } from '../../server/models/model-types.js';
+import { startDataServer } from './support/data-server.js';
+import type { TestServer } from './support/test-server.js';
+
+// Issue 34, findings 2 and 3: every request has a deadline, and a client that leaves cancels its statement.
+const SLEEP = 'pg_sleep(120)';
+const slow: NamedScope = { argument: null, apply: (query) => query.where(sql<boolean>`(SELECT true FROM ${sql.raw(SLEEP)})`) };
+// The demo's posts with a scope that holds its statement for two minutes: a stand-in for a heavy query.
+const data = { ...demoData, models: demoData.models.map((model) => (model === posts ? { ...posts, scopes: { ...posts.scopes, slow } } : model)) };
+
+/** Backends other than the asker's running the slow statement now. */
+async function sleeping(server: TestServer): Promise<number> {
+  const [row] = await server.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()", [`%${SLEEP}%`]);
+  return row.n;
+}
+
+/** Asks until `done` holds: the event is the database's, so the test waits for it, not for a time. */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** A server of its own for the describe block that calls this, with this deadline. */
+function serverWithDeadline(requestTimeoutMs: number): () => TestServer {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startDataServer({ data, requestTimeoutMs });
+  });
+  afterAll(() => server.close());
+  return () => server;
+}
+
+describe('a request past its deadline', () => {
+  const served = serverWithDeadline(300);
+
+  it('answers 503 with Retry-After, leaves nothing running, and the server keeps serving', async () => {
+    const token = await served().login('owner@acme.test');
+    const answer = await served().api.get('/api/acme/posts?scope=slow', { token });
+    expect(answer).toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '5' },
+      body: { message: 'The request took longer than its deadline of 300 ms and was stopped; nothing it changed was kept. Try again later, or ask for less.' },
+    });
+    expect(await sleeping(served())).toBe(0);
+    expect((await served().api.get('/api/acme/posts', { token })).status).toBe(200);
+  });
+
+  it('keeps nothing a write past it did', async () => {
+    await served().sql(`CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM ${SLEEP}; RETURN NEW; END $$`);
+    await served().sql("CREATE TRIGGER posts_slow BEFORE INSERT ON posts FOR EACH ROW WHEN (NEW.title = 'slow') EXECUTE FUNCTION slow_insert()");
+    const token = await served().login('owner@acme.test');
+    const operations = [
+      { model: 'posts', action: 'create', data: { title: 'written before the slow one' } },
+      { model: 'posts', action: 'create', data: { title: 'slow' } },
+    ];
+    try {
+      expect(await served().api.post('/api/acme/nested', { token, body: { operations } })).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+      expect(await served().sql("SELECT id FROM posts WHERE title IN ('written before the slow one', 'slow')")).toEqual([]);
+    } finally {
+      await served().sql('DROP FUNCTION slow_insert() CASCADE');
+    }
+  });
+
+  it('is backed by the service login, whose sessions start with a statement_timeout of a minute', async () => {
+    const login = new pg.Client({ connectionString: await served().database.serviceUrl() });
+    await login.connect();
+    try {
+      expect((await login.query('SHOW statement_timeout')).rows).toEqual([{ statement_timeout: '1min' }]);
+    } finally {
+      await login.end();
+    }
+  });
+});
+
+describe('a client that goes away', () => {
+  const served = serverWithDeadline(600_000);
+
+  it('cancels the statement running for it', async () => {
+    const token = await served().login('owner@acme.test');
+    const url = new URL('/api/acme/posts?scope=slow', served().api.baseUrl);
+    const leaving = request(url, { headers: { authorization: `Bearer ${token}` } });
+    leaving.on('error', () => {});
+    leaving.end();
+    await until(async () => (await sleeping(served())) === 1);
+    leaving.destroy();
+    await until(async () => (await sleeping(served())) === 0);
+    expect((await served().api.get('/api/acme/posts', { token })).status).toBe(200);
+  });
+});
