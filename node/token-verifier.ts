@@ -31,7 +31,7 @@ interface KeyList {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // A token naming a key not yet known may follow a rotation: the keys are fetched again, at most this
 // often, so made-up key ids cannot turn into a flood of requests to Gatehouse.
-export const KEY_REFETCH_AFTER_MS = 1_000;
+const KEY_REFETCH_AFTER_MS = 1_000;
 // How long a key list is used when Gatehouse sends it without a `max-age`: as long as it does send.
 const DEFAULT_KEYS_MAX_AGE_S = 300;
 const MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
@@ -96,15 +96,16 @@ export class TokenVerifier {
   }
 
   private async load(): Promise<KeyList> {
-    if (this.givenKeys !== undefined) return { keys: await Promise.all(this.givenKeys.map(async (key) => ({ id: null, key: await importKey(key) }))), expiresAt: Infinity };
-    const response = await this.http.json({ method: 'GET', path: 'public-key' });
-    const published = (response.body as { keys: { id: string; key: string }[] }).keys;
-    const cacheControl = response.headers['cache-control'];
+    const { keys, maxAge } = this.givenKeys !== undefined ? { keys: this.givenKeys.map((key) => ({ id: null, key })), maxAge: Infinity } : await this.published();
     return {
-      keys: await Promise.all(published.map(async ({ id, key }) => ({ id, key: await importKey(key) }))),
-      expiresAt: this.fetchedAt + maxAgeOf(cacheControl) * 1000,
+      keys: await Promise.all(keys.map(async ({ id, key }) => ({ id, key: await v4.ImportPublicKey(key as `k4.public.${string}`) }))),
+      expiresAt: this.fetchedAt + maxAge * 1000,
     };
   }
-}
 
-const importKey = (key: string) => v4.ImportPublicKey(key as `k4.public.${string}`);
+  /** `GET {baseURL}/public-key`: the listed keys, and for how many seconds the list may be used. */
+  private async published(): Promise<{ keys: { id: string | null; key: string }[]; maxAge: number }> {
+    const response = await this.http.json({ method: 'GET', path: 'public-key' });
+    return { keys: (response.body as { keys: { id: string; key: string }[] }).keys, maxAge: maxAgeOf(response.headers['cache-control']) };
+  }
+}
