@@ -67,6 +67,7 @@ export class HttpClient {
         clearTimeout(timer);
         then(value);
       };
+      const fail = (error: Error) => settle(reject)(error instanceof GatehouseError ? error : unreachable(error));
       const req = request(url, { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -76,10 +77,10 @@ export class HttpClient {
           try {
             settle(resolve)({ status, headers: res.headers, body: text === '' ? null : JSON.parse(text) });
           } catch {
-            settle(reject)(new GatehouseError('unavailable', `Gatehouse answered ${status} with a body that is not JSON.`, status));
+            fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with a body that is not JSON.`, status));
           }
         });
-        res.on('error', settle(reject));
+        res.on('error', fail);
       });
       req.on('socket', (socket) => {
         // A kept-alive socket is already connected: only the answer is waited for.
@@ -87,7 +88,7 @@ export class HttpClient {
         giveUp(connectMs, 'accept the connection');
         socket.once('connect', () => giveUp(responseMs, 'answer'));
       });
-      req.on('error', (error) => settle(reject)(error instanceof GatehouseError ? error : new GatehouseError('unavailable', `Gatehouse cannot be reached: ${error.message}`, undefined, { cause: error })));
+      req.on('error', fail);
       req.end(payload);
     });
   }
@@ -114,6 +115,11 @@ export class HttpClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** A connection refused, reset or not resolved: its code says which (an `AggregateError` of several addresses has no message). */
+function unreachable(error: NodeJS.ErrnoException): GatehouseError {
+  return new GatehouseError('unavailable', `Gatehouse cannot be reached (${error.code ?? error.message}).`, undefined, { cause: error });
 }
 
 function messageOf(body: unknown): string {
