@@ -150,6 +150,8 @@ describe('errors and organization paths', () => {
     const token = await server.login('owner@globex.test');
     await expect(gatehouse.authorize(tampered(token), 'globex', [{ model: 'posts', action: 'index' }])).rejects.toMatchObject({ kind: 'unauthenticated', status: 401 });
     await expect(gatehouse.authorize(token, 'globex', 'posts' as never)).rejects.toMatchObject({ kind: 'invalid', status: 422 });
+    // A session of the tenant group, at the admin group's routes.
+    await expect(gatehouse.authorize(token, 'admin', [{ model: 'users', action: 'index' }])).rejects.toMatchObject({ kind: 'forbidden', status: 403 });
     const error = await gatehouse.permissions(token, 'acme').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatehouseError);
     expect(error).toMatchObject({ kind: 'invalid', status: 404, message: 'Organization not found' });
