@@ -1,9 +1,10 @@
 import type { AuthorizeCheck, AuthorizeResult } from '@gatehouse/engine/wire';
 import type { ResourcePolicy } from '@gatehouse/engine';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
-import { HttpClient } from './http-client.js';
+import { HttpClient, type Timeouts } from './http-client.js';
 import { connectMiddleware, fastifyHook } from './middleware.js';
-import { PermissionsCache, type Permissions } from './permissions-cache.js';
+import { PermissionsCache, type OnUnavailable, type Permissions } from './permissions-cache.js';
+import { tenantPath } from './tenant-path.js';
 import { TokenVerifier, type TokenCaller } from './token-verifier.js';
 
 export interface GatehouseOptions {
@@ -13,6 +14,15 @@ export interface GatehouseOptions {
   publicKeys?: readonly string[];
   /** Seconds a permissions answer is used without asking Gatehouse again; default 0 (revalidate on every call). */
   maxAge?: number;
+  /** How long a call waits for Gatehouse before it throws a `timeout` error; default 2 s to connect, 5 s for the answer. */
+  timeout?: Timeouts;
+  /**
+   * Once a call finds Gatehouse unreachable or slow: `'fail'` (default) stops using kept permissions
+   * answers until Gatehouse answers again; `'cached'` keeps using those younger than `maxAge`.
+   */
+  onUnavailable?: OnUnavailable;
+  /** The clock, in milliseconds since the epoch, for cache ages, the key list's `max-age` and token expiry; default `Date.now`. */
+  now?: () => number;
 }
 
 export interface PermissionsOptions {
@@ -43,17 +53,17 @@ export interface Gatehouse {
   close(): void;
 }
 
-export function createGatehouse({ baseURL, publicKeys, maxAge = 0 }: GatehouseOptions): Gatehouse {
-  const http = new HttpClient(baseURL);
-  const verifier = new TokenVerifier(http, publicKeys);
-  const cache = new PermissionsCache(http);
+export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, onUnavailable = 'fail', now = Date.now }: GatehouseOptions): Gatehouse {
+  const http = new HttpClient(baseURL, timeout);
+  const verifier = new TokenVerifier(http, publicKeys, now);
+  const cache = new PermissionsCache(http, now, onUnavailable);
   const verifyToken = (token: string) => verifier.verify(token);
   const permissionsOf = (token: string, caller: TokenCaller, org: string, options: PermissionsOptions = {}) =>
-    cache.get(token, caller.sessionId, org, (options.maxAge ?? maxAge) * 1000);
+    cache.get(token, caller.sessionId, tenantPath(org), (options.maxAge ?? maxAge) * 1000);
   return {
     verifyToken,
     async authorize(token, org, checks) {
-      const response = await http.json({ method: 'POST', path: `${org}/authorize`, token, body: { checks } });
+      const response = await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body: { checks } });
       return (response.body as { results: AuthorizeResult[] }).results;
     },
     permissions: async (token, org, options) => permissionsOf(token, await verifyToken(token), org, options),

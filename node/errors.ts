@@ -1,10 +1,23 @@
-/** What Gatehouse answered instead of what was asked; `status` is its HTTP status. */
+/**
+ * Why a call to Gatehouse gave no answer to use:
+ * - `unavailable`: it could not be reached, or answered 429 or 5xx (or not with JSON);
+ * - `timeout`: it took longer than the client's `timeout.connectMs` or `timeout.responseMs`;
+ * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401);
+ * - `forbidden`: the caller may not ask this (403);
+ * - `invalid`: the request cannot be answered as asked, such as an organization that is not there
+ *   for the caller (404) or a malformed check (422).
+ */
+export type GatehouseErrorKind = 'unavailable' | 'timeout' | 'unauthenticated' | 'forbidden' | 'invalid';
+
+/** What Gatehouse answered instead of what was asked: its `kind`, and `status` when it answered over HTTP. */
 export class GatehouseError extends Error {
   constructor(
-    readonly status: number,
+    readonly kind: GatehouseErrorKind,
     message: string,
+    readonly status?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -12,6 +25,24 @@ export class GatehouseError extends Error {
 /** The token is not genuine, has expired, or its session was revoked: answer 401. */
 export class UnauthenticatedError extends GatehouseError {
   constructor(message = 'Unauthenticated.') {
-    super(401, message);
+    super('unauthenticated', message, 401);
   }
+}
+
+/** The kind of an HTTP answer that is not a success. */
+export function kindOfStatus(status: number): GatehouseErrorKind {
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 429 || status >= 500) return 'unavailable';
+  return 'invalid';
+}
+
+/**
+ * The status a service answers its own caller with when a call to Gatehouse failed: 401, 403,
+ * Gatehouse's own status for `invalid` (404 when it gave none), and 503 for an unreachable or
+ * slow Gatehouse, never a 500 and never an answer that lets the caller through.
+ */
+export function serviceStatus(error: GatehouseError): number {
+  if (error.kind === 'unavailable' || error.kind === 'timeout') return 503;
+  return error.status ?? 404;
 }

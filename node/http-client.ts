@@ -1,10 +1,11 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { GatehouseError, UnauthenticatedError } from './errors.js';
+import { GatehouseError, kindOfStatus, UnauthenticatedError } from './errors.js';
 
 export interface JsonResponse {
   status: number;
-  etag: string | undefined;
+  headers: IncomingHttpHeaders;
   body: unknown;
 }
 
@@ -16,57 +17,109 @@ export interface JsonRequest {
   ifNoneMatch?: string;
 }
 
+/** How long a call waits for Gatehouse, in milliseconds. */
+export interface Timeouts {
+  /** For the TCP connection to open, when no kept-alive one is free; default 2,000. */
+  connectMs?: number;
+  /** From the request being sent to the whole answer having arrived; default 5,000. */
+  responseMs?: number;
+}
+
+export const DEFAULT_TIMEOUTS: Required<Timeouts> = { connectMs: 2_000, responseMs: 5_000 };
+
 /**
  * JSON over one keep-alive agent per client: every call to Gatehouse reuses open connections
- * instead of paying for a TCP (and TLS) handshake each time.
+ * instead of paying for a TCP (and TLS) handshake each time. Every call gives up after its
+ * timeouts, and the client remembers whether the last call reached Gatehouse.
  */
 export class HttpClient {
   private readonly base: URL;
   private readonly agent: HttpAgent;
+  private readonly timeouts: Required<Timeouts>;
+  /** Whether the last call found Gatehouse unreachable, slow or failing (`unavailable`, `timeout`). */
+  unavailable = false;
 
-  constructor(baseURL: string) {
+  constructor(baseURL: string, timeouts: Timeouts = {}) {
     this.base = new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
   }
 
-  send({ method, path, token, body, ifNoneMatch }: JsonRequest): Promise<JsonResponse> {
-    const url = new URL(path.replace(/^\//, ''), this.base);
+  private send({ method, path, token, body, ifNoneMatch }: JsonRequest): Promise<JsonResponse> {
+    const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const { connectMs, responseMs } = this.timeouts;
     return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const giveUp = (ms: number, what: string) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          reject(new GatehouseError('timeout', `Gatehouse did not ${what} within ${ms} ms.`));
+          req.destroy();
+        }, ms);
+      };
+      const settle = <T>(then: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        then(value);
+      };
+      const fail = (error: Error) => settle(reject)(error instanceof GatehouseError ? error : unreachable(error));
       const req = request(url, { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
+          const status = res.statusCode ?? 0;
           const text = Buffer.concat(chunks).toString('utf8');
           try {
-            resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: text === '' ? null : JSON.parse(text) });
+            settle(resolve)({ status, headers: res.headers, body: text === '' ? null : JSON.parse(text) });
           } catch {
-            reject(new GatehouseError(res.statusCode ?? 0, `Gatehouse answered ${res.statusCode} with a body that is not JSON.`));
+            fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with a body that is not JSON.`, status));
           }
         });
-        res.on('error', reject);
+        res.on('error', fail);
       });
-      req.on('error', reject);
+      req.on('socket', (socket) => {
+        // A kept-alive socket is already connected: only the answer is waited for.
+        if (!socket.connecting) return giveUp(responseMs, 'answer');
+        giveUp(connectMs, 'accept the connection');
+        socket.once('connect', () => giveUp(responseMs, 'answer'));
+      });
+      req.on('error', fail);
       req.end(payload);
     });
   }
 
-  /** The body of a 2xx (or 304) answer; a 401 is an `UnauthenticatedError`, anything else a `GatehouseError`. */
+  /**
+   * The answer to a 2xx (or 304); anything else is a `GatehouseError` of its kind, a 401 an
+   * `UnauthenticatedError`.
+   */
   async json(request: JsonRequest): Promise<JsonResponse> {
-    const response = await this.send(request);
-    if (response.status === 401) throw new UnauthenticatedError(messageOf(response.body));
-    if (response.status >= 400) throw new GatehouseError(response.status, messageOf(response.body));
+    let response: JsonResponse;
+    try {
+      response = await this.send(request);
+    } catch (error) {
+      this.unavailable = true;
+      throw error;
+    }
+    const kind = response.status >= 400 ? kindOfStatus(response.status) : null;
+    this.unavailable = kind === 'unavailable';
+    if (kind === 'unauthenticated') throw new UnauthenticatedError(messageOf(response.body));
+    if (kind !== null) throw new GatehouseError(kind, messageOf(response.body), response.status);
     return response;
   }
 
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** A connection refused, reset or not resolved: its code says which (an `AggregateError` of several addresses has no message). */
+function unreachable(error: NodeJS.ErrnoException): GatehouseError {
+  return new GatehouseError('unavailable', `Gatehouse cannot be reached (${error.code ?? error.message}).`, undefined, { cause: error });
 }
 
 function messageOf(body: unknown): string {

@@ -1,4 +1,4 @@
-import { GatehouseError } from './errors.js';
+import { GatehouseError, serviceStatus } from './errors.js';
 import type { TokenCaller } from './token-verifier.js';
 
 /** The verified caller a middleware puts on the request as `request.gatehouse`. */
@@ -39,21 +39,24 @@ function bearerToken(headers: Headers): string | null {
   return typeof header === 'string' ? (BEARER.exec(header)?.[1] ?? null) : null;
 }
 
-/** The caller of a request, or the status and body it is refused with. */
+/**
+ * The caller of a request, or the status and body it is refused with: 401 for a token that is not
+ * genuine, 503 when the keys to check it could not be fetched from Gatehouse (never let through).
+ */
 async function callerOf(verify: Verify, headers: Headers): Promise<RequestCaller | { status: number; body: { message: string } }> {
   const token = bearerToken(headers);
   if (token === null) return { status: 401, body: { message: 'Unauthenticated.' } };
   try {
     return { ...(await verify(token)), token };
   } catch (error) {
-    if (error instanceof GatehouseError && error.status === 401) return { status: 401, body: { message: error.message } };
+    if (error instanceof GatehouseError) return { status: serviceStatus(error), body: { message: error.message } };
     throw error;
   }
 }
 
 const refused = (answer: RequestCaller | { status: number }): answer is { status: number; body: { message: string } } => 'status' in answer;
 
-/** Express/Connect: 401 without a genuine, unexpired bearer token, else `req.gatehouse` and on. */
+/** Express/Connect: 401 without a genuine, unexpired bearer token (503 without Gatehouse's keys), else `req.gatehouse` and on. */
 export function connectMiddleware(verify: Verify) {
   return (req: ConnectRequest, res: ConnectResponse, next: (error?: unknown) => void): void => {
     callerOf(verify, req.headers).then((answer) => {

@@ -23,6 +23,15 @@ interface Entry {
 const KEPT = 10_000;
 
 /**
+ * What a kept permissions answer does once a call found Gatehouse unreachable or slow (and until
+ * one reaches it again): `fail` (the default) stops using kept answers, so every call asks and
+ * throws while Gatehouse is away; `cached` keeps using an answer while it is younger than `maxAge`.
+ */
+export type OnUnavailable = 'fail' | 'cached';
+
+const unreachable = (error: unknown) => error instanceof GatehouseError && (error.kind === 'unavailable' || error.kind === 'timeout');
+
+/**
  * Permissions answers kept per session and organization and revalidated by ETag: within `maxAge`
  * seconds of the last check an answer is used as is, after it Gatehouse is asked again with
  * `If-None-Match` (a 304 costs no body). So a revocation or a permission change reaches a cached
@@ -31,16 +40,28 @@ const KEPT = 10_000;
 export class PermissionsCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly http: HttpClient) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly now: () => number,
+    private readonly onUnavailable: OnUnavailable,
+  ) {}
 
   async get(token: string, sessionId: string, tenantPath: string, maxAgeMs: number): Promise<Permissions> {
     const key = `${sessionId} ${tenantPath}`;
     const kept = this.entries.get(key);
-    if (kept && Date.now() - kept.checkedAt < maxAgeMs) return kept.answer;
+    const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;
+    if (fresh && (this.onUnavailable === 'cached' || !this.http.unavailable)) return kept.answer;
+    let response;
+    try {
+      response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag });
+    } catch (error) {
+      // Kept through an outage, so its ETag revalidates it once Gatehouse is back.
+      if (!unreachable(error)) this.entries.delete(key);
+      throw error;
+    }
+    if (response.status === 304 && !kept) throw new GatehouseError('unavailable', 'Gatehouse answered 304 to a request without an ETag.', 304);
+    const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : (response.body as Permissions), checkedAt: this.now() };
     this.entries.delete(key);
-    const response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag });
-    if (response.status === 304 && !kept) throw new GatehouseError(304, 'Gatehouse answered 304 to a request without an ETag.');
-    const entry = { etag: response.etag, answer: response.status === 304 ? kept!.answer : (response.body as Permissions), checkedAt: Date.now() };
     if (this.entries.size >= KEPT) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, entry);
     return entry.answer;

@@ -22,10 +22,19 @@ interface PublishedKey {
   key: PublicKey;
 }
 
+/** The key list as last fetched, and until when it may be used. */
+interface KeyList {
+  keys: PublishedKey[];
+  expiresAt: number;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // A token naming a key not yet known may follow a rotation: the keys are fetched again, at most this
 // often, so made-up key ids cannot turn into a flood of requests to Gatehouse.
-const REFETCH_AFTER_MS = 1_000;
+const KEY_REFETCH_AFTER_MS = 1_000;
+// How long a key list is used when Gatehouse sends it without a `max-age`: as long as it does send.
+const DEFAULT_KEYS_MAX_AGE_S = 300;
+const MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
 
 function callerOf(claims: Record<string, unknown>): TokenCaller | null {
   const userId = Number(claims.sub);
@@ -35,29 +44,38 @@ function callerOf(claims: Record<string, unknown>): TokenCaller | null {
   return { userId, sessionId: sid, routeGroup: grp, expiresAt: new Date(exp) };
 }
 
+/** Seconds the key list may be used for, from its `Cache-Control`. */
+function maxAgeOf(cacheControl: string | undefined): number {
+  const match = MAX_AGE.exec(cacheControl ?? '');
+  return match ? Number(match[1]) : DEFAULT_KEYS_MAX_AGE_S;
+}
+
 /**
  * Offline token checks against Gatehouse's published keys (or the ones given): the footer's key
  * id picks the key, so a rotation's previous key keeps verifying the tokens it signed while
- * Gatehouse still lists it.
+ * Gatehouse still lists it. The list is fetched again once its `max-age` has passed, and a key
+ * Gatehouse no longer lists (retired, say because it leaked) then verifies nothing.
  */
 export class TokenVerifier {
-  private keys: Promise<PublishedKey[]> | undefined;
-  private fetchedAt = 0;
+  private list: KeyList | undefined;
+  private loading: Promise<KeyList> | undefined;
+  private fetchedAt = -Infinity;
 
   constructor(
     private readonly http: HttpClient,
     private readonly givenKeys: readonly string[] | undefined,
+    private readonly now: () => number,
   ) {}
 
   async verify(token: string): Promise<TokenCaller> {
     const kid = footerKeyId(() => InspectFooter(token));
-    let keys = await this.currentKeys();
-    if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && Date.now() - this.fetchedAt > REFETCH_AFTER_MS) {
-      keys = await this.currentKeys(true);
+    let { keys } = await this.currentKeys();
+    if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && this.now() - this.fetchedAt > KEY_REFETCH_AFTER_MS) {
+      ({ keys } = await this.currentKeys(true));
     }
     const candidates = keys.filter((key) => kid === null || key.id === null || key.id === kid);
     for (const { key } of candidates) {
-      const caller = await v4.Verify(key, token).then(
+      const caller = await v4.Verify(key, token, { now: new Date(this.now()) }).then(
         (result) => callerOf(result.claims),
         () => null,
       );
@@ -66,21 +84,28 @@ export class TokenVerifier {
     throw new UnauthenticatedError('The token is not genuine or has expired.');
   }
 
-  private currentKeys(refresh = false): Promise<PublishedKey[]> {
-    if (this.keys === undefined || refresh) {
-      this.fetchedAt = Date.now();
-      const loading = this.load();
-      // A failed fetch is tried again on the next token rather than remembered.
-      loading.catch(() => (this.keys = undefined));
-      this.keys = loading;
-    }
-    return this.keys;
+  private currentKeys(refresh = false): Promise<KeyList> {
+    if (this.loading) return this.loading;
+    if (this.list && !refresh && this.now() < this.list.expiresAt) return Promise.resolve(this.list);
+    this.fetchedAt = this.now();
+    // A failed fetch is tried again on the next token; an expired list is not used meanwhile.
+    this.loading = this.load()
+      .then((list) => (this.list = list))
+      .finally(() => (this.loading = undefined));
+    return this.loading;
   }
 
-  private async load(): Promise<PublishedKey[]> {
-    const published =
-      this.givenKeys?.map((key) => ({ id: null, key })) ??
-      ((await this.http.json({ method: 'GET', path: 'public-key' })).body as { keys: { id: string; key: string }[] }).keys;
-    return Promise.all(published.map(async ({ id, key }) => ({ id, key: await v4.ImportPublicKey(key as `k4.public.${string}`) })));
+  private async load(): Promise<KeyList> {
+    const { keys, maxAge } = this.givenKeys !== undefined ? { keys: this.givenKeys.map((key) => ({ id: null, key })), maxAge: Infinity } : await this.published();
+    return {
+      keys: await Promise.all(keys.map(async ({ id, key }) => ({ id, key: await v4.ImportPublicKey(key as `k4.public.${string}`) }))),
+      expiresAt: this.fetchedAt + maxAge * 1000,
+    };
+  }
+
+  /** `GET {baseURL}/public-key`: the listed keys, and for how many seconds the list may be used. */
+  private async published(): Promise<{ keys: { id: string | null; key: string }[]; maxAge: number }> {
+    const response = await this.http.json({ method: 'GET', path: 'public-key' });
+    return { keys: (response.body as { keys: { id: string; key: string }[] }).keys, maxAge: maxAgeOf(response.headers['cache-control']) };
   }
 }

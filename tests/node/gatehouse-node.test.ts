@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createGatehouse, UnauthenticatedError, type Gatehouse, type RequestCaller } from '@gatehouse/node';
+import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse, type RequestCaller } from '@gatehouse/node';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,5 +142,27 @@ describe('permissions', () => {
     expect(await gatehouse.permissions(token, 'globex', { maxAge: 3600 })).toBe(kept);
     await expect(cached.permissions(token, 'globex', { maxAge: 0 })).rejects.toBeInstanceOf(UnauthenticatedError);
     cached.close();
+  });
+});
+
+describe('errors and organization paths', () => {
+  it('tells each refusal by its kind and status', async () => {
+    const token = await server.login('owner@globex.test');
+    await expect(gatehouse.authorize(tampered(token), 'globex', [{ model: 'posts', action: 'index' }])).rejects.toMatchObject({ kind: 'unauthenticated', status: 401 });
+    await expect(gatehouse.authorize(token, 'globex', 'posts' as never)).rejects.toMatchObject({ kind: 'invalid', status: 422 });
+    // A session of the tenant group, at the admin group's routes.
+    await expect(gatehouse.authorize(token, 'admin', [{ model: 'users', action: 'index' }])).rejects.toMatchObject({ kind: 'forbidden', status: 403 });
+    const error = await gatehouse.permissions(token, 'acme').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatehouseError);
+    expect(error).toMatchObject({ kind: 'invalid', status: 404, message: 'Organization not found' });
+  });
+
+  it('sends the organization as the literal path: `acme/../globex` answers for no organization', async () => {
+    const token = await server.login('owner@globex.test');
+    expect((await gatehouse.permissions(token, 'globex')).role).toBe('owner');
+    await expect(gatehouse.permissions(token, 'acme/../globex')).rejects.toMatchObject({ kind: 'invalid', status: undefined });
+    await expect(gatehouse.authorize(token, 'acme/../globex', [{ model: 'posts', action: 'store' }])).rejects.toMatchObject({ kind: 'invalid' });
+    // Unencoded, the `?` would end the path at `globex/user-role`, globex's own answer.
+    await expect(gatehouse.permissions(token, 'globex/user-role?')).rejects.toMatchObject({ kind: 'invalid', status: 404 });
   });
 });

@@ -49,6 +49,9 @@ afterAll(async () => {
 });
 
 describe('the guide’s billing service', () => {
+  const body = (fields: object) => ({ method: 'PATCH', body: JSON.stringify(fields) });
+  const create = (amount: number) => ({ method: 'POST', body: JSON.stringify({ amount }) });
+
   it('runs InvoicePolicy on invoices.* granted in Gatehouse', async () => {
     expect([...tutorial.files.keys()]).toEqual(['billing/invoice-policy.ts', 'billing/server.ts']);
     const [grant] = tutorial.shell.flat();
@@ -59,15 +62,39 @@ describe('the guide’s billing service', () => {
     const url = urlOf(billing);
     const editor = await server.login('editor@acme.test');
     const viewer = await server.login('viewer@acme.test');
-    const body = (amount: number) => ({ method: 'POST', body: JSON.stringify({ amount }) });
-    const created = await call(`${url}/acme/invoices`, editor, body(80));
-    expect(created).toEqual({ status: 201, body: { id: 2, amount: 80, status: 'draft' } });
-    expect((await call(`${url}/acme/invoices`, viewer, body(5))).status).toBe(403);
-    expect((await call(`${url}/acme/invoices`, tampered(editor), body(5))).status).toBe(401);
+    const [acme] = await server.sql<{ id: number }>("SELECT id FROM organizations WHERE slug = 'acme'");
+    const created = await call(`${url}/acme/invoices`, editor, create(80));
+    expect(created).toEqual({ status: 201, body: { id: 1, organizationId: acme!.id, amount: 80, status: 'draft' } });
+    expect((await call(`${url}/acme/invoices`, viewer, create(5))).status).toBe(403);
+    expect((await call(`${url}/acme/invoices`, tampered(editor), create(5))).status).toBe(401);
 
-    const patch = { method: 'PATCH', body: JSON.stringify({ amount: 99 }) };
-    expect((await call(`${url}/acme/invoices/2`, editor, patch)).status).toBe(200);
-    expect((await call(`${url}/acme/invoices/1`, editor, patch)).status).toBe(403);
-    expect((await call(`${url}/acme/invoices/2`, viewer, patch)).status).toBe(403);
+    expect((await call(`${url}/acme/invoices/1`, editor, body({ amount: 99 }))).status).toBe(200);
+    expect((await call(`${url}/acme/invoices/1`, viewer, body({ amount: 1 }))).status).toBe(403);
+    expect((await call(`${url}/acme/invoices/1`, editor, body({ status: 'sent' }))).body).toMatchObject({ amount: 99, status: 'sent' });
+    expect((await call(`${url}/acme/invoices/1`, editor, body({ amount: 1 }))).status).toBe(403);
+  });
+
+  it('refuses another organization’s invoice, through either organization’s path', async () => {
+    const url = urlOf(billing);
+    const globexOwner = await server.login('owner@globex.test');
+    const theirs = await call(`${url}/globex/invoices`, globexOwner, create(500));
+    expect(theirs.status).toBe(201);
+    const id = (theirs.body as { id: number }).id;
+
+    const editor = await server.login('editor@acme.test');
+    // acme's editor holds invoices.* in acme: through acme's path globex's invoice is not found...
+    expect(await call(`${url}/acme/invoices/${id}`, editor, body({ amount: 1 }))).toEqual({ status: 404, body: { message: 'Resource not found' } });
+    // ...and through globex's path Gatehouse does not know the organization for them.
+    expect((await call(`${url}/globex/invoices/${id}`, editor, body({ amount: 1 }))).status).toBe(404);
+    expect((await call(`${url}/globex/invoices/${id}`, globexOwner, body({ amount: 501 }))).body).toMatchObject({ amount: 501 });
+  });
+
+  it('answers 503 and lets nothing through once Gatehouse is down, as the guide says', async () => {
+    const url = urlOf(billing);
+    const editor = await server.login('editor@acme.test');
+    expect((await call(`${url}/acme/invoices`, editor, create(1))).status).toBe(201);
+    await server.server.close();
+    expect(await call(`${url}/acme/invoices`, editor, create(2))).toMatchObject({ status: 503, body: { message: expect.stringMatching(/^Gatehouse cannot be reached/) } });
+    expect((await call(`${url}/acme/invoices/1`, editor, body({ amount: 3 }))).status).toBe(503);
   });
 });
