@@ -1,21 +1,12 @@
-// What a user pays for each package: install size from the tarballs, and how long TypeScript
-// (skipLibCheck false, its default) takes to check a consumer. Targets from issue 11: the
+// How long TypeScript (skipLibCheck false, its default) takes to check a consumer of each package
+// (install sizes are measured by tests/packages/install-sizes.test.ts). Targets from issue 11: the
 // engine consumer under 10 s, the server consumer under 20 s.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeEngineConsumer, writeServerConsumer } from '../harness/package-consumers.js';
-import {
-  diskUsage,
-  installConsumer,
-  installedPackages,
-  packPackages,
-  repositoryVersion,
-  scratchFolder,
-  strictTsconfig,
-  typeCheck,
-} from '../harness/packed-packages.js';
+import { installConsumer, packPackages, repositoryVersion, scratchFolder, strictTsconfig, typeCheck } from '../harness/packed-packages.js';
 
 async function writeBaseline(folder: string, source: string): Promise<void> {
   await mkdir(join(folder, 'src'), { recursive: true });
@@ -28,24 +19,11 @@ const TARGET_SECONDS = { engine: 10, server: 20 };
 
 const scratch = await scratchFolder('bench-types');
 try {
-  const tarballs = await packPackages(join(scratch, 'tarballs'));
+  const tarballs = await packPackages(scratch);
   const folder = (name: string) => join(scratch, name);
-  const installs = {
-    engine: { tarballs: [tarballs.engine], dependencies: {} },
-    // zod is the application's own too (its schemas); gatehouse depends on the same version.
-    server: { tarballs: [tarballs.engine, tarballs.server], dependencies: { zod: await repositoryVersion('zod') } },
-    'web client': { tarballs: [tarballs.engine, tarballs.client], dependencies: { 'react-dom': await repositoryVersion('react-dom') } },
-    'React Native client': { tarballs: [tarballs.engine, tarballs.client], dependencies: {} },
-    'other Node service': { tarballs: [tarballs.engine, tarballs.node], dependencies: {} },
-  };
-  const sizes: Record<string, { packages: number; megabytes: number }> = {};
-  for (const [use, install] of Object.entries(installs)) {
-    await installConsumer(folder(use), install.tarballs, install.dependencies);
-    sizes[use] = {
-      packages: (await installedPackages(folder(use))).length,
-      megabytes: Math.round((await diskUsage(join(folder(use), 'node_modules'))) / 1e5) / 10,
-    };
-  }
+  await installConsumer(folder('engine'), [tarballs.engine]);
+  // zod is the application's own too (its schemas); gatehouse depends on the same version.
+  await installConsumer(folder('server'), [tarballs.engine, tarballs.server], { zod: await repositoryVersion('zod') });
 
   await writeEngineConsumer(folder('engine'));
   await writeServerConsumer(folder('server'));
@@ -75,12 +53,9 @@ try {
     serverMet: medians.server! < TARGET_SECONDS.server,
   };
 
-  console.log('| install (tarballs only) | packages | MB on disk |');
-  console.log('|---|---:|---:|');
-  for (const [use, size] of Object.entries(sizes)) console.log(`| ${use} | ${size.packages} | ${size.megabytes} |`);
   // The machine's load is part of the result: timings on a busy machine only compare within a run.
   const load = loadavg()[0]!;
-  console.log(`\n| tsc --noEmit, skipLibCheck false (load average ${load.toFixed(1)} on ${availableParallelism()} cores) | median s (of ${ROUNDS}) | / node:http baseline |`);
+  console.log(`| tsc --noEmit, skipLibCheck false (load average ${load.toFixed(1)} on ${availableParallelism()} cores) | median s (of ${ROUNDS}) | / node:http baseline |`);
   console.log('|---|---:|---:|');
   for (const [name, value] of Object.entries(medians)) console.log(`| ${name} | ${value!.toFixed(2)} | ${(value! / medians['node:http baseline']!).toFixed(2)}x |`);
   console.log(
@@ -90,7 +65,7 @@ try {
 
   const output = join(dirname(fileURLToPath(import.meta.url)), 'results', 'types.json');
   await mkdir(dirname(output), { recursive: true });
-  await writeFile(output, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), loadAverage: load, targets, sizes, checks }, null, 2)}\n`);
+  await writeFile(output, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), loadAverage: load, targets, checks }, null, 2)}\n`);
   console.log(`Results: ${output}`);
 } finally {
   await rm(scratch, { recursive: true, force: true });

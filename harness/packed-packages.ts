@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,8 @@ export interface Tarballs {
   client: string;
   node: string;
   server: string;
+  /** All that `npm run pack:packages` printed: the tarballs, then an install line per package. */
+  printed: string;
 }
 
 /** A fresh folder under the system's temporary directory, outside the repository. */
@@ -29,11 +31,10 @@ export async function scratchFolder(prefix: string): Promise<string> {
 }
 
 /**
- * A copy of the checkout's files (tracked, and new ones not ignored) without any build output,
- * sharing the checkout's installed dependencies: packing builds dist/ there, never in the checkout.
+ * A copy of the checkout's files (tracked, and new ones not ignored) in `copy`, without any build
+ * output, sharing the checkout's installed dependencies: packing builds dist/ there, never in the checkout.
  */
-async function cleanCopy(): Promise<string> {
-  const copy = await scratchFolder('checkout');
+async function cleanCopy(copy: string): Promise<void> {
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPOSITORY, maxBuffer: 64 * 1024 * 1024 });
   const files = stdout.split('\0').filter((file) => file !== '');
   for (const file of files) {
@@ -44,7 +45,6 @@ async function cleanCopy(): Promise<string> {
     });
   }
   await linkDependencies(copy);
-  return copy;
 }
 
 /**
@@ -66,27 +66,26 @@ async function linkDependencies(copy: string): Promise<void> {
   }
 }
 
+/** How a reader of the docs packs the packages in a checkout (docs/getting-started/your-first-model.md). */
+export const PACK_COMMAND = 'npm run pack:packages';
+const PACKED_TARBALL = /^ {2}@gatehouse\/(engine|client|node|server) {2}(\S+)$/gm;
+
 /**
- * `npm pack` of every package from a copy of the checkout without build output: whatever `dist/`
- * the tarballs carry, npm's own lifecycle scripts built it. The checkout is left as it was.
+ * `npm run pack:packages` in a copy of the checkout without build output, made under `folder`:
+ * whatever `dist/` the tarballs carry, npm's own lifecycle scripts built it. The tarballs stay in
+ * the copy's `packed/` (where the install lines it prints point) until `folder` is removed; the
+ * checkout is left as it was.
  */
-export async function packPackages(destination: string): Promise<Tarballs> {
-  const copy = await cleanCopy();
-  try {
-    await mkdir(destination, { recursive: true });
-    await run(NPM, ['pack', '--workspaces', '--pack-destination', destination], {
-      cwd: copy,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-  } finally {
-    await rm(copy, { recursive: true, force: true });
+export async function packPackages(folder: string): Promise<Tarballs> {
+  const copy = join(folder, 'checkout');
+  await cleanCopy(copy);
+  const { stdout } = await run('sh', ['-c', PACK_COMMAND], { cwd: copy, maxBuffer: 16 * 1024 * 1024 });
+  const paths = Object.fromEntries([...stdout.matchAll(PACKED_TARBALL)].map(([, name, path]) => [name!, path!]));
+  const { engine, client, node, server } = paths;
+  if (engine === undefined || client === undefined || node === undefined || server === undefined) {
+    throw new Error(`${PACK_COMMAND} printed no tarball for every package:\n${stdout}`);
   }
-  return {
-    engine: join(destination, `gatehouse-engine-${await packageVersion(join(REPOSITORY, 'engine'))}.tgz`),
-    client: join(destination, `gatehouse-client-${await packageVersion(join(REPOSITORY, 'client'))}.tgz`),
-    node: join(destination, `gatehouse-node-${await packageVersion(join(REPOSITORY, 'node'))}.tgz`),
-    server: join(destination, `gatehouse-server-${await packageVersion(join(REPOSITORY, 'server'))}.tgz`),
-  };
+  return { engine, client, node, server, printed: stdout };
 }
 
 const PACKED = 'tarballs.json';
@@ -108,7 +107,7 @@ export async function sharedTarballs(folder: string): Promise<Tarballs> {
   );
   if (first) {
     try {
-      const tarballs = await packPackages(join(folder, 'tarballs'));
+      const tarballs = await packPackages(folder);
       await writeFile(packed, JSON.stringify(tarballs));
       return tarballs;
     } catch (error) {
@@ -125,9 +124,8 @@ export async function sharedTarballs(folder: string): Promise<Tarballs> {
   }
 }
 
-async function packageVersion(folder: string): Promise<string> {
-  return (JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { version: string }).version;
-}
+/** Besides its build, every tarball carries its manifest, its README (its page on a registry) and the license text. */
+export const PACKAGE_METADATA: readonly string[] = ['package.json', 'README.md', 'LICENSE'];
 
 /** The files of a tarball, without npm's `package/` prefix. */
 export async function tarballFiles(tarball: string): Promise<string[]> {
@@ -195,6 +193,14 @@ export async function diskUsage(folder: string): Promise<number> {
   return total;
 }
 
+/** What an install under `folder` weighs: its packages, nested ones included, and megabytes on disk. */
+export async function installFigures(folder: string): Promise<{ packages: number; megabytes: number }> {
+  return {
+    packages: (await installedPackages(folder)).length,
+    megabytes: Math.round((await diskUsage(join(folder, 'node_modules'))) / 1e5) / 10,
+  };
+}
+
 /** `tsc --noEmit -p folder` with the repository's TypeScript; rejects with tsc's report. */
 export async function typeCheck(folder: string): Promise<void> {
   await run(process.execPath, [TSC, '--noEmit', '-p', folder], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
@@ -210,5 +216,5 @@ export function strictTsconfig(compilerOptions: Record<string, unknown> = {}): s
 
 /** The version of a package the repository has installed, so a consumer gets the same one. */
 export async function repositoryVersion(name: string): Promise<string> {
-  return packageVersion(join(REPOSITORY, 'node_modules', name));
+  return (JSON.parse(await readFile(join(REPOSITORY, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }

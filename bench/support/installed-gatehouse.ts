@@ -20,7 +20,7 @@ export interface InstalledGatehouse {
  */
 export async function installGatehouse(demoConfig: string): Promise<InstalledGatehouse> {
   const folder = await scratchFolder('installed');
-  const tarballs = await packPackages(join(folder, 'tarballs'));
+  const tarballs = await packPackages(folder);
   const consumer = join(folder, 'app');
   await installConsumer(consumer, [tarballs.engine, tarballs.server]);
   const jsConfig = join(consumer, 'gatehouse.config.mjs');

@@ -70,7 +70,10 @@ const sidebar: DefaultTheme.SidebarItem[] = [
   { text: 'Benchmarks', link: '/benchmarks' },
   {
     text: 'Contributing',
-    items: [{ text: 'Testing Gatehouse', link: '/contributing/testing' }],
+    items: [
+      { text: 'Testing Gatehouse', link: '/contributing/testing' },
+      { text: 'Publishing', link: '/contributing/publishing' },
+    ],
   },
 ];
 

