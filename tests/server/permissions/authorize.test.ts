@@ -161,6 +161,10 @@ describe('GET {t}/user-role', () => {
     expect(first.body.abilities.posts).toEqual({ index: true, store: false, trashed: false });
     const etag = first.headers.etag!;
     expect((await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': etag } })).status).toBe(304);
+    // fetch adds `Cache-Control: no-cache` to a request that carries its own If-None-Match.
+    expect((await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': etag, 'cache-control': 'no-cache' } })).status).toBe(304);
+    expect((await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': `W/${etag}, "other"` } })).status).toBe(304);
+    expect((await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': '"other"', 'cache-control': 'no-cache' } })).status).toBe(200);
 
     await server.sql("UPDATE user_roles SET granted_permissions = array_append(granted_permissions, 'posts.trashed') WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test')");
     const changed = await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': etag } });
