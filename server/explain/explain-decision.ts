@@ -22,7 +22,7 @@ import type { RouteGroup } from '../models/route-group.js';
 
 import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
-import { RECORD_STATE_WORDS, recordGate } from './record-gate.js';
+import { RECORD_STATE_WORDS, recordGate, type RecordDisclosure } from './record-gate.js';
 import type { TrashedMode } from '../listing/gated-query.js';
 
 // The record gate of each record action, as its handler reads it.
@@ -41,8 +41,8 @@ export interface DecisionScene {
   readonly base: string;
   /** Whose context the transaction returns to afterwards (the caller; none for the CLI). */
   readonly callerId: number | null;
-  /** Whether the record gate may say why it hid a record (`decisions.explain`, an operator). */
-  readonly detailed: boolean;
+  /** How much the record gate may say about why it hid a record. */
+  readonly disclosure: RecordDisclosure;
 }
 
 function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefinition; route: DataRoute } {
@@ -84,7 +84,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   // The member's own context, so row-level security and scopes that read the user see them.
   await setUserContext(context, member.user.id);
   try {
-    await decide(context, model, route, input, member, scene.detailed, checks);
+    await decide(context, model, route, input, member, scene.disclosure, checks);
   } finally {
     await setUserContext(context, scene.callerId);
   }
@@ -107,7 +107,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   };
 }
 
-async function decide(context: DataActionContext, model: ModelDefinition, route: DataRoute, input: ExplainInput, member: ExplainedMember, detailed: boolean, checks: Check[]): Promise<void> {
+async function decide(context: DataActionContext, model: ModelDefinition, route: DataRoute, input: ExplainInput, member: ExplainedMember, disclosure: RecordDisclosure, checks: Check[]): Promise<void> {
   // The request answers 404 before any gate reads the record or the policy, whoever asks.
   if (!modelHas(model, route)) {
     checks.push({ gate: 'record', passed: false, detail: `${model.slug} does not use soft deletes` });
@@ -116,7 +116,7 @@ async function decide(context: DataActionContext, model: ModelDefinition, route:
   const trashed = TRASHED[input.action];
   let row: Record<string, unknown> | undefined;
   if (trashed !== undefined) {
-    const gate = await recordGate(context, model, input.id!, trashed, detailed);
+    const gate = await recordGate(context, model, input.id!, trashed, disclosure);
     checks.push({ gate: 'record', passed: gate.state === 'visible', detail: RECORD_STATE_WORDS[gate.state], record: gate.state });
     if (gate.row === undefined) return;
     row = gate.row;

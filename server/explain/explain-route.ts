@@ -15,7 +15,7 @@ function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): 
     membershipEnforcement: services.config.membershipEnforcement,
     base: ctx.path.slice(0, ctx.path.lastIndexOf('/')),
     callerId: ctx.state.auth.user.id,
-    detailed: ctx.state.authorization.ability.can('explain', 'decisions'),
+    disclosure: ctx.state.authorization.ability.can('explain', 'decisions') ? 'organization' : 'none',
   };
 }
 

@@ -72,7 +72,7 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
         membershipEnforcement: app.membershipEnforcement ?? false,
         base: `${app.basePath ?? '/api'}${tenantBases(group)[0]!.replace(':organization', organization.slug)}`,
         callerId: null,
-        detailed: true,
+        disclosure: 'operator',
       },
       member,
       input,

@@ -136,15 +136,14 @@ describe('what an explanation names', () => {
     expect(explained.body.checks.at(-1).include).toEqual({ allowed: false, include: 'comments.author', permission: 'users.index' });
   });
 
-  it("tells an owner a member's record is in another organization, while the member learns only what their 404 says", async () => {
+  it('tells neither an owner nor a member whether an id of another organization exists: missing, as its 404', async () => {
     const globexPost = await postId(server, 'Globex secrets');
     const viewer = userIds['viewer@acme.test'];
     const asOwner = await explain(tokens['owner@acme.test'], 'acme', { user_id: viewer, model: 'posts', action: 'show', id: globexPost });
     expect(asOwner.body).toMatchObject({ allowed: false, gate: 'record', status: 404 });
-    expect(asOwner.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'not in this organization', record: 'not_in_organization' });
+    expect(asOwner.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'no such record', record: 'missing' });
 
     const own = await server.api.get(`/api/acme/posts/${globexPost}`, { token: tokens['viewer@acme.test'] });
-    expect(own).toMatchObject({ status: 404, body: { message: 'Resource not found' } });
     expect(own.body).toEqual({ message: 'Resource not found' });
     const ownExplained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id: globexPost });
     expect(ownExplained.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'not found', record: 'not_found' });
@@ -152,13 +151,33 @@ describe('what an explanation names', () => {
     expect(missing.body.checks.at(-1)).toEqual(ownExplained.body.checks.at(-1));
   });
 
-  it('tells an owner which part of the record gate hid a record: the trash, a scope, nothing at all', async () => {
+  it('gives an attacker holding decisions.explain in an organization of their own no oracle on other organizations’ ids', async () => {
+    const attacker = tokens['viewer@acme.test'];
+    const created = await server.api.post('/api/organizations', { token: attacker, body: { name: 'Probe', slug: 'probe' } });
+    expect(created.status).toBe(201);
+    const probes = [
+      ['posts', await postId(server, 'Globex secrets')],
+      ['users', userIds['owner@globex.test']],
+      ['organizations', await idOf(server, 'organizations', 'slug', 'globex')],
+      ['users', userIds['editor@acme.test']],
+    ] as const;
+    for (const [model, id] of probes) {
+      for (const action of ['show', 'update', 'destroy'] as const) {
+        const known = await explain(attacker, 'probe', { model, action, id });
+        const unknown = await explain(attacker, 'probe', { model, action, id: 999_999 });
+        expect({ model, action, id, answer: known.body.checks.at(-1) }).toEqual({ model, action, id, answer: unknown.body.checks.at(-1) });
+        expect(known.body.checks.at(-1).record).toBe('missing');
+      }
+    }
+  });
+
+  it('tells an owner which part of the record gate hid a record of the organization: the trash, or nothing at all', async () => {
     const owner = tokens['owner@acme.test'];
     const [trashed] = await server.sql(`INSERT INTO posts (organization_id, title, deleted_at) VALUES ((SELECT id FROM organizations WHERE slug = 'acme'), 'Binned', now()) RETURNING id`);
     const state = async (body: Record<string, unknown>) => (await explain(owner, 'acme', body)).body.checks.at(-1).record;
     expect(await state({ model: 'posts', action: 'show', id: trashed.id })).toBe('trashed');
     expect(await state({ model: 'posts', action: 'restore', id: await postId(server, 'Welcome to Acme') })).toBe('not_trashed');
-    expect(await state({ model: 'organizations', action: 'show', id: await idOf(server, 'organizations', 'slug', 'globex') })).toBe('hidden_by_scope');
+    expect(await state({ model: 'organizations', action: 'show', id: await idOf(server, 'organizations', 'slug', 'globex') })).toBe('missing');
     expect(await state({ model: 'posts', action: 'show', id: 999_999 })).toBe('missing');
   });
 
@@ -239,6 +258,14 @@ describe('gatehouse explain', () => {
     const { printed } = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts.store', '--fields', 'title,internal_notes', '--json');
     const api = await explain(tokens['owner@acme.test'], 'acme', { user_id: userIds['editor@acme.test'], model: 'posts', action: 'store', fields: ['title', 'internal_notes'] });
     expect(JSON.parse(printed)).toEqual(api.body);
+  });
+
+  it('tells an operator what no member learns: another organization, a scope', async () => {
+    const record = async (...args: string[]) => JSON.parse((await gatehouse('explain', '--org', 'acme', '--user', 'viewer@acme.test', ...args, '--json')).printed).checks.at(-1).record;
+    expect(await record('posts.show', '--id', String(await postId(server, 'Globex secrets')))).toBe('not_in_organization');
+    expect(await record('organizations.show', '--id', String(await idOf(server, 'organizations', 'slug', 'globex')))).toBe('hidden_by_scope');
+    expect(await record('users.show', '--id', String(userIds['owner@globex.test']))).toBe('hidden_by_scope');
+    expect(await record('posts.show', '--id', '999999')).toBe('missing');
   });
 
   it('refuses a malformed request with a usage error, and an unknown member with one line', async () => {
