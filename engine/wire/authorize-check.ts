@@ -14,6 +14,8 @@ export interface AuthorizeReason {
   readonly policy?: string;
   readonly fields?: readonly string[];
   readonly include?: string;
+  /** A per-user deny, not a missing grant, took `permission` away (as a 403's reason says it). */
+  readonly denied?: true;
 }
 
 /** One question for `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */

@@ -1,6 +1,7 @@
 import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { createModelRegistry } from '../models/model-registry.js';
+import { markDenied } from '../permissions/denied-refusal.js';
 import type { Services } from '../services.js';
 import { authorizeSchema } from './authorize-schema.js';
 import { checkAction, type CheckResult } from './check-action.js';
@@ -14,15 +15,18 @@ const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => data
 
 /**
  * `POST {t}/authorize`: each check through its data route's gates, one after the other in the
- * caller's tenant transaction, answered in order. A refused or unknown check is that check's
- * answer, never the call's.
+ * caller's tenant transaction, answered in order, a refusal with the reason its 403 would carry.
+ * A refused or unknown check is that check's answer, never the call's.
  */
 export function authorizeChecks(services: Services): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const { checks } = validate(authorizeSchema, ctx.request.body);
     const context = contextOf(services, ctx);
     const results: CheckResult[] = [];
-    for (const check of checks) results.push(await checkAction(context, check));
+    for (const check of checks) {
+      const result = await checkAction(context, check);
+      results.push(result.allowed ? result : { ...result, reason: markDenied(result.reason, ctx.state.membership) });
+    }
     ctx.body = { results };
   };
 }

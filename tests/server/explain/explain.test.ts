@@ -99,7 +99,30 @@ describe('what an explanation names', () => {
       permission: { allowed: false, granted_by: [{ source: 'role', entry: 'posts.*' }], denied_by: [{ source: 'denied', entry: 'posts.forceDelete' }] },
     });
     const real = await server.api.delete(`/api/acme/posts/${id}/force-delete`, { token: tokens['editor@acme.test'] });
-    expect(real.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.forceDelete' } });
+    expect(real.body.reason).toMatchObject({ gate: 'policy', permission: 'posts.forceDelete' });
+  });
+
+  it('tells the refused member their 403 came from a per-user deny, and a missing grant apart from it', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const editor = tokens['editor@acme.test'];
+    const denied = await server.api.delete(`/api/acme/posts/${id}/force-delete`, { token: editor });
+    expect(denied.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.forceDelete', denied: true } });
+    const authorized = await server.api.post('/api/acme/authorize', { token: editor, body: { checks: [{ model: 'posts', action: 'forceDelete', id }] } });
+    expect(authorized.body.results).toEqual([denied.body].map((body) => ({ allowed: false, ...body })));
+    const lacking = await server.api.delete(`/api/acme/posts/${id}`, { token: tokens['viewer@acme.test'] });
+    expect(lacking.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.destroy' } });
+
+    expect((await server.api.get('/api/acme/members', { token: editor })).body.reason).toEqual({ gate: 'administration', permission: 'memberships.index' });
+    const editorId = userIds['editor@acme.test'];
+    await server.sql(`UPDATE user_roles SET granted_permissions = granted_permissions || '{memberships.*}', denied_permissions = denied_permissions || '{memberships.index}' WHERE user_id = $1`, [editorId]);
+    try {
+      expect((await server.api.get('/api/acme/members', { token: editor })).body).toEqual({
+        message: 'This action is unauthorized.',
+        reason: { gate: 'administration', permission: 'memberships.index', denied: true },
+      });
+    } finally {
+      await server.sql(`UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'memberships.*'), denied_permissions = array_remove(denied_permissions, 'memberships.index') WHERE user_id = $1`, [editorId]);
+    }
   });
 
   it('names PostPolicy.create when the override refuses a viewer granted posts.store', async () => {
