@@ -33,4 +33,9 @@ export interface AuthorizeResult {
   /** What the request itself would answer, when refused. */
   message?: string;
   reason?: AuthorizeReason;
+  /**
+   * Allowed, but of the fields the check asks to read (`fields.read`), these are left out of
+   * what the request answers: the caller may not read them.
+   */
+  hidden_fields?: string[];
 }

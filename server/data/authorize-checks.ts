@@ -4,7 +4,7 @@ import { createModelRegistry } from '../models/model-registry.js';
 import { markDenied } from '../permissions/denied-refusal.js';
 import type { Services } from '../services.js';
 import { authorizeSchema } from './authorize-schema.js';
-import { checkAction, type CheckResult } from './check-action.js';
+import { checkAction, type CheckResult, type ServedCheck } from './check-action.js';
 import { dataActionContextFromRequest } from './data-action-context-from-request.js';
 import { modelAbilities } from './model-abilities.js';
 
@@ -14,17 +14,19 @@ const NO_MODELS = createModelRegistry([]);
 const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => dataActionContextFromRequest(ctx, services.config.models ?? NO_MODELS);
 
 /**
- * `POST {t}/authorize`: each check through its data route's gates, one after the other in the
+ * `POST {t}/authorize`: each check through the gates of the route that answers its request (its
+ * data route, or a route in `served` that answers instead), one after the other in the
  * caller's tenant transaction, answered in order, a refusal with the reason its 403 would carry.
  * A refused or unknown check is that check's answer, never the call's.
  */
-export function authorizeChecks(services: Services): GatehouseMiddleware<DataState> {
+export function authorizeChecks(services: Services, served: readonly ServedCheck[]): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const { checks } = validate(authorizeSchema, ctx.request.body);
     const context = contextOf(services, ctx);
+    const servedBy = { ability: ctx.state.authorization.ability, checks: served };
     const results: CheckResult[] = [];
     for (const check of checks) {
-      const result = await checkAction(context, check);
+      const result = await checkAction(context, check, servedBy);
       results.push(result.allowed ? result : { ...result, reason: markDenied(result.reason, ctx.state.membership) });
     }
     ctx.body = { results };

@@ -1,14 +1,17 @@
 import {
   explainPermission,
+  ForbiddenIncludeError,
   GATE_STATUS,
   parseIncludeParam,
   policyMethodFor,
   type Decision,
+  type GatehouseAbility,
   type DecisionCheck as Check,
   type PolicyExplanation,
   type StandardAction,
 } from '@gatehouse/engine';
 import { sql } from 'kysely';
+import type { ServedCheck } from '../data/check-action.js';
 import { createDataActionContext, type DataActionContext, type DataPolicy } from '../data/data-action-context.js';
 import { DATA_ROUTES, modelHas, type DataRoute } from '../routes/data-routes.js';
 import { decideWrite } from '../data/writable-fields.js';
@@ -43,6 +46,8 @@ export interface DecisionScene {
   readonly callerId: number | null;
   /** How much the record gate may say about why it hid a record. */
   readonly disclosure: RecordDisclosure;
+  /** The checks a tenant route answers instead of the data route (`GET {t}/roles`). */
+  readonly served: readonly ServedCheck[];
 }
 
 function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefinition; route: DataRoute } {
@@ -66,28 +71,37 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
  * for a record action, the action policy with its permission, the write fields, the includes.
  */
 export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
-  const { model, route } = served(scene, input);
   const { group, organization } = scene;
-  const context = createDataActionContext({
-    trx: loose(scene.trx),
-    registry: scene.registry!,
-    policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization, routeGroup: group.name },
-    served: group.models,
-  });
+  const ability = compiledPermissions(member.sources).ability;
   const checks: Check[] = [
     { gate: 'authentication', passed: true, detail: member.self ? 'signed in' : 'explained as signed in' },
     { gate: 'route_group', passed: true, detail: scene.membershipEnforcement ? `a member of the ${group.name} route group` : 'membership enforcement is off' },
     { gate: 'organization', passed: true, detail: organization.slug },
     { gate: 'membership', passed: true, detail: `${member.role} of ${organization.slug}` },
   ];
-  const path = `${scene.base}${route.path.replace(':model', model.slug).replace(':id', String(input.id ?? ''))}`;
-  // The member's own context, so row-level security and scopes that read the user see them.
-  await setUserContext(context, member.user.id);
-  try {
-    await decide(context, model, route, input, member, scene.disclosure, checks);
-  } finally {
-    await setUserContext(context, scene.callerId);
+  const shadow = scene.served.find((check) => check.model === input.model && check.action === input.action);
+  let route: DataRoute;
+  if (shadow !== undefined) {
+    route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
+    decideServed(shadow, ability, input, checks);
+  } else {
+    const found = served(scene, input);
+    route = found.route;
+    const context = createDataActionContext({
+      trx: loose(scene.trx),
+      registry: scene.registry!,
+      policy: { user: member.user, ability, role: member.role, organization, routeGroup: group.name },
+      served: group.models,
+    });
+    // The member's own context, so row-level security and scopes that read the user see them.
+    await setUserContext(context, member.user.id);
+    try {
+      await decide(context, found.model, route, input, member, scene.disclosure, checks);
+    } finally {
+      await setUserContext(context, scene.callerId);
+    }
   }
+  const path = `${scene.base}${route.path.replace(':model', input.model).replace(':id', String(input.id ?? ''))}`;
   const refused = checks.find((check) => !check.passed);
   return {
     allowed: refused === undefined,
@@ -97,7 +111,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     request: {
       method: route.method.toUpperCase(),
       route: path,
-      model: model.slug,
+      model: input.model,
       action: input.action,
       ...(input.id === undefined ? {} : { id: input.id }),
       ...(input.fields === undefined ? {} : { fields: input.fields }),
@@ -105,6 +119,21 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     },
     checks,
   };
+}
+
+/**
+ * A check the tenant route answers instead of the data route: any member passes its own rules,
+ * and what it refuses (an include hop without its index permission) is refused as it does.
+ */
+function decideServed(shadow: ServedCheck, ability: GatehouseAbility, input: ExplainInput, checks: Check[]): void {
+  try {
+    shadow.decide(ability, { model: input.model, action: input.action, include: input.include });
+  } catch (error) {
+    if (!(error instanceof ForbiddenIncludeError)) throw error;
+    checks.push({ gate: 'include', passed: false, detail: `may not include ${error.path}${error.permission === undefined ? '' : `: lacks ${error.permission}`}` });
+    return;
+  }
+  checks.push({ gate: 'administration', passed: true, detail: `answered by the tenant route, open to every member${input.include === undefined ? '' : '; every include allowed'}` });
 }
 
 async function decide(context: DataActionContext, model: ModelDefinition, route: DataRoute, input: ExplainInput, member: ExplainedMember, disclosure: RecordDisclosure, checks: Check[]): Promise<void> {

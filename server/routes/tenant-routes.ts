@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { cancelInvitation } from '../invitations/cancel-invitation.js';
 import { createInvitation, invitationCreationReads } from '../invitations/create-invitation.js';
 import { invitationReads } from '../invitations/find-invitation.js';
@@ -6,20 +5,19 @@ import { createInvitationSchema, invitationStatusSchema } from '../invitations/i
 import { listInvitations } from '../invitations/list-invitations.js';
 import { resendInvitation } from '../invitations/resend-invitation.js';
 import { createOrganization } from '../organizations/create-organization.js';
-import { fetchOrganizations } from '../organizations/fetch-organizations.js';
 import { organizationExists } from '../organizations/organization-exists.js';
 import { createOrganizationSchema } from '../organizations/organization-schemas.js';
 import { authorizeChecks } from '../data/authorize-checks.js';
 import { authorizeSchema } from '../data/authorize-schema.js';
 import { authorize } from '../permissions/authorize.js';
 import { member, signedIn, tenantMember } from '../route-groups/request-chains.js';
-import { listRoles } from '../roles/list-roles.js';
 import { userRole } from '../roles/user-role.js';
 import { OPENING_ONLY } from '../tenancy/request-reads.js';
 import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 import { DECISION_ROUTES } from './decision-routes.js';
+import { SERVED_CHECKS, SERVING_ROUTES } from './serving-routes.js';
 
 const userRoleRoute: RouteDefinition = {
   operationId: 'userRole',
@@ -68,29 +66,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     errors: [401, 403],
     handle: (services) => signedIn(services).before(organizationExists(services)),
   },
-  {
-    operationId: 'fetchOrganization',
-    method: 'get',
-    path: '/organizations',
-    summary: 'The organization of the path, as a one-element list',
-    tag: 'organizations',
-    access: 'bearer',
-    query: z.object({ 'filter[slug]': z.string().optional(), 'filter[id]': z.string().optional(), include: z.string().optional().describe('`users`, `roles`, comma-separated.') }),
-    responses: { 200: { description: 'The organization, or none when the filters exclude it', schema: listOf(ref('OrganizationWithIncludes')) } },
-    errors: [400, 401, 403, 404],
-    handle: (services) => tenantMember(services).before(fetchOrganizations()),
-  },
-  {
-    operationId: 'listRoles',
-    method: 'get',
-    path: '/roles',
-    summary: 'The roles of the organization',
-    tag: 'organizations',
-    access: 'bearer',
-    responses: { 200: { description: 'Roles', schema: listOf(ref('Role')) } },
-    errors: [401, 403, 404],
-    handle: (services) => tenantMember(services).before(listRoles()),
-  },
+  ...SERVING_ROUTES,
   userRoleRoute,
   {
     operationId: 'authorize',
@@ -104,7 +80,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     body: authorizeSchema,
     responses: { 200: { description: 'One result per check, in order', schema: ref('AuthorizeResults') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(authorizeChecks(services)),
+    handle: (services) => tenantMember(services).before(authorizeChecks(services, SERVED_CHECKS)),
   },
   {
     operationId: 'listInvitations',
