@@ -167,6 +167,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
           properties: {
             allowed: { type: 'boolean' },
             message: { type: 'string', description: 'What the same request would answer, when refused.' },
+            hidden_fields: { type: 'array', items: { type: 'string' }, description: 'Allowed, but these of the fields asked to read are left out of the answer: the caller may not read them.' },
             reason: {
               type: 'object',
               properties: {

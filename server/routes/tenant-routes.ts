@@ -74,7 +74,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     path: '/authorize',
     summary: 'Whether the caller may do each of up to 100 actions, answered as the requests would be',
     description:
-      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of its data route (record gate, policy with its overrides, write list, include hops) in one tenant transaction. An unknown model or action refuses that check only.',
+      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of the route that answers its request (record gate, policy with its overrides, write list, include hops; `GET {t}/roles` and `GET {t}/organizations` as those tenant routes decide) in one tenant transaction. A read of fields the caller may not read is allowed, as the request answers without them, and names them in `hidden_fields`. An unknown model or action refuses that check only.',
     tag: 'organizations',
     access: 'bearer',
     body: authorizeSchema,
