@@ -33,8 +33,12 @@ export function authorizeChecks(services: Services, served: readonly ServedCheck
   };
 }
 
-/** The model-level abilities of the request's caller on what the route group serves. */
-export function callerAbilities(services: Services, ctx: GatehouseContext<DataState>) {
+/**
+ * The model-level abilities of the request's caller on what the route group serves; under an
+ * organization, the checks of `servedAt` as the tenant routes that answer them decide.
+ */
+export function callerAbilities(services: Services, ctx: GatehouseContext<DataState>, servedAt: readonly ServedCheck[]) {
   const served = services.config.models ? ctx.state.routeGroup.models : [];
-  return modelAbilities(contextOf(services, ctx), served);
+  const servedBy = ctx.state.organization ? { ability: ctx.state.authorization.ability, checks: servedAt } : undefined;
+  return modelAbilities(contextOf(services, ctx), served, servedBy);
 }

@@ -29,7 +29,7 @@ const userRoleRoute: RouteDefinition = {
   access: 'bearer',
   responses: { 200: { description: 'Role, rules and abilities', schema: ref('UserRole') }, 304: { description: 'Unchanged since the ETag sent in `If-None-Match`' } },
   errors: [401, 403, 404],
-  handle: (services) => member(services, OPENING_ONLY).before(userRole(services)),
+  handle: (services) => member(services, OPENING_ONLY).before(userRole(services, SERVED_CHECKS)),
 };
 
 /** `POST {authBase}/organizations` of a group with tenancy: any signed-in caller, who becomes its owner. */

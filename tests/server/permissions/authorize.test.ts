@@ -161,6 +161,8 @@ describe('GET {t}/user-role', () => {
     const first = await server.api.get('/api/acme/user-role', { token });
     expect(first.headers['cache-control']).toBe('private, no-cache');
     expect(first.body.abilities.posts).toEqual({ index: true, store: false, trashed: false });
+    // GET {t}/roles and GET {t}/organizations serve every member, and the abilities say so.
+    expect([first.body.abilities.roles.index, first.body.abilities.organizations.index]).toEqual([true, true]);
     const etag = first.headers.etag!;
     expect((await server.api.get('/api/acme/user-role', { token, headers: { 'if-none-match': etag } })).status).toBe(304);
     // fetch adds `Cache-Control: no-cache` to a request that carries its own If-None-Match.
