@@ -4,6 +4,7 @@ import {
   GATE_STATUS,
   parseIncludeParam,
   policyMethodFor,
+  readableAttribute,
   type Decision,
   type GatehouseAbility,
   type DecisionCheck as Check,
@@ -160,6 +161,12 @@ async function decide(context: DataActionContext, model: ModelDefinition, route:
     const detail = explanation.allowed ? 'every field writable' : `may not set ${explanation.fields.join(', ')}${explanation.policy === null ? '' : ` (${explanation.policy})`}`;
     checks.push({ gate: 'fields', passed: explanation.allowed, detail, fields: explanation });
     if (!explanation.allowed) return;
+  }
+  if (INCLUDING.includes(input.action) && input.fields !== undefined) {
+    // A read leaves out what the member may not read and still answers: passed, the fields named.
+    const readable = readableAttribute(policy, member.user);
+    const hidden = input.fields.filter((field) => !readable(field));
+    checks.push(hidden.length === 0 ? { gate: 'fields', passed: true, detail: 'every field readable' } : { gate: 'fields', passed: true, detail: `reads without ${hidden.join(', ')}`, hidden_fields: hidden });
   }
   if (INCLUDING.includes(input.action) && input.include !== undefined) {
     const include = context.explainIncludes(model, parseIncludeParam(input.include.join(',')));

@@ -151,6 +151,16 @@ describe('what an explanation names', () => {
     });
   });
 
+  it('explains a read of a field the member may not read as allowed, naming the field the answer leaves out', async () => {
+    const id = await postId(server, 'Quarterly roadmap');
+    const explained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id, fields: ['title', 'internal_notes'] });
+    expect(explained.body).toMatchObject({ allowed: true, gate: null, status: 200 });
+    expect(explained.body.checks.at(-1)).toEqual({ gate: 'fields', passed: true, detail: 'reads without internal_notes', hidden_fields: ['internal_notes'] });
+    const real = await server.api.get(`/api/acme/posts/${id}?fields=title,internal_notes`, { token: tokens['viewer@acme.test'] });
+    expect(real.status).toBe(200);
+    expect(real.body).not.toHaveProperty('internal_notes');
+  });
+
   it('names the first include hop without its index permission', async () => {
     const explained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'index', include: ['comments.author'] });
     expect(explained.body).toMatchObject({ allowed: false, gate: 'include', status: 403 });
