@@ -14,6 +14,8 @@ export interface AuthorizeReason {
   readonly policy?: string;
   readonly fields?: readonly string[];
   readonly include?: string;
+  /** A per-user deny, not a missing grant, took `permission` away (as a 403's reason says it). */
+  readonly denied?: true;
 }
 
 /** One question for `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */
@@ -31,4 +33,9 @@ export interface AuthorizeResult {
   /** What the request itself would answer, when refused. */
   message?: string;
   reason?: AuthorizeReason;
+  /**
+   * Allowed, but of the fields the check asks to read (`fields.read`), these are left out of
+   * what the request answers: the caller may not read them.
+   */
+  hidden_fields?: string[];
 }

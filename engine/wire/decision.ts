@@ -22,6 +22,8 @@ export interface DecisionCheck {
   readonly permission?: PermissionExplanation;
   readonly fields?: FieldsExplanation;
   readonly include?: IncludesExplanation;
+  /** A read's fields the member may not read: the request answers without them. */
+  readonly hidden_fields?: readonly string[];
 }
 
 /** `POST {t}/explain`'s answer (and `gatehouse explain --json`'s): the checks up to the first that refused, and what the request would answer. */

@@ -18,6 +18,11 @@ export interface RefusalReason {
   readonly policy?: string;
   readonly fields?: readonly string[];
   readonly include?: string;
+  /**
+   * `true` when the caller lacks `permission` because a per-user deny takes it away, not for want
+   * of a grant: their role or a grant of their own gives it. Which deny entry did it is not said.
+   */
+  readonly denied?: true;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { DataState, GatehouseContext, GatehouseMiddleware } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { createModelRegistry } from '../models/model-registry.js';
+import { markDenied } from '../permissions/denied-refusal.js';
 import type { Services } from '../services.js';
 import { authorizeSchema } from './authorize-schema.js';
-import { checkAction, type CheckResult } from './check-action.js';
+import { checkAction, type CheckResult, type ServedCheck } from './check-action.js';
 import { dataActionContextFromRequest } from './data-action-context-from-request.js';
 import { modelAbilities } from './model-abilities.js';
 
@@ -13,22 +14,31 @@ const NO_MODELS = createModelRegistry([]);
 const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => dataActionContextFromRequest(ctx, services.config.models ?? NO_MODELS);
 
 /**
- * `POST {t}/authorize`: each check through its data route's gates, one after the other in the
- * caller's tenant transaction, answered in order. A refused or unknown check is that check's
- * answer, never the call's.
+ * `POST {t}/authorize`: each check through the gates of the route that answers its request (its
+ * data route, or a route in `served` that answers instead), one after the other in the
+ * caller's tenant transaction, answered in order, a refusal with the reason its 403 would carry.
+ * A refused or unknown check is that check's answer, never the call's.
  */
-export function authorizeChecks(services: Services): GatehouseMiddleware<DataState> {
+export function authorizeChecks(services: Services, served: readonly ServedCheck[]): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const { checks } = validate(authorizeSchema, ctx.request.body);
     const context = contextOf(services, ctx);
+    const servedBy = { ability: ctx.state.authorization.ability, checks: served };
     const results: CheckResult[] = [];
-    for (const check of checks) results.push(await checkAction(context, check));
+    for (const check of checks) {
+      const result = await checkAction(context, check, servedBy);
+      results.push(result.allowed ? result : { ...result, reason: markDenied(result.reason, ctx.state.membership) });
+    }
     ctx.body = { results };
   };
 }
 
-/** The model-level abilities of the request's caller on what the route group serves. */
-export function callerAbilities(services: Services, ctx: GatehouseContext<DataState>) {
+/**
+ * The model-level abilities of the request's caller on what the route group serves; under an
+ * organization, the checks of `servedAt` as the tenant routes that answer them decide.
+ */
+export function callerAbilities(services: Services, ctx: GatehouseContext<DataState>, servedAt: readonly ServedCheck[]) {
   const served = services.config.models ? ctx.state.routeGroup.models : [];
-  return modelAbilities(contextOf(services, ctx), served);
+  const servedBy = ctx.state.organization ? { ability: ctx.state.authorization.ability, checks: servedAt } : undefined;
+  return modelAbilities(contextOf(services, ctx), served, servedBy);
 }

@@ -1,4 +1,4 @@
-import { readableAttribute, type PolicyMethod, type StandardAction } from '@gatehouse/engine';
+import { readableAttribute, type GatehouseAbility, type PolicyMethod, type StandardAction } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { RawQuery } from '../listing/query-parameter.js';
 import { gateListing, gateRecord, gateShow, gateStore, gateUpdate } from './action-gates.js';
@@ -14,7 +14,19 @@ export interface ActionCheck {
   include?: readonly string[] | undefined;
 }
 
-export type CheckResult = { allowed: true } | ({ allowed: false } & Refusal);
+/**
+ * A check whose request another route answers instead of the data route (`GET {t}/roles` is a
+ * tenant route, not the roles index): the model and action it stands for, and how that route
+ * decides it.
+ */
+export interface ServedCheck {
+  readonly model: string;
+  readonly action: string;
+  /** Throws the refusal the route answers with; returns when the route would answer it. */
+  decide(ability: GatehouseAbility, check: ActionCheck): void;
+}
+
+export type CheckResult = { allowed: true; hidden_fields?: string[] } | ({ allowed: false } & Refusal);
 
 interface ActionGate {
   /** The policy method that guards the action, for the reason of its refusal. */
@@ -58,20 +70,39 @@ const isStandardAction = (action: string): action is StandardAction => Object.ha
 const refused = (refusal: Refusal): CheckResult => ({ allowed: false, ...refusal });
 
 /**
- * Fields a listing or a show would leave out of what the caller reads: the request succeeds
- * without them, so asking to read them is refused with the fields named.
+ * The answer to a check that passed every gate. A read leaves out the fields the caller may not
+ * read and still succeeds, so asking to read them is allowed, with the fields named.
  */
-function unreadable(context: DataActionContext, model: ModelDefinition, check: ActionCheck): CheckResult | null {
+function passed(context: DataActionContext, model: ModelDefinition, check: ActionCheck): CheckResult {
   const readable = readableAttribute(context.policyFor(model), context.user);
-  const fields = (check.fields?.read ?? []).filter((field) => !readable(field));
-  return fields.length > 0 ? refused({ message: `You are not allowed to read the following field(s): ${fields.join(', ')}`, reason: { gate: 'fields', fields } }) : null;
+  const hidden = (check.fields?.read ?? []).filter((field) => !readable(field));
+  return hidden.length > 0 ? { allowed: true, hidden_fields: hidden } : { allowed: true };
+}
+
+/** The caller's ability and the checks other routes answer: what a check answered as its route decides needs. */
+export interface ServedBy {
+  readonly ability: GatehouseAbility;
+  readonly checks: readonly ServedCheck[];
+}
+
+/** A check answered as the route that serves its request decides it. */
+function servedCheck(served: ServedCheck, ability: GatehouseAbility, check: ActionCheck): CheckResult {
+  try {
+    served.decide(ability, check);
+  } catch (error) {
+    return refused(refusalOf(error, () => ({ gate: 'policy' })));
+  }
+  return { allowed: true };
 }
 
 /**
- * Runs a check through the gates of the action's data route, in the caller's tenant transaction:
- * allowed exactly when the request would pass them, else the refusal it would answer.
+ * Runs a check through the gates of the route that answers its request, in the caller's tenant
+ * transaction: the data route of the action, or the route that serves it instead (`servedBy`).
+ * Allowed exactly when the request would pass them, else the refusal it would answer.
  */
-export async function checkAction(context: DataActionContext, check: ActionCheck): Promise<CheckResult> {
+export async function checkAction(context: DataActionContext, check: ActionCheck, servedBy?: ServedBy): Promise<CheckResult> {
+  const served = servedBy?.checks.find((candidate) => candidate.model === check.model && candidate.action === check.action);
+  if (served !== undefined) return servedCheck(served, servedBy!.ability, check);
   if (!isStandardAction(check.action)) return refused({ message: `Unknown action: ${check.action}.`, reason: { gate: 'action' } });
   const gate = ACTION_GATES[check.action];
   if (gate.record && check.id === undefined) return refused({ message: `The action ${check.action} is about one record: give its id.`, reason: { gate: 'record' } });
@@ -82,5 +113,5 @@ export async function checkAction(context: DataActionContext, check: ActionCheck
   } catch (error) {
     return refused(refusalOf(error, () => policyRefusal(context.policyFor(model!), gate.method)));
   }
-  return unreadable(context, model, check) ?? { allowed: true };
+  return passed(context, model, check);
 }

@@ -1,13 +1,17 @@
 import {
   explainPermission,
+  ForbiddenIncludeError,
   GATE_STATUS,
   policyMethodFor,
+  readableAttribute,
   type Decision,
+  type GatehouseAbility,
   type DecisionCheck as Check,
   type PolicyExplanation,
   type StandardAction,
 } from '@gatehouse/engine';
 import { sql } from 'kysely';
+import type { ServedCheck } from '../data/check-action.js';
 import { createDataActionContext, type DataActionContext, type DataPolicy } from '../data/data-action-context.js';
 import { DATA_ROUTES, modelHas, type DataRoute } from '../routes/data-routes.js';
 import { decideWrite } from '../data/writable-fields.js';
@@ -19,11 +23,11 @@ import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import { loose } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 
+import { includePaths } from '../listing/parameters/include.js';
 import type { ExplainInput } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
-import { RECORD_STATE_WORDS, recordGate } from './record-gate.js';
+import { RECORD_STATE_WORDS, recordGate, type RecordDisclosure } from './record-gate.js';
 import type { TrashedMode } from '../listing/gated-query.js';
-import { includePaths } from '../listing/parameters/include.js';
 
 // The record gate of each record action, as its handler reads it.
 const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
@@ -41,8 +45,10 @@ export interface DecisionScene {
   readonly base: string;
   /** Whose context the transaction returns to afterwards (the caller; none for the CLI). */
   readonly callerId: number | null;
-  /** Whether the record gate may say why it hid a record (`decisions.explain`, an operator). */
-  readonly detailed: boolean;
+  /** How much the record gate may say about why it hid a record. */
+  readonly disclosure: RecordDisclosure;
+  /** The checks a tenant route answers instead of the data route (`GET {t}/roles`). */
+  readonly served: readonly ServedCheck[];
 }
 
 /**
@@ -71,28 +77,37 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
  * for a record action, the action policy with its permission, the write fields, the includes.
  */
 export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
-  const { model, route, includes } = served(scene, input);
   const { group, organization } = scene;
-  const context = createDataActionContext({
-    trx: loose(scene.trx),
-    registry: scene.registry!,
-    policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization, routeGroup: group.name },
-    served: group.models,
-  });
+  const ability = compiledPermissions(member.sources).ability;
   const checks: Check[] = [
     { gate: 'authentication', passed: true, detail: member.self ? 'signed in' : 'explained as signed in' },
     { gate: 'route_group', passed: true, detail: scene.membershipEnforcement ? `a member of the ${group.name} route group` : 'membership enforcement is off' },
     { gate: 'organization', passed: true, detail: organization.slug },
     { gate: 'membership', passed: true, detail: `${member.role} of ${organization.slug}` },
   ];
-  const path = `${scene.base}${route.path.replace(':model', model.slug).replace(':id', String(input.id ?? ''))}`;
-  // The member's own context, so row-level security and scopes that read the user see them.
-  await setUserContext(context, member.user.id);
-  try {
-    await decide(context, model, route, { input, includes }, member, scene.detailed, checks);
-  } finally {
-    await setUserContext(context, scene.callerId);
+  const shadow = scene.served.find((check) => check.model === input.model && check.action === input.action);
+  let route: DataRoute;
+  if (shadow !== undefined) {
+    route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
+    decideServed(shadow, ability, input, checks);
+  } else {
+    const found = served(scene, input);
+    route = found.route;
+    const context = createDataActionContext({
+      trx: loose(scene.trx),
+      registry: scene.registry!,
+      policy: { user: member.user, ability, role: member.role, organization, routeGroup: group.name },
+      served: group.models,
+    });
+    // The member's own context, so row-level security and scopes that read the user see them.
+    await setUserContext(context, member.user.id);
+    try {
+      await decide(context, found.model, route, { input, includes: found.includes }, member, scene.disclosure, checks);
+    } finally {
+      await setUserContext(context, scene.callerId);
+    }
   }
+  const path = `${scene.base}${route.path.replace(':model', input.model).replace(':id', String(input.id ?? ''))}`;
   const refused = checks.find((check) => !check.passed);
   return {
     allowed: refused === undefined,
@@ -102,7 +117,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     request: {
       method: route.method.toUpperCase(),
       route: path,
-      model: model.slug,
+      model: input.model,
       action: input.action,
       ...(input.id === undefined ? {} : { id: input.id }),
       ...(input.fields === undefined ? {} : { fields: input.fields }),
@@ -112,13 +127,28 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
   };
 }
 
+/**
+ * A check the tenant route answers instead of the data route: any member passes its own rules,
+ * and what it refuses (an include hop without its index permission) is refused as it does.
+ */
+function decideServed(shadow: ServedCheck, ability: GatehouseAbility, input: ExplainInput, checks: Check[]): void {
+  try {
+    shadow.decide(ability, { model: input.model, action: input.action, include: input.include });
+  } catch (error) {
+    if (!(error instanceof ForbiddenIncludeError)) throw error;
+    checks.push({ gate: 'include', passed: false, detail: `may not include ${error.path}${error.permission === undefined ? '' : `: lacks ${error.permission}`}` });
+    return;
+  }
+  checks.push({ gate: 'administration', passed: true, detail: `answered by the tenant route, open to every member${input.include === undefined ? '' : '; every include allowed'}` });
+}
+
 async function decide(
   context: DataActionContext,
   model: ModelDefinition,
   route: DataRoute,
   { input, includes }: { input: ExplainInput; includes: string[] | null },
   member: ExplainedMember,
-  detailed: boolean,
+  disclosure: RecordDisclosure,
   checks: Check[],
 ): Promise<void> {
   // The request answers 404 before any gate reads the record or the policy, whoever asks.
@@ -129,7 +159,7 @@ async function decide(
   const trashed = TRASHED[input.action];
   let row: Record<string, unknown> | undefined;
   if (trashed !== undefined) {
-    const gate = await recordGate(context, model, input.id!, trashed, detailed);
+    const gate = await recordGate(context, model, input.id!, trashed, disclosure);
     checks.push({ gate: 'record', passed: gate.state === 'visible', detail: RECORD_STATE_WORDS[gate.state], record: gate.state });
     if (gate.row === undefined) return;
     row = gate.row;
@@ -144,6 +174,12 @@ async function decide(
     const detail = explanation.allowed ? 'every field writable' : `may not set ${explanation.fields.join(', ')}${explanation.policy === null ? '' : ` (${explanation.policy})`}`;
     checks.push({ gate: 'fields', passed: explanation.allowed, detail, fields: explanation });
     if (!explanation.allowed) return;
+  }
+  if (INCLUDING.includes(input.action) && input.fields !== undefined) {
+    // A read leaves out what the member may not read and still answers: passed, the fields named.
+    const readable = readableAttribute(policy, member.user);
+    const hidden = input.fields.filter((field) => !readable(field));
+    checks.push(hidden.length === 0 ? { gate: 'fields', passed: true, detail: 'every field readable' } : { gate: 'fields', passed: true, detail: `reads without ${hidden.join(', ')}`, hidden_fields: hidden });
   }
   if (includes !== null) {
     const include = context.explainIncludes(model, includes);

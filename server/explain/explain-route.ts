@@ -1,5 +1,6 @@
 import type { GatehouseContext, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
+import { SERVED_CHECKS } from '../routes/serving-routes.js';
 import type { Services } from '../services.js';
 import { explainDecision, type DecisionScene } from './explain-decision.js';
 import { explainSchema } from './explain-schema.js';
@@ -15,7 +16,8 @@ function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): 
     membershipEnforcement: services.config.membershipEnforcement,
     base: ctx.path.slice(0, ctx.path.lastIndexOf('/')),
     callerId: ctx.state.auth.user.id,
-    detailed: ctx.state.authorization.ability.can('explain', 'decisions'),
+    disclosure: ctx.state.authorization.ability.can('explain', 'decisions') ? 'organization' : 'none',
+    served: SERVED_CHECKS,
   };
 }
 

@@ -2,9 +2,10 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { GatehouseMetrics } from '../observability/metrics.js';
 import { refusalGate } from '../observability/refusal-gate.js';
+import { markDenied } from '../permissions/denied-refusal.js';
 import { HttpError } from './http-error.js';
 import { httpErrorFor } from './http-error-for.js';
-import type { GatehouseState } from './state.js';
+import type { GatehouseState, Membership } from './state.js';
 
 export interface ErrorAnswers {
   /** Whether a 403 says why in `reason` (`explain.responses`). */
@@ -13,11 +14,14 @@ export interface ErrorAnswers {
   metrics?: GatehouseMetrics | null;
 }
 
-/** A 403's reason: its gate and what the caller lacks. 401s and 404s stay silent about theirs. */
-function reasonOf(answer: HttpError): Record<string, unknown> {
+/**
+ * A 403's reason: its gate, what the caller lacks and whether a deny of their own took it away.
+ * 401s and 404s stay silent about theirs.
+ */
+function reasonOf(answer: HttpError, membership: Membership | undefined): Record<string, unknown> {
   if (answer.status !== 403 || answer.refusal === undefined) return {};
-  const { gate, permission, policy, fields, include } = answer.refusal;
-  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include }).filter(([, value]) => value !== undefined)) };
+  const { gate, permission, policy, fields, include, denied } = markDenied(answer.refusal, membership);
+  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include, denied }).filter(([, value]) => value !== undefined)) };
 }
 
 /**
@@ -40,7 +44,7 @@ export function errorHandler(logger: Logger, { reasons, metrics = null }: ErrorA
       if (answer.refusal !== undefined) ctx.state.refusal = answer.refusal;
       ctx.status = answer.status;
       ctx.set(answer.headers);
-      ctx.body = { ...answer.body(), ...(reasons ? reasonOf(answer) : {}) };
+      ctx.body = { ...answer.body(), ...(reasons ? reasonOf(answer, ctx.state.membership) : {}) };
     }
   };
 }

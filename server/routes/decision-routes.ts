@@ -15,7 +15,7 @@ export const DECISION_ROUTES: readonly RouteDefinition[] = [
     path: '/explain',
     summary: 'How a member’s data request would be decided, gate by gate, and why',
     description:
-      'Without `user_id` any member explains their own request; another member’s needs `decisions.explain`. The checks follow the documented order and stop at the first refusal; why a record is out of reach (another organization, a scope, row-level security) only for holders of `decisions.explain`.',
+      'Without `user_id` any member explains their own request; another member’s needs `decisions.explain`. The checks follow the documented order and stop at the first refusal; why a record of this organization is out of reach (the trash, a scope, row-level security) only for holders of `decisions.explain`; an id outside the organization is `missing`, as if it did not exist.',
     tag: 'decisions',
     access: 'bearer',
     body: explainSchema,

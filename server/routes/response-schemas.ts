@@ -9,6 +9,7 @@ export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'object', prop
 
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestamp = { type: 'string', format: 'date-time' };
+const DENIED = { type: 'boolean', enum: [true], description: 'Present when a per-user deny, not a missing grant, took `permission` away.' };
 
 /** The bodies the service's own routes answer with; model records are added per model. */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
@@ -26,6 +27,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
           policy: { type: 'string', description: 'The policy method that refused, e.g. `PostPolicy.create`.' },
           fields: { type: 'array', items: { type: 'string' } },
           include: { type: 'string', description: 'The include path up to the refused hop.' },
+          denied: DENIED,
         },
         required: ['gate'],
       },
@@ -165,6 +167,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
           properties: {
             allowed: { type: 'boolean' },
             message: { type: 'string', description: 'What the same request would answer, when refused.' },
+            hidden_fields: { type: 'array', items: { type: 'string' }, description: 'Allowed, but these of the fields asked to read are left out of the answer: the caller may not read them.' },
             reason: {
               type: 'object',
               properties: {
@@ -173,6 +176,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
                 policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
                 fields: { type: 'array', items: { type: 'string' } },
                 include: { type: 'string' },
+                denied: DENIED,
               },
               required: ['gate'],
             },

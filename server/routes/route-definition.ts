@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { ServedCheck } from '../data/check-action.js';
 import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Services } from '../services.js';
@@ -52,4 +53,10 @@ export interface RouteDescription {
  */
 export interface RouteDefinition<State = GroupState> extends RouteDescription {
   handle(services: Services, mount: Mount): GatehouseMiddleware<State>[];
+  /**
+   * For a route that answers instead of the data route of the same method and path (`GET
+   * {t}/roles` before the roles index): how it decides that data route's check, so that
+   * `POST {t}/authorize` and `POST {t}/explain` answer as the route does. Throws its refusal.
+   */
+  servesCheck?: ServedCheck['decide'];
 }

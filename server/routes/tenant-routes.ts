@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { cancelInvitation } from '../invitations/cancel-invitation.js';
 import { createInvitation, invitationCreationReads } from '../invitations/create-invitation.js';
 import { invitationReads } from '../invitations/find-invitation.js';
@@ -6,20 +5,19 @@ import { createInvitationSchema, invitationStatusSchema } from '../invitations/i
 import { listInvitations } from '../invitations/list-invitations.js';
 import { resendInvitation } from '../invitations/resend-invitation.js';
 import { createOrganization } from '../organizations/create-organization.js';
-import { fetchOrganizations } from '../organizations/fetch-organizations.js';
 import { organizationExists } from '../organizations/organization-exists.js';
 import { createOrganizationSchema } from '../organizations/organization-schemas.js';
 import { authorizeChecks } from '../data/authorize-checks.js';
 import { authorizeSchema } from '../data/authorize-schema.js';
 import { authorize } from '../permissions/authorize.js';
 import { member, signedIn, tenantMember } from '../route-groups/request-chains.js';
-import { listRoles } from '../roles/list-roles.js';
 import { userRole } from '../roles/user-role.js';
 import { OPENING_ONLY } from '../tenancy/request-reads.js';
 import { MEMBER_ROUTES } from './member-routes.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 import { DECISION_ROUTES } from './decision-routes.js';
+import { SERVED_CHECKS, SERVING_ROUTES } from './serving-routes.js';
 
 const userRoleRoute: RouteDefinition = {
   operationId: 'userRole',
@@ -31,7 +29,7 @@ const userRoleRoute: RouteDefinition = {
   access: 'bearer',
   responses: { 200: { description: 'Role, rules and abilities', schema: ref('UserRole') }, 304: { description: 'Unchanged since the ETag sent in `If-None-Match`' } },
   errors: [401, 403, 404],
-  handle: (services) => member(services, OPENING_ONLY).before(userRole(services)),
+  handle: (services) => member(services, OPENING_ONLY).before(userRole(services, SERVED_CHECKS)),
 };
 
 /** `POST {authBase}/organizations` of a group with tenancy: a signed-in caller `organizationCreation` admits, who becomes its owner. */
@@ -70,29 +68,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     errors: [401, 403],
     handle: (services) => signedIn(services).before(organizationExists(services)),
   },
-  {
-    operationId: 'fetchOrganization',
-    method: 'get',
-    path: '/organizations',
-    summary: 'The organization of the path, as a one-element list',
-    tag: 'organizations',
-    access: 'bearer',
-    query: z.object({ 'filter[slug]': z.string().optional(), 'filter[id]': z.string().optional(), include: z.string().optional().describe('`users`, `roles`, comma-separated.') }),
-    responses: { 200: { description: 'The organization, or none when the filters exclude it', schema: listOf(ref('OrganizationWithIncludes')) } },
-    errors: [400, 401, 403, 404],
-    handle: (services) => tenantMember(services).before(fetchOrganizations()),
-  },
-  {
-    operationId: 'listRoles',
-    method: 'get',
-    path: '/roles',
-    summary: 'The roles of the organization',
-    tag: 'organizations',
-    access: 'bearer',
-    responses: { 200: { description: 'Roles', schema: listOf(ref('Role')) } },
-    errors: [401, 403, 404],
-    handle: (services) => tenantMember(services).before(listRoles()),
-  },
+  ...SERVING_ROUTES,
   userRoleRoute,
   {
     operationId: 'authorize',
@@ -100,13 +76,13 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     path: '/authorize',
     summary: 'Whether the caller may do each of up to 100 actions, answered as the requests would be',
     description:
-      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of its data route (record gate, policy with its overrides, write list, include hops) in one tenant transaction. An unknown model or action refuses that check only.',
+      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of the route that answers its request (record gate, policy with its overrides, write list, include hops; `GET {t}/roles` and `GET {t}/organizations` as those tenant routes decide) in one tenant transaction. A read of fields the caller may not read is allowed, as the request answers without them, and names them in `hidden_fields`. An unknown model or action refuses that check only.',
     tag: 'organizations',
     access: 'bearer',
     body: authorizeSchema,
     responses: { 200: { description: 'One result per check, in order', schema: ref('AuthorizeResults') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(authorizeChecks(services)),
+    handle: (services) => tenantMember(services).before(authorizeChecks(services, SERVED_CHECKS)),
   },
   {
     operationId: 'listInvitations',

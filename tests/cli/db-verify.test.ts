@@ -11,6 +11,7 @@ import { dropRoles, uniqueRoleName } from '../support/roles.js';
 // table whose row-level security was left open; neither run may change anything.
 let demoDb: TestDatabase;
 let brokenDb: TestDatabase;
+let leakyDb: TestDatabase;
 
 async function dbVerify(database: TestDatabase | string, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
   const lines: string[] = [];
@@ -46,7 +47,7 @@ async function snapshot(database: TestDatabase): Promise<Record<string, unknown>
 }
 
 beforeAll(async () => {
-  [demoDb, brokenDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  [demoDb, brokenDb, leakyDb] = await Promise.all([createTestDatabase(), createTestDatabase(), createTestDatabase()]);
   // The seed writes no invitations, audit entries or stored refusals: one of each per
   // organization, so no tenant table is skipped.
   await queryOnce(
@@ -72,10 +73,27 @@ beforeAll(async () => {
      GRANT SELECT (internal_notes) ON posts TO gatehouse_analyst;
      INSERT INTO notes (organization_id, body) SELECT id, slug FROM organizations;`,
   );
+
+  // The mistake verify exists to find: tables with rows of two organizations that the service
+  // reads and no row-level security, one of them outside the public schema; and a tenant table
+  // only one organization has rows in, where isolation has nothing to prove.
+  await queryOnce(
+    leakyDb.ownerUrl,
+    `CREATE TABLE leaky (id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, organization_id integer NOT NULL, total integer);
+     GRANT SELECT ON leaky TO gatehouse_app;
+     INSERT INTO leaky (organization_id, total) SELECT id, 1 FROM organizations;
+     CREATE TABLE analytics.ledger (id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, organization_id integer NOT NULL, total integer);
+     GRANT USAGE ON SCHEMA analytics TO gatehouse_app;
+     GRANT SELECT ON analytics.ledger TO gatehouse_app;
+     INSERT INTO analytics.ledger (organization_id, total) SELECT id, 2 FROM organizations;
+     CREATE TABLE lonely (id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, organization_id integer NOT NULL REFERENCES organizations, body text);
+     SELECT gatehouse.enable_tenant_table('lonely');
+     INSERT INTO lonely (organization_id, body) SELECT min(id), 'alone' FROM organizations;`,
+  );
 });
 
 afterAll(async () => {
-  await Promise.all([demoDb.drop(), brokenDb.drop()]);
+  await Promise.all([demoDb.drop(), brokenDb.drop(), leakyDb.drop()]);
 });
 
 describe('gatehouse db verify', () => {
@@ -159,7 +177,7 @@ describe('gatehouse db verify', () => {
     expect(error?.message).toBe('8 check(s) failed: the record gate does not hold on this database.');
     expect(await snapshot(brokenDb)).toEqual(before);
     expect(lines.filter((line) => line.startsWith('fail'))).toEqual([
-      expect.stringMatching(/^fail notes +rls: row-level security enabled but not forced$/),
+      expect.stringMatching(/^fail notes +rls: row-level security enabled but not forced; fix: ALTER TABLE public\.notes FORCE ROW LEVEL SECURITY$/),
       expect.stringMatching(/^fail notes +isolation: organization \d+ sees 1 row\(s\) of other organizations; organization \d+ has 1$/),
       expect.stringMatching(/^fail notes +no context: no tenant context sees 2 organization row\(s\)$/),
       expect.stringMatching(/^fail notes +insert into another: a copy of an organization \d+ row into organization \d+ succeeds$/),
@@ -168,5 +186,29 @@ describe('gatehouse db verify', () => {
       expect.stringMatching(/^fail notes +analyst writes: an analyst may run: INSERT INTO public\.notes /),
       expect.stringMatching(/^fail posts +analyst hidden columns: an analyst reads SELECT "internal_notes" FROM public\.posts LIMIT 0$/),
     ]);
+  });
+
+  it('reports a table without row-level security as a failure naming it and the fix, in any schema, without crashing', async () => {
+    const before = await snapshot(leakyDb);
+    const { lines, error } = await dbVerify(leakyDb);
+    expect(error?.message).toMatch(/^\d+ check\(s\) failed: the record gate does not hold on this database\.$/);
+    expect(await snapshot(leakyDb)).toEqual(before);
+    for (const table of ['leaky', 'analytics.ledger']) {
+      const name = table.includes('.') ? table : `public.${table}`;
+      expect(lines).toContainEqual(
+        `fail ${table.padEnd(Math.max(...lines.map((line) => line.split(/\s+/)[1]!.length)))} rls: row-level security not enabled; fix: ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY; CREATE POLICY app_tenant ON ${name} FOR ALL TO gatehouse_app USING (organization_id = gatehouse_organization_id()) WITH CHECK (organization_id = gatehouse_organization_id())`,
+      );
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^fail ${table.replace('.', '\\.')} +isolation: organization \\d+ sees 1 row\\(s\\) of other organizations`)));
+    }
+    const json = await dbVerify(leakyDb, '--json');
+    const { checks } = JSON.parse(json.lines.join('\n')) as { checks: { table: string; check: string; status: string; detail: string }[] };
+    expect(checks.filter((check) => check.check === 'rls' && check.status === 'fail').map((check) => check.table)).toEqual(['analytics.ledger', 'leaky']);
+    expect(json.error?.message).toBe(error?.message);
+  });
+
+  it('says "not tested" where the other organizations have no rows to keep apart', async () => {
+    const { lines } = await dbVerify(leakyDb);
+    expect(lines).toContainEqual(expect.stringMatching(/^skip lonely +isolation: not tested: organization \d+ sees its 1 row\(s\), and no other organization has a row to keep from it$/));
+    expect(lines.filter((line) => line.split(/\s+/)[1] === 'lonely' && line.startsWith('ok')).map((line) => line.split(':')[0]!.split(/\s+/).slice(2).join(' '))).not.toContain('isolation');
   });
 });

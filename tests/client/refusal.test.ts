@@ -27,6 +27,7 @@ describe('refusalText', () => {
     [{ gate: 'include', include: 'comments.author', permission: 'users.index' }, 'You may not include comments.author: you lack users.index'],
     [{ gate: 'route_group' }, 'You are not a member of this route group'],
     [{ gate: 'administration', permission: 'decisions.explain' }, 'You lack decisions.explain'],
+    [{ gate: 'policy', permission: 'posts.forceDelete', denied: true }, 'posts.forceDelete was denied to you'],
   ] as const)('%j reads "%s"', (reason, text) => {
     expect(refusalText(reason)).toBe(text);
   });

@@ -46,6 +46,6 @@ describe('abilities in @gatehouse/client', () => {
     const { result } = renderClientHook(() => useAuthorize(checks));
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data!.map((answer) => answer.allowed)).toEqual([true, false, false]);
-    expect(result.current.data![1]!.reason).toEqual({ gate: 'policy', permission: 'posts.forceDelete' });
+    expect(result.current.data![1]!.reason).toEqual({ gate: 'policy', permission: 'posts.forceDelete', denied: true });
   });
 });

@@ -41,6 +41,7 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
     { enterOrganization, requireUser },
     { decisionTree },
     { runAdmin },
+    { SERVED_CHECKS },
   ] = await Promise.all([
     import('../../explain/explain-decision.js'),
     import('../../explain/explain-schema.js'),
@@ -52,6 +53,7 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
     import('../admin-lookups.js'),
     import('../decision-tree.js'),
     import('../run-admin.js'),
+    import('../../routes/serving-routes.js'),
   ]);
   // The demo's models in a checkout without a config of its own, as `gatehouse start` serves them.
   const admin = await adminApp(options.config, { demoByDefault: true });
@@ -72,7 +74,8 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
         membershipEnforcement: app.membershipEnforcement ?? false,
         base: `${app.basePath ?? '/api'}${tenantBases(group)[0]!.replace(':organization', organization.slug)}`,
         callerId: null,
-        detailed: true,
+        disclosure: 'operator',
+        served: SERVED_CHECKS,
       },
       member,
       input,

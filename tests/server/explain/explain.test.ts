@@ -18,8 +18,6 @@ type Email = (typeof MEMBERS)[number]['email'];
 
 const MODELS = ['posts', 'comments', 'users', 'organizations', 'roles'] as const;
 type Model = (typeof MODELS)[number];
-// GET {t}/organizations and GET {t}/roles are tenant routes of their own, which answer before the data routes.
-const SHADOWED = ['organizations.index', 'roles.index'];
 
 let server: TestServer;
 const tokens = {} as Record<Email, string>;
@@ -60,7 +58,7 @@ async function fixture(model: Model, org: string, email: Email, action: Standard
 describe('POST {t}/explain agrees with the request it explains', () => {
   const cases = MEMBERS.flatMap(({ email, org }) =>
     MODELS.flatMap((model) =>
-      STANDARD_ACTIONS.filter((action) => !SHADOWED.includes(`${model}.${action}`)).map((action) => ({
+      STANDARD_ACTIONS.map((action) => ({
         email,
         org,
         model,
@@ -99,7 +97,30 @@ describe('what an explanation names', () => {
       permission: { allowed: false, granted_by: [{ source: 'role', entry: 'posts.*' }], denied_by: [{ source: 'denied', entry: 'posts.forceDelete' }] },
     });
     const real = await server.api.delete(`/api/acme/posts/${id}/force-delete`, { token: tokens['editor@acme.test'] });
-    expect(real.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.forceDelete' } });
+    expect(real.body.reason).toMatchObject({ gate: 'policy', permission: 'posts.forceDelete' });
+  });
+
+  it('tells the refused member their 403 came from a per-user deny, and a missing grant apart from it', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const editor = tokens['editor@acme.test'];
+    const denied = await server.api.delete(`/api/acme/posts/${id}/force-delete`, { token: editor });
+    expect(denied.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.forceDelete', denied: true } });
+    const authorized = await server.api.post('/api/acme/authorize', { token: editor, body: { checks: [{ model: 'posts', action: 'forceDelete', id }] } });
+    expect(authorized.body.results).toEqual([denied.body].map((body) => ({ allowed: false, ...body })));
+    const lacking = await server.api.delete(`/api/acme/posts/${id}`, { token: tokens['viewer@acme.test'] });
+    expect(lacking.body).toEqual({ message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.destroy' } });
+
+    expect((await server.api.get('/api/acme/members', { token: editor })).body.reason).toEqual({ gate: 'administration', permission: 'memberships.index' });
+    const editorId = userIds['editor@acme.test'];
+    await server.sql(`UPDATE user_roles SET granted_permissions = granted_permissions || '{memberships.*}', denied_permissions = denied_permissions || '{memberships.index}' WHERE user_id = $1`, [editorId]);
+    try {
+      expect((await server.api.get('/api/acme/members', { token: editor })).body).toEqual({
+        message: 'This action is unauthorized.',
+        reason: { gate: 'administration', permission: 'memberships.index', denied: true },
+      });
+    } finally {
+      await server.sql(`UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'memberships.*'), denied_permissions = array_remove(denied_permissions, 'memberships.index') WHERE user_id = $1`, [editorId]);
+    }
   });
 
   it('names PostPolicy.create when the override refuses a viewer granted posts.store', async () => {
@@ -130,21 +151,30 @@ describe('what an explanation names', () => {
     });
   });
 
+  it('explains a read of a field the member may not read as allowed, naming the field the answer leaves out', async () => {
+    const id = await postId(server, 'Quarterly roadmap');
+    const explained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id, fields: ['title', 'internal_notes'] });
+    expect(explained.body).toMatchObject({ allowed: true, gate: null, status: 200 });
+    expect(explained.body.checks.at(-1)).toEqual({ gate: 'fields', passed: true, detail: 'reads without internal_notes', hidden_fields: ['internal_notes'] });
+    const real = await server.api.get(`/api/acme/posts/${id}?fields=title,internal_notes`, { token: tokens['viewer@acme.test'] });
+    expect(real.status).toBe(200);
+    expect(real.body).not.toHaveProperty('internal_notes');
+  });
+
   it('names the first include hop without its index permission', async () => {
     const explained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'index', include: ['comments.author'] });
     expect(explained.body).toMatchObject({ allowed: false, gate: 'include', status: 403 });
     expect(explained.body.checks.at(-1).include).toEqual({ allowed: false, include: 'comments.author', permission: 'users.index' });
   });
 
-  it("tells an owner a member's record is in another organization, while the member learns only what their 404 says", async () => {
+  it('tells neither an owner nor a member whether an id of another organization exists: missing, as its 404', async () => {
     const globexPost = await postId(server, 'Globex secrets');
     const viewer = userIds['viewer@acme.test'];
     const asOwner = await explain(tokens['owner@acme.test'], 'acme', { user_id: viewer, model: 'posts', action: 'show', id: globexPost });
     expect(asOwner.body).toMatchObject({ allowed: false, gate: 'record', status: 404 });
-    expect(asOwner.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'not in this organization', record: 'not_in_organization' });
+    expect(asOwner.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'no such record', record: 'missing' });
 
     const own = await server.api.get(`/api/acme/posts/${globexPost}`, { token: tokens['viewer@acme.test'] });
-    expect(own).toMatchObject({ status: 404, body: { message: 'Resource not found' } });
     expect(own.body).toEqual({ message: 'Resource not found' });
     const ownExplained = await explain(tokens['viewer@acme.test'], 'acme', { model: 'posts', action: 'show', id: globexPost });
     expect(ownExplained.body.checks.at(-1)).toEqual({ gate: 'record', passed: false, detail: 'not found', record: 'not_found' });
@@ -152,13 +182,33 @@ describe('what an explanation names', () => {
     expect(missing.body.checks.at(-1)).toEqual(ownExplained.body.checks.at(-1));
   });
 
-  it('tells an owner which part of the record gate hid a record: the trash, a scope, nothing at all', async () => {
+  it('gives an attacker holding decisions.explain in an organization of their own no oracle on other organizations’ ids', async () => {
+    const attacker = tokens['viewer@acme.test'];
+    const created = await server.api.post('/api/organizations', { token: attacker, body: { name: 'Probe', slug: 'probe' } });
+    expect(created.status).toBe(201);
+    const probes = [
+      ['posts', await postId(server, 'Globex secrets')],
+      ['users', userIds['owner@globex.test']],
+      ['organizations', await idOf(server, 'organizations', 'slug', 'globex')],
+      ['users', userIds['editor@acme.test']],
+    ] as const;
+    for (const [model, id] of probes) {
+      for (const action of ['show', 'update', 'destroy'] as const) {
+        const known = await explain(attacker, 'probe', { model, action, id });
+        const unknown = await explain(attacker, 'probe', { model, action, id: 999_999 });
+        expect({ model, action, id, answer: known.body.checks.at(-1) }).toEqual({ model, action, id, answer: unknown.body.checks.at(-1) });
+        expect(known.body.checks.at(-1).record).toBe('missing');
+      }
+    }
+  });
+
+  it('tells an owner which part of the record gate hid a record of the organization: the trash, or nothing at all', async () => {
     const owner = tokens['owner@acme.test'];
     const [trashed] = await server.sql(`INSERT INTO posts (organization_id, title, deleted_at) VALUES ((SELECT id FROM organizations WHERE slug = 'acme'), 'Binned', now()) RETURNING id`);
     const state = async (body: Record<string, unknown>) => (await explain(owner, 'acme', body)).body.checks.at(-1).record;
     expect(await state({ model: 'posts', action: 'show', id: trashed.id })).toBe('trashed');
     expect(await state({ model: 'posts', action: 'restore', id: await postId(server, 'Welcome to Acme') })).toBe('not_trashed');
-    expect(await state({ model: 'organizations', action: 'show', id: await idOf(server, 'organizations', 'slug', 'globex') })).toBe('hidden_by_scope');
+    expect(await state({ model: 'organizations', action: 'show', id: await idOf(server, 'organizations', 'slug', 'globex') })).toBe('missing');
     expect(await state({ model: 'posts', action: 'show', id: 999_999 })).toBe('missing');
   });
 
@@ -239,6 +289,14 @@ describe('gatehouse explain', () => {
     const { printed } = await gatehouse('explain', '--org', 'acme', '--user', 'editor@acme.test', 'posts.store', '--fields', 'title,internal_notes', '--json');
     const api = await explain(tokens['owner@acme.test'], 'acme', { user_id: userIds['editor@acme.test'], model: 'posts', action: 'store', fields: ['title', 'internal_notes'] });
     expect(JSON.parse(printed)).toEqual(api.body);
+  });
+
+  it('tells an operator what no member learns: another organization, a scope', async () => {
+    const record = async (...args: string[]) => JSON.parse((await gatehouse('explain', '--org', 'acme', '--user', 'viewer@acme.test', ...args, '--json')).printed).checks.at(-1).record;
+    expect(await record('posts.show', '--id', String(await postId(server, 'Globex secrets')))).toBe('not_in_organization');
+    expect(await record('organizations.show', '--id', String(await idOf(server, 'organizations', 'slug', 'globex')))).toBe('hidden_by_scope');
+    expect(await record('users.show', '--id', String(userIds['owner@globex.test']))).toBe('hidden_by_scope');
+    expect(await record('posts.show', '--id', '999999')).toBe('missing');
   });
 
   it('refuses a malformed request with a usage error, and an unknown member with one line', async () => {
