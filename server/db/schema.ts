@@ -116,6 +116,11 @@ export interface DecisionLogsTable {
   gate: string;
   permission: string | null;
   policy: string | null;
+  source: Generated<string>;
+  service: string | null;
+  model: string | null;
+  action: string | null;
+  record_id: string | null;
   created_at: Generated<Date>;
 }
 

@@ -1,5 +1,6 @@
 import { AUTHORIZE_GATES, DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
+import { DECISION_SOURCES } from '../decisions/decision-event.js';
 
 /** Where the OpenAPI document's named schemas live. */
 export const SCHEMA_REFERENCE = '#/components/schemas/';
@@ -51,9 +52,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       gate: { enum: [...DECISION_GATES] },
       permission: { type: ['string', 'null'] },
       policy: { type: ['string', 'null'] },
+      source: { enum: [...DECISION_SOURCES], description: 'A request this service refused, or a check another service asked through `POST {t}/authorize`.' },
+      service: { type: ['string', 'null'], description: 'The service that asked, for an `authorize` refusal that named itself (`X-Gatehouse-Service`).' },
+      model: { type: ['string', 'null'], description: 'The model or registered resource of a data request or check.' },
+      action: { type: ['string', 'null'] },
+      record_id: { type: ['string', 'null'], description: 'The record of a record action.' },
       created_at: timestamp,
     },
-    required: ['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'created_at'],
+    required: ['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'source', 'service', 'model', 'action', 'record_id', 'created_at'],
   },
   Decision: {
     type: 'object',

@@ -73,18 +73,25 @@ function MatrixTable({ label, heading, entries, columns, permissions, holds, onT
   );
 }
 
-function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: PermissionCatalogEntry[] }) {
-  const update = useUpdateRolePermissions();
+interface MatrixProps {
+  saved: RolePermissions;
+  catalog: PermissionCatalogEntry[];
+  /** Owned by the page: the matrix remounts with the saved list, and the save's outcome outlives it. */
+  update: ReturnType<typeof useUpdateRolePermissions>;
+}
+
+function Matrix({ saved, catalog, update }: MatrixProps) {
   const holds = useHolds();
   const [draft, setDraft] = useState(saved.permissions);
   const [reviewing, setReviewing] = useState(false);
   const { added, removed } = difference(saved.permissions, draft);
-  const onToggle = (permission: string, on: boolean) => setDraft(toggled(draft, permission, on));
+  const onToggle = (permission: string, on: boolean) => (setDraft(toggled(draft, permission, on)), update.reset());
   const models = catalog.filter((entry) => entry.kind === 'model');
   const administration = catalog.filter((entry) => entry.kind === 'administration');
   const modelColumns = [...(models[0]?.actions ?? []), WILDCARD];
   const administrationColumns = [...new Set(administration.flatMap((entry) => entry.actions)), WILDCARD];
   const save = () => update.mutate({ roleId: saved.role.id, permissions: draft }, { onSuccess: () => setReviewing(false) });
+  const unsaved = added.length + removed.length > 0;
   return (
     <div>
       <p>
@@ -95,6 +102,7 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
       <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} holds={holds} onToggle={onToggle} />
       <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} holds={holds} onToggle={onToggle} />
       {update.error && <ErrorNotice error={update.error} />}
+
       {reviewing ? (
         <div className="card" role="dialog" aria-label="Changes to save">
           <p>Added: {added.length === 0 ? <span className="muted">nothing</span> : added.map((permission) => <code key={permission} className="added">+{permission}</code>)}</p>
@@ -110,10 +118,10 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
         </div>
       ) : (
         <div className="actions">
-          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setReviewing(true)}>
+          <button type="button" className="button" disabled={!unsaved} onClick={() => setReviewing(true)}>
             Review changes
           </button>
-          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setDraft(saved.permissions)}>
+          <button type="button" className="button" disabled={!unsaved} onClick={() => setDraft(saved.permissions)}>
             Discard
           </button>
         </div>
@@ -140,6 +148,7 @@ function PermissionCellAll({ permissions, holds, onToggle }: Pick<CellProps, 'pe
 export function RolesPage() {
   const roles = useRoles();
   const catalog = usePermissionCatalog();
+  const update = useUpdateRolePermissions();
   const [picked, setPicked] = useState<number | null>(null);
   const roleId = picked ?? roles.data?.[0]?.id ?? null;
   const permissions = useRolePermissions(roleId);
@@ -154,7 +163,7 @@ export function RolesPage() {
       </div>
       <div className="tabs" role="tablist" aria-label="Roles">
         {roles.data!.map((role) => (
-          <button key={role.id} type="button" role="tab" aria-selected={role.id === roleId} className={role.id === roleId ? 'tab active' : 'tab'} onClick={() => setPicked(role.id)}>
+          <button key={role.id} type="button" role="tab" aria-selected={role.id === roleId} className={role.id === roleId ? 'tab active' : 'tab'} onClick={() => (setPicked(role.id), update.reset())}>
             {role.name}
           </button>
         ))}
@@ -164,7 +173,12 @@ export function RolesPage() {
       ) : permissions.error ? (
         <ErrorNotice error={permissions.error} retry={() => void permissions.refetch()} />
       ) : (
-        <Matrix key={`${roleId}:${permissions.data!.permissions.join(',')}`} saved={permissions.data!} catalog={catalog.data!} />
+        <Matrix key={`${roleId}:${permissions.data!.permissions.join(',')}`} saved={permissions.data!} catalog={catalog.data!} update={update} />
+      )}
+      {update.isSuccess && update.variables.roleId === roleId && (
+        <p className="saved" role="status">
+          Saved the permissions of {roles.data!.find((role) => role.id === roleId)?.name}.
+        </p>
       )}
     </section>
   );
