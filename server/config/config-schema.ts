@@ -3,6 +3,7 @@ import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
 import { optionProblem } from '../errors/option-problem.js';
 import { DECISION_STORES } from './decision-log-config.js';
+import { servicesConfigSchema } from '../permissions/service-resources.js';
 
 const positiveInteger = z.number().int().positive();
 const strings = z.array(z.string());
@@ -74,6 +75,7 @@ export const configSchema = z.strictObject({
       batchSize: positiveInteger.optional(),
     })
     .optional(),
+  services: servicesConfigSchema.optional(),
   migrations: z.string().optional(),
   policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),

@@ -1,10 +1,11 @@
+import { resolveServiceResources, type ServiceResource, type ServicesConfig } from '../permissions/service-resources.js';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/connection/database.js';
 import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
-import type { ModelRegistry } from '../models/model-registry.js';
+import { modelSlugs, type ModelRegistry } from '../models/model-registry.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
@@ -113,6 +114,11 @@ export interface ServerConfig {
   explain?: { responses?: boolean };
   /** Where refused requests are recorded besides the request log (`docs/guides/why-refused.md`). */
   decisionLog?: DecisionLogConfig;
+  /**
+   * Resources of other services, by service: `{billing: {resources: {invoices: ['index',
+   * 'approve']}}}`; more can be registered at run time (`docs/guides/other-services.md`).
+   */
+  services?: ServicesConfig;
 }
 
 export interface ResolvedConfig {
@@ -142,6 +148,8 @@ export interface ResolvedConfig {
   webRoot: string | undefined;
   explain: { responses: boolean };
   decisionLog: ResolvedDecisionLog;
+  /** The resources of other services the configuration declares. */
+  services: readonly ServiceResource[];
 }
 
 const DAY = 24 * 60 * 60;
@@ -203,5 +211,6 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     webRoot: config.webRoot,
     explain: { responses: config.explain?.responses ?? true },
     decisionLog: resolveDecisionLog(config.decisionLog),
+    services: resolveServiceResources(config.services, modelSlugs(models)),
   };
 }

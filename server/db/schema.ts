@@ -124,6 +124,14 @@ export interface DecisionLogsTable {
   created_at: Generated<Date>;
 }
 
+export interface ServiceResourcesTable {
+  resource: string;
+  service: string;
+  actions: string[];
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface MailQueueTable {
   id: Generated<string>;
   kind: 'message' | 'password_reset';
@@ -158,6 +166,7 @@ export interface Schema {
   mail_outbox: MailOutboxTable;
   audit_logs: AuditLogsTable;
   decision_logs: DecisionLogsTable;
+  service_resources: ServiceResourcesTable;
   rate_limits: RateLimitsTable;
   mail_queue: MailQueueTable;
 }

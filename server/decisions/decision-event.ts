@@ -13,6 +13,13 @@ export interface DecisionTarget {
   readonly record_id?: string;
 }
 
+/** A record id as a path segment carries it; anything else is not kept. */
+const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The record id to keep of a path segment or a check's id, if it looks like one. */
+export const keptRecordId = (id: string | number | undefined): { record_id?: string } =>
+  id !== undefined && RECORD_ID.test(String(id)) ? { record_id: String(id) } : {};
+
 /** One refused request, as the request log and the `decision_logs` table record it. */
 export interface DecisionEvent extends Partial<DecisionTarget> {
   readonly event: 'authz.denied';

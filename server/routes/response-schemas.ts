@@ -142,8 +142,23 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   },
   PermissionCatalogEntry: {
     type: 'object',
-    properties: { resource: { type: 'string' }, kind: { enum: ['model', 'administration'] }, actions: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      resource: { type: 'string' },
+      kind: { enum: ['model', 'administration', 'service'] },
+      actions: { type: 'array', items: { type: 'string' } },
+      service: { type: 'string', description: 'The service a `service` resource belongs to.' },
+    },
     required: ['resource', 'kind', 'actions'],
+  },
+  ServiceResource: {
+    type: 'object',
+    properties: {
+      resource: { type: 'string' },
+      service: { type: 'string' },
+      actions: { type: 'array', items: { type: 'string' } },
+      origin: { enum: ['config', 'database'], description: '`config`: declared in the configuration, changed only there.' },
+    },
+    required: ['resource', 'service', 'actions', 'origin'],
   },
   UserRole: {
     type: 'object',
