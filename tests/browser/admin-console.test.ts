@@ -9,7 +9,7 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot'), decisionLog: { store: 'database' } }), launchChromium()]);
+  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot'), decisionLog: { store: 'database' }, services: { billing: { resources: { invoices: ['index', 'show', 'store', 'update', 'approve'] } } } }), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -221,6 +221,26 @@ describe('the administration console in Chromium', () => {
     const widths = await owner.page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
     expect(widths.window).toBe(1280);
     expect(widths.page).toBeLessThanOrEqual(widths.window);
+    await owner.page.close();
+  });
+
+  it("grants another service's invoices.approve and invoices.* from the matrix", async () => {
+    const owner = await signedIn('owner@acme.test', '/admin/roles');
+    await owner.page.getByRole('tab', { name: 'Viewer' }).click();
+    const matrix = owner.page.getByRole('table', { name: "Other services' permissions of Viewer", exact: true });
+    const invoices = matrix.getByRole('row').filter({ has: owner.page.getByRole('rowheader', { name: 'invoices (billing)' }) });
+    await invoices.getByRole('checkbox', { name: 'invoices.approve' }).check();
+    await owner.page.getByRole('button', { name: 'Review changes' }).click();
+    await owner.page.getByRole('dialog', { name: 'Changes to save' }).getByRole('button', { name: 'Confirm and save' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'Saved the permissions of Viewer.' }).waitFor();
+    expect(await rolePermissions('viewer')).toContain('invoices.approve');
+
+    await invoices.getByRole('checkbox', { name: 'invoices.*' }).check();
+    expect(await invoices.getByRole('checkbox', { name: 'invoices.index' }).isDisabled()).toBe(true);
+    await owner.page.getByRole('button', { name: 'Review changes' }).click();
+    await owner.page.getByRole('dialog', { name: 'Changes to save' }).getByRole('button', { name: 'Confirm and save' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'Saved the permissions of Viewer.' }).waitFor();
+    expect(await rolePermissions('viewer')).toContain('invoices.*');
     await owner.page.close();
   });
 });

@@ -58,7 +58,10 @@ function MatrixTable({ label, heading, entries, columns, permissions, holds, onT
       <tbody>
         {entries.map((entry) => (
           <tr key={entry.resource}>
-            <th scope="row">{entry.resource}</th>
+            <th scope="row">
+              {entry.resource}
+              {entry.service !== undefined && <span className="muted"> ({entry.service})</span>}
+            </th>
             {columns.map((action) =>
               action === WILDCARD || entry.actions.includes(action) ? (
                 <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} holds={holds} onToggle={onToggle} />
@@ -90,6 +93,8 @@ function Matrix({ saved, catalog, update }: MatrixProps) {
   const administration = catalog.filter((entry) => entry.kind === 'administration');
   const modelColumns = [...(models[0]?.actions ?? []), WILDCARD];
   const administrationColumns = [...new Set(administration.flatMap((entry) => entry.actions)), WILDCARD];
+  const others = catalog.filter((entry) => entry.kind === 'service');
+  const otherColumns = [...new Set(others.flatMap((entry) => entry.actions)), WILDCARD];
   const save = () => update.mutate({ roleId: saved.role.id, permissions: draft }, { onSuccess: () => setReviewing(false) });
   const unsaved = added.length + removed.length > 0;
   return (
@@ -101,6 +106,9 @@ function Matrix({ saved, catalog, update }: MatrixProps) {
       </p>
       <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} holds={holds} onToggle={onToggle} />
       <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} holds={holds} onToggle={onToggle} />
+      {others.length > 0 && (
+        <MatrixTable label={`Other services' permissions of ${saved.role.name}`} heading="Other services" entries={others} columns={otherColumns} permissions={draft} holds={holds} onToggle={onToggle} />
+      )}
       {update.error && <ErrorNotice error={update.error} />}
 
       {reviewing ? (
