@@ -243,4 +243,18 @@ describe('the administration console in Chromium', () => {
     expect(await rolePermissions('viewer')).toContain('invoices.*');
     await owner.page.close();
   });
+
+  it("lists another service's authorize refusals with the service, and says why Explain does not cover its resources", async () => {
+    const editorToken = await server.login('editor@acme.test');
+    const asked = await server.api.post('/api/acme/authorize', { token: editorToken, body: { checks: [{ model: 'invoices', action: 'index' }] }, headers: { 'X-Gatehouse-Service': 'billing' } });
+    expect(asked.body.results).toEqual([expect.objectContaining({ allowed: false })]);
+    await expect.poll(async () => (await server.sql("SELECT 1 FROM decision_logs WHERE source = 'authorize' AND permission = 'invoices.index'")).length).toBe(1);
+
+    const owner = await signedIn('owner@acme.test', '/admin/decisions');
+    const row = owner.page.getByRole('table', { name: 'Decisions' }).getByRole('row').filter({ hasText: 'authorize (billing)' });
+    await row.filter({ hasText: 'invoices is a resource of billing' }).waitFor();
+    expect(await row.textContent()).toContain('invoices is a resource of billing: the permission invoices.index alone decides, and the member lacks it.');
+    expect(await row.getByRole('button', { name: 'Explain' }).count()).toBe(0);
+    await owner.page.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { useDecisions, useExplain, useMembers, type DecisionLogEntry } from '@gatehouse/client';
+import { useDecisions, useExplain, useMembers, usePermissionCatalog, type DecisionLogEntry } from '@gatehouse/client';
 import { useState } from 'react';
 import { DecisionTree } from '../components/decision-tree.js';
 import { Pagination } from '../components/pagination.js';
@@ -27,9 +27,9 @@ function RequestCell({ entry }: { entry: DecisionLogEntry }) {
   );
 }
 
-function DecisionRow({ entry, who }: { entry: DecisionLogEntry; who: string }) {
+function DecisionRow({ entry, who, otherServices }: { entry: DecisionLogEntry; who: string; otherServices: ReadonlyMap<string, string> }) {
   const explain = useExplain();
-  const explainable = explainableDecision(entry);
+  const explainable = explainableDecision(entry, otherServices);
   return (
     <>
       <tr>
@@ -67,6 +67,7 @@ export function DecisionsPage() {
   const [page, setPage] = useState(1);
   const decisions = useDecisions({ page, perPage: PER_PAGE });
   const names = new Map((useMembers().data ?? []).map((member) => [member.id, member.name]));
+  const otherServices = new Map((usePermissionCatalog().data ?? []).flatMap((entry) => (entry.service === undefined ? [] : [[entry.resource, entry.service] as const])));
   if (isRefused(decisions.error)) return <PageRefusal title="Decisions" error={decisions.error} />;
   return (
     <section>
@@ -98,7 +99,7 @@ export function DecisionsPage() {
             </thead>
             <tbody>
               {decisions.data!.data.map((entry) => (
-                <DecisionRow key={entry.id} entry={entry} who={entry.user_id === null ? 'anonymous' : (names.get(entry.user_id) ?? `user ${entry.user_id}`)} />
+                <DecisionRow key={entry.id} entry={entry} otherServices={otherServices} who={entry.user_id === null ? 'anonymous' : (names.get(entry.user_id) ?? `user ${entry.user_id}`)} />
               ))}
             </tbody>
           </table>
