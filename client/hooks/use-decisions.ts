@@ -17,6 +17,14 @@ export interface DecisionLogEntry {
   gate: DecisionGate;
   permission: string | null;
   policy: string | null;
+  /** `request`: a request the server refused; `authorize`: a check another service asked. */
+  source: 'request' | 'authorize';
+  /** The service that asked, for an `authorize` refusal that named itself. */
+  service: string | null;
+  /** The model (or registered resource), action and record of a data request or check. */
+  model: string | null;
+  action: string | null;
+  record_id: string | null;
   created_at: string;
 }
 
@@ -26,12 +34,14 @@ export interface DecisionsQuery {
   userId?: number;
   gate?: DecisionGate;
   permission?: string;
+  source?: 'request' | 'authorize';
+  model?: string;
   /** An ISO date or time: only refusals from then on. */
   since?: string;
 }
 
-function decisionParams({ page, perPage, userId, gate, permission, since }: DecisionsQuery): Record<string, string> {
-  return presentParams({ page, per_page: perPage, user_id: userId, gate, permission, since });
+function decisionParams({ page, perPage, userId, gate, permission, source, model, since }: DecisionsQuery): Record<string, string> {
+  return presentParams({ page, per_page: perPage, user_id: userId, gate, permission, source, model, since });
 }
 
 /** The organization's refused requests (`decisions.index`; stored with `decisionLog.store: 'database'`), newest first, one page as `{data, meta}`. */

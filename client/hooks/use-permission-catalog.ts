@@ -5,8 +5,11 @@ import { useScopedQuery } from './use-scoped-request.js';
 /** A resource and the actions a permission can name on it. */
 export interface PermissionCatalogEntry {
   resource: string;
-  kind: 'model' | 'administration';
+  /** `service`: a resource another service registered (`invoices` of `billing`). */
+  kind: 'model' | 'administration' | 'service';
   actions: string[];
+  /** The service a `service` resource belongs to. */
+  service?: string;
 }
 
 /** Every permission a role or member can be given in the selected organization's group. */

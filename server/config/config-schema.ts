@@ -4,6 +4,7 @@ import type { GatehouseConfig } from './gatehouse-config.js';
 import { optionProblem } from '../errors/option-problem.js';
 import { DECISION_STORES } from './decision-log-config.js';
 import { ORGANIZATION_CREATORS } from './organization-creation-config.js';
+import { servicesConfigSchema } from '../permissions/service-resources.js';
 
 const positiveInteger = z.number().int().positive();
 const strings = z.array(z.string());
@@ -82,6 +83,7 @@ export const configSchema = z.strictObject({
     })
     .optional(),
   fairShare: z.strictObject({ organization: z.number().positive().optional(), user: z.number().positive().optional(), waitMs: z.number().int().nonnegative().optional() }).optional(),
+  services: servicesConfigSchema.optional(),
   migrations: z.string().optional(),
   policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),

@@ -1,3 +1,4 @@
+import { resolveServiceResources, type ServiceResource, type ServicesConfig } from '../permissions/service-resources.js';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/connection/database.js';
@@ -5,7 +6,7 @@ import { DEFAULT_REPLICA_MAX_LAG_MS, type ReplicaConfig } from '../db/replicas/r
 import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
-import type { ModelRegistry } from '../models/model-registry.js';
+import { modelSlugs, type ModelRegistry } from '../models/model-registry.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
@@ -136,6 +137,11 @@ export interface ServerConfig {
    * Default half the pool, a quarter, 3000 ms.
    */
   fairShare?: FairShareConfig;
+  /**
+   * Resources of other services, by service: `{billing: {resources: {invoices: ['index',
+   * 'approve']}}}`; more can be registered at run time (`docs/guides/other-services.md`).
+   */
+  services?: ServicesConfig;
 }
 
 export interface ResolvedConfig {
@@ -170,6 +176,8 @@ export interface ResolvedConfig {
   explain: { responses: boolean };
   decisionLog: ResolvedDecisionLog;
   fairShare: ResolvedFairShare;
+  /** The resources of other services the configuration declares. */
+  services: readonly ServiceResource[];
 }
 
 const DAY = 24 * 60 * 60;
@@ -242,5 +250,6 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     explain: { responses: config.explain?.responses ?? true },
     decisionLog: resolveDecisionLog(config.decisionLog),
     fairShare: resolveFairShare(config.fairShare, config.database.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
+    services: resolveServiceResources(config.services, modelSlugs(models)),
   };
 }

@@ -5,6 +5,9 @@ import { markDenied } from '../permissions/denied-refusal.js';
 import type { Services } from '../services.js';
 import { authorizeSchema } from './authorize-schema.js';
 import { checkAction, type CheckResult, type ServedCheck } from './check-action.js';
+import { checkResourceAction } from './check-resource-action.js';
+import { askingService, recordAuthorizeRefusals } from '../decisions/authorize-refusals.js';
+import { serviceResources } from '../permissions/service-resources.js';
 import { dataActionContextFromRequest } from './data-action-context-from-request.js';
 import { modelAbilities } from './model-abilities.js';
 
@@ -16,19 +19,25 @@ const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => data
 /**
  * `POST {t}/authorize`: each check through the gates of the route that answers its request (its
  * data route, or a route in `served` that answers instead), one after the other in the
- * caller's tenant transaction, answered in order, a refusal with the reason its 403 would carry.
- * A refused or unknown check is that check's answer, never the call's.
+ * caller's tenant transaction, answered in order, a refusal with the reason its 403 would carry;
+ * a check on another service's registered resource by the caller's permissions. A refused or
+ * unknown check is that check's answer, never the call's; refusals go to the decision log and
+ * the metrics like refused requests.
  */
 export function authorizeChecks(services: Services, served: readonly ServedCheck[]): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const { checks } = validate(authorizeSchema, ctx.request.body);
+    const service = askingService(ctx);
     const context = contextOf(services, ctx);
     const servedBy = { ability: ctx.state.authorization.ability, checks: served };
+    const resources = new Map((await serviceResources(ctx.state.trx, services.config.services)).map((resource) => [resource.resource, resource]));
     const results: CheckResult[] = [];
     for (const check of checks) {
-      const result = await checkAction(context, check, servedBy);
+      const resource = services.config.models?.has(check.model) ? undefined : resources.get(check.model);
+      const result = resource ? checkResourceAction(ctx.state.authorization.ability, resource, check) : await checkAction(context, check, servedBy);
       results.push(result.allowed ? result : { ...result, reason: markDenied(result.reason, ctx.state.membership) });
     }
+    recordAuthorizeRefusals(ctx, { decisions: services.decisions, metrics: services.observability.metrics, service }, checks, results);
     ctx.body = { results };
   };
 }

@@ -116,7 +116,20 @@ export interface DecisionLogsTable {
   gate: string;
   permission: string | null;
   policy: string | null;
+  source: Generated<string>;
+  service: string | null;
+  model: string | null;
+  action: string | null;
+  record_id: string | null;
   created_at: Generated<Date>;
+}
+
+export interface ServiceResourcesTable {
+  resource: string;
+  service: string;
+  actions: string[];
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 export interface MailQueueTable {
@@ -153,6 +166,7 @@ export interface Schema {
   mail_outbox: MailOutboxTable;
   audit_logs: AuditLogsTable;
   decision_logs: DecisionLogsTable;
+  service_resources: ServiceResourcesTable;
   rate_limits: RateLimitsTable;
   mail_queue: MailQueueTable;
 }

@@ -144,6 +144,11 @@ export class DecisionStore {
               gate: event.gate,
               permission: event.permission ?? null,
               policy: event.policy ?? null,
+              source: event.source,
+              service: event.service ?? null,
+              model: event.model ?? null,
+              action: event.action ?? null,
+              record_id: event.record_id ?? null,
             })),
           )
           .execute(),

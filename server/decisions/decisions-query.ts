@@ -1,5 +1,6 @@
 import { DECISION_GATES } from '@gatehouse/engine';
 import { z } from 'zod';
+import { DECISION_SOURCES } from './decision-event.js';
 import type { DecisionLogFilters, DecisionLogPage } from '../db/repositories/decision-logs.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { readQuery } from '../http/query-string.js';
@@ -16,6 +17,8 @@ const DECISIONS_QUERY = z.object({
   user_id: positive(MAX_INTEGER).optional(),
   gate: z.enum(DECISION_GATES).optional(),
   permission: z.string().max(200).optional(),
+  source: z.enum(DECISION_SOURCES).optional(),
+  model: z.string().max(64).optional(),
   since: z.iso.datetime({ offset: true }).or(z.iso.date()).transform((value) => new Date(value)).optional(),
 });
 
@@ -25,8 +28,8 @@ const PARAMETERS = Object.keys(DECISIONS_QUERY.shape) as (keyof typeof DECISIONS
 export function readDecisionsQuery(ctx: GatehouseContext): { filters: DecisionLogFilters; page: DecisionLogPage } {
   const result = DECISIONS_QUERY.safeParse(readQuery(ctx, PARAMETERS));
   if (!result.success) throw new BadRequestError(`Invalid query parameter: ${String(result.error.issues[0]!.path[0])}.`);
-  const { page, per_page: perPage, user_id: userId, gate, permission, since } = result.data;
-  return { filters: { userId, gate, permission, since }, page: { page, perPage } };
+  const { page, per_page: perPage, user_id: userId, gate, permission, source, model, since } = result.data;
+  return { filters: { userId, gate, permission, source, model, since }, page: { page, perPage } };
 }
 
 /** The query parameters, for the API reference. */

@@ -14,6 +14,7 @@ export function recordDecisions(decisions: DecisionLog): Middleware<GatehouseSta
     if (refusal === undefined) return;
     decisions.record({
       event: 'authz.denied',
+      source: 'request',
       request_id: ctx.state.requestId,
       user_id: ctx.state.auth?.user.id ?? null,
       organization_id: ctx.state.organization?.id ?? null,
@@ -21,6 +22,7 @@ export function recordDecisions(decisions: DecisionLog): Middleware<GatehouseSta
       method: ctx.method,
       route: routeTemplate(ctx as GatehouseContext),
       status: ctx.status,
+      ...ctx.state.decisionTarget,
       gate: refusal.gate,
       ...(refusal.permission === undefined ? {} : { permission: refusal.permission }),
       ...(refusal.policy === undefined ? {} : { policy: refusal.policy }),

@@ -4,6 +4,7 @@ import type { GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Refusal } from '../errors/refusal.js';
+import type { DecisionTarget } from '../decisions/decision-event.js';
 
 export interface AuthUser {
   id: number;
@@ -48,6 +49,8 @@ export interface RequestState {
   requestId: string;
   /** The gate that refused the request, once the error handler has answered it. */
   refusal?: Refusal;
+  /** What a data request is about (its model, action and record), for the decision log. */
+  decisionTarget?: DecisionTarget;
 }
 
 /** A request of a route group. */

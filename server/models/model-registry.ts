@@ -63,3 +63,6 @@ export function createModelRegistry(models: readonly ModelDefinition[], policies
 export function relationSlugIn(registry: ModelRegistry): (owner: string, relation: string) => string | undefined {
   return (owner, relation) => (registry.has(owner) ? registry.relation(registry.get(owner), relation)?.target.slug : undefined);
 }
+
+/** Every registered model's slug; none without a registry. */
+export const modelSlugs = (registry: ModelRegistry | undefined): string[] => registry?.models.map((model) => model.slug) ?? [];

@@ -7,4 +7,5 @@ export const TAGS: Record<string, string> = {
   members: 'Members of an organization and its roles’ permissions, each operation behind its own permission.',
   nested: 'Several writes in one transaction.',
   decisions: 'Why a request is allowed or refused: explanations and the log of refusals.',
+  services: 'Resources of other services, registered so their permissions are granted, checked and explained like a model’s.',
 };

@@ -1,27 +1,23 @@
 import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
-import type { GatehouseMiddleware, GroupState } from '../http/state.js';
-
-/** The administration operations and the permission each needs, as `{resource: actions}`. */
-export const ADMINISTRATION_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
-  memberships: ['index', 'update', 'destroy'],
-  roles: ['show', 'update'],
-  invitations: ['index', 'store', 'update', 'destroy'],
-  audit: ['index'],
-  decisions: ['index', 'explain'],
-};
+import type { DataState, GatehouseMiddleware } from '../http/state.js';
+import type { Services } from '../services.js';
+import { ADMINISTRATION_PERMISSIONS } from './administration-permissions.js';
+import { serviceResources } from './service-resources.js';
 
 export interface CatalogEntry {
   resource: string;
-  kind: 'model' | 'administration';
+  kind: 'model' | 'administration' | 'service';
   actions: readonly string[];
+  /** The service a `service` resource belongs to. */
+  service?: string;
 }
 
 /**
  * `GET {t}/permission-catalog`: every permission a role or member can be given in this group,
- * so a picker offers the served models' standard actions and the administration operations.
- * Wildcards (`{resource}.*`, `*`) are implied by the entries.
+ * so a picker offers the served models' standard actions, the administration operations and the
+ * resources of other services. Wildcards (`{resource}.*`, `*`) are implied by the entries.
  */
-export function permissionCatalog(): GatehouseMiddleware<GroupState> {
+export function permissionCatalog(services: Services): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const served = ctx.state.routeGroup.models;
     const models: CatalogEntry[] = served.map((resource) => ({ resource, kind: 'model', actions: STANDARD_ACTIONS }));
@@ -29,6 +25,7 @@ export function permissionCatalog(): GatehouseMiddleware<GroupState> {
     const administration: CatalogEntry[] = Object.entries(ADMINISTRATION_PERMISSIONS)
       .filter(([resource]) => !served.includes(resource))
       .map(([resource, actions]) => ({ resource, kind: 'administration', actions }));
-    ctx.body = { data: [...models, ...administration] };
+    const others: CatalogEntry[] = (await serviceResources(ctx.state.trx, services.config.services)).map(({ resource, service, actions }) => ({ resource, kind: 'service', service, actions }));
+    ctx.body = { data: [...models, ...administration, ...others] };
   };
 }

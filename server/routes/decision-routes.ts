@@ -28,7 +28,7 @@ export const DECISION_ROUTES: readonly RouteDefinition[] = [
     method: 'get',
     path: '/decisions',
     summary: 'The organization’s refused requests, newest first (with `decisionLog.store: database`)',
-    description: 'Needs the permission `decisions.index`. Filters: `user_id`, `gate`, `permission`, `since` (an ISO date or time); `page`, `per_page`.',
+    description: 'Needs the permission `decisions.index`. Filters: `user_id`, `gate`, `permission`, `source` (`request` or `authorize`), `model`, `since` (an ISO date or time); `page`, `per_page`.',
     tag: 'decisions',
     access: 'bearer',
     query: decisionsQuerySchema,

@@ -1,5 +1,6 @@
 import { AUTHORIZE_GATES, DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
+import { DECISION_SOURCES } from '../decisions/decision-event.js';
 
 /** Where the OpenAPI document's named schemas live. */
 export const SCHEMA_REFERENCE = '#/components/schemas/';
@@ -53,9 +54,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       gate: { enum: [...DECISION_GATES] },
       permission: { type: ['string', 'null'] },
       policy: { type: ['string', 'null'] },
+      source: { enum: [...DECISION_SOURCES], description: 'A request this service refused, or a check another service asked through `POST {t}/authorize`.' },
+      service: { type: ['string', 'null'], description: 'The service that asked, for an `authorize` refusal that named itself (`X-Gatehouse-Service`).' },
+      model: { type: ['string', 'null'], description: 'The model or registered resource of a data request or check.' },
+      action: { type: ['string', 'null'] },
+      record_id: { type: ['string', 'null'], description: 'The record of a record action.' },
       created_at: timestamp,
     },
-    required: ['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'created_at'],
+    required: ['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'source', 'service', 'model', 'action', 'record_id', 'created_at'],
   },
   Decision: {
     type: 'object',
@@ -138,8 +144,23 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   },
   PermissionCatalogEntry: {
     type: 'object',
-    properties: { resource: { type: 'string' }, kind: { enum: ['model', 'administration'] }, actions: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      resource: { type: 'string' },
+      kind: { enum: ['model', 'administration', 'service'] },
+      actions: { type: 'array', items: { type: 'string' } },
+      service: { type: 'string', description: 'The service a `service` resource belongs to.' },
+    },
     required: ['resource', 'kind', 'actions'],
+  },
+  ServiceResource: {
+    type: 'object',
+    properties: {
+      resource: { type: 'string' },
+      service: { type: 'string' },
+      actions: { type: 'array', items: { type: 'string' } },
+      origin: { enum: ['config', 'database'], description: '`config`: declared in the configuration, changed only there.' },
+    },
+    required: ['resource', 'service', 'actions', 'origin'],
   },
   UserRole: {
     type: 'object',

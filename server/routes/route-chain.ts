@@ -2,6 +2,7 @@ import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 import { dataChain } from '../route-groups/request-chains.js';
 import type { Services } from '../services.js';
 import { loose } from '../db/transactions/tenant-transaction.js';
+import { noteDecisionTarget } from './decision-target.js';
 import { dataEndpoint, nestedEndpoint, routeReads } from './data-routes.js';
 import type { PlacedDataRoute, PlacedNestedRoute, PlacedRoute } from './placed-route.js';
 
@@ -14,5 +15,5 @@ export function routeChain(placed: PlacedRoute | PlacedDataRoute | PlacedNestedR
   const { cursors, observability } = services;
   if (placed.kind === 'nested') return dataChain(placed.group, services).before(nestedEndpoint(placed.models, observability));
   const reads = routeReads(placed.route, placed.models, cursors, loose(services.db));
-  return dataChain(placed.group, services, reads).before(dataEndpoint(placed.route, placed.models, cursors, observability));
+  return [noteDecisionTarget(placed.route), ...dataChain(placed.group, services, reads).before(dataEndpoint(placed.route, placed.models, cursors, observability))];
 }

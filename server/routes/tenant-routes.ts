@@ -18,6 +18,7 @@ import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 import { DECISION_ROUTES } from './decision-routes.js';
 import { SERVED_CHECKS, SERVING_ROUTES } from './serving-routes.js';
+import { SERVICE_RESOURCE_ROUTES } from './service-resource-routes.js';
 
 const userRoleRoute: RouteDefinition = {
   operationId: 'userRole',
@@ -137,4 +138,4 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
 ];
 
 /** A group without tenancy has no tenant operations, but its members still need their rules. */
-export const TENANTLESS_ROUTES: readonly RouteDefinition[] = [userRoleRoute];
+export const TENANTLESS_ROUTES: readonly RouteDefinition[] = [userRoleRoute, ...SERVICE_RESOURCE_ROUTES];

@@ -9,7 +9,7 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot'), decisionLog: { store: 'database' } }), launchChromium()]);
+  [server, browser] = await Promise.all([startDataServer({ webRoot: inject('webRoot'), decisionLog: { store: 'database' }, services: { billing: { resources: { invoices: ['index', 'show', 'store', 'update', 'approve'] } } } }), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,6 +61,8 @@ describe('the administration console in Chromium', () => {
     });
     await review.getByRole('button', { name: 'Confirm and save' }).click();
     await review.waitFor({ state: 'detached' });
+    // The save says so, until the next change.
+    await owner.page.getByRole('status').filter({ hasText: 'Saved the permissions of Editor.' }).waitFor();
     expect(writes).toEqual([expect.stringMatching(/^PUT \/api\/acme\/roles\/\d+\/permissions$/)]);
     const saved = await rolePermissions('editor');
     expect(saved).not.toContain('posts.*');
@@ -179,22 +181,80 @@ describe('the administration console in Chromium', () => {
     expect(mail.stdout).toContain('To: new.hire@acme.test');
   });
 
-  it('lists a refusal with its reason, and explains it as a decision tree', async () => {
+  it('lists refusals by model, action and record, explains a record refusal, and says why it cannot explain the others', async () => {
     const viewerToken = await server.login('viewer@acme.test');
     const [post] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Quarterly roadmap'");
     expect((await server.api.delete(`/api/acme/posts/${post!.id}`, { token: viewerToken })).status).toBe(403);
-    await expect.poll(async () => (await server.sql("SELECT 1 FROM decision_logs WHERE permission = 'posts.destroy'")).length).toBe(1);
+    expect((await server.api.get('/api/acme/invitations', { token: viewerToken })).status).toBe(403);
+    await expect.poll(async () => (await server.sql("SELECT DISTINCT permission FROM decision_logs WHERE permission IN ('posts.destroy', 'invitations.index')")).length).toBe(2);
 
     const owner = await signedIn('owner@acme.test');
     await owner.page.getByRole('link', { name: 'Decisions' }).click();
+    const table = owner.page.getByRole('table', { name: 'Decisions' });
     // The names come from the members list, which may answer after the decisions: wait for both.
-    const row = owner.page.getByRole('table', { name: 'Decisions' }).getByRole('row').filter({ hasText: 'posts.destroy' }).filter({ hasText: 'Vera Viewer' });
+    const row = table.getByRole('row').filter({ hasText: 'posts.destroy' }).filter({ hasText: 'Vera Viewer' }).first();
     await row.waitFor();
+    expect(await row.textContent()).toContain(`posts destroy #${post!.id}`);
+    expect(await table.textContent()).not.toContain('/api/:organization/:model/:id');
     await row.getByRole('button', { name: 'Explain' }).click();
-    const tree = owner.page.getByLabel('Decision');
+    const tree = owner.page.getByLabel('Decision', { exact: true });
     await tree.waitFor();
     expect(await tree.textContent()).toContain('posts.destroy');
+    expect(await owner.page.getByRole('alert').allTextContents()).toEqual([]);
     await screenshot(owner.page, 'console-decisions');
+
+    const administration = table.getByRole('row').filter({ hasText: 'invitations.index' }).first();
+    expect(await administration.getByRole('button', { name: 'Explain' }).count()).toBe(0);
+    expect(await administration.textContent()).toContain("No model was recorded for GET /api/:organization/invitations: Explain covers requests for a model's data.");
+    await owner.page.close();
+  });
+
+  it('fits the audit trail into a 1,280 px window, long permission lists included', async () => {
+    const ownerToken = await server.login('owner@acme.test');
+    const [viewer] = await server.sql<{ id: number }>("SELECT id FROM roles WHERE slug = 'viewer'");
+    const many = ['posts', 'comments', 'users', 'invitations', 'memberships'].flatMap((model) => ['index', 'show', 'store', 'update', 'destroy'].map((action) => `${model}.${action}`));
+    expect((await server.api.request('PUT', `/api/acme/roles/${viewer!.id}/permissions`, { token: ownerToken, body: { permissions: many } })).status).toBe(200);
+
+    const owner = await signedIn('owner@acme.test', '/admin/audit');
+    await owner.page.getByLabel('Model').selectOption('role_permissions');
+    await owner.page.getByRole('table', { name: 'Audit trail' }).getByText('"memberships.destroy"').first().waitFor();
+    const widths = await owner.page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+    expect(widths.window).toBe(1280);
+    expect(widths.page).toBeLessThanOrEqual(widths.window);
+    await owner.page.close();
+  });
+
+  it("grants another service's invoices.approve and invoices.* from the matrix", async () => {
+    const owner = await signedIn('owner@acme.test', '/admin/roles');
+    await owner.page.getByRole('tab', { name: 'Viewer' }).click();
+    const matrix = owner.page.getByRole('table', { name: "Other services' permissions of Viewer", exact: true });
+    const invoices = matrix.getByRole('row').filter({ has: owner.page.getByRole('rowheader', { name: 'invoices (billing)' }) });
+    await invoices.getByRole('checkbox', { name: 'invoices.approve' }).check();
+    await owner.page.getByRole('button', { name: 'Review changes' }).click();
+    await owner.page.getByRole('dialog', { name: 'Changes to save' }).getByRole('button', { name: 'Confirm and save' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'Saved the permissions of Viewer.' }).waitFor();
+    expect(await rolePermissions('viewer')).toContain('invoices.approve');
+
+    await invoices.getByRole('checkbox', { name: 'invoices.*' }).check();
+    expect(await invoices.getByRole('checkbox', { name: 'invoices.index' }).isDisabled()).toBe(true);
+    await owner.page.getByRole('button', { name: 'Review changes' }).click();
+    await owner.page.getByRole('dialog', { name: 'Changes to save' }).getByRole('button', { name: 'Confirm and save' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'Saved the permissions of Viewer.' }).waitFor();
+    expect(await rolePermissions('viewer')).toContain('invoices.*');
+    await owner.page.close();
+  });
+
+  it("lists another service's authorize refusals with the service, and says why Explain does not cover its resources", async () => {
+    const editorToken = await server.login('editor@acme.test');
+    const asked = await server.api.post('/api/acme/authorize', { token: editorToken, body: { checks: [{ model: 'invoices', action: 'index' }] }, headers: { 'X-Gatehouse-Service': 'billing' } });
+    expect(asked.body.results).toEqual([expect.objectContaining({ allowed: false })]);
+    await expect.poll(async () => (await server.sql("SELECT 1 FROM decision_logs WHERE source = 'authorize' AND permission = 'invoices.index'")).length).toBe(1);
+
+    const owner = await signedIn('owner@acme.test', '/admin/decisions');
+    const row = owner.page.getByRole('table', { name: 'Decisions' }).getByRole('row').filter({ hasText: 'authorize (billing)' });
+    await row.filter({ hasText: 'invoices is a resource of billing' }).waitFor();
+    expect(await row.textContent()).toContain('invoices is a resource of billing: the permission invoices.index alone decides, and the member lacks it.');
+    expect(await row.getByRole('button', { name: 'Explain' }).count()).toBe(0);
     await owner.page.close();
   });
 });

@@ -11,6 +11,7 @@ import { memberCommand } from './member.js';
 import { migrateCommand } from './migrate.js';
 import { orgCommand } from './org.js';
 import { policyCommand } from './policy.js';
+import { resourcesCommand } from './resources.js';
 import { roleCommand } from './role.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   orgCommand,
   memberCommand,
   roleCommand,
+  resourcesCommand,
   explainCommand,
   decisionsCommand,
   keygenCommand,

@@ -5,6 +5,8 @@ export interface DecisionLogFilters {
   userId?: number;
   gate?: string;
   permission?: string;
+  source?: string;
+  model?: string;
   since?: Date;
 }
 
@@ -19,10 +21,12 @@ export async function listDecisionLogs(trx: TenantTransaction, organizationId: n
   if (filters.userId !== undefined) log = log.where('user_id', '=', filters.userId);
   if (filters.gate !== undefined) log = log.where('gate', '=', filters.gate);
   if (filters.permission !== undefined) log = log.where('permission', '=', filters.permission);
+  if (filters.source !== undefined) log = log.where('source', '=', filters.source);
+  if (filters.model !== undefined) log = log.where('model', '=', filters.model);
   if (filters.since !== undefined) log = log.where('created_at', '>=', filters.since);
   const [rows, count] = await Promise.all([
     log
-      .select(['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'created_at'])
+      .select(['id', 'request_id', 'user_id', 'route_group', 'method', 'route', 'status', 'gate', 'permission', 'policy', 'source', 'service', 'model', 'action', 'record_id', 'created_at'])
       .orderBy('id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage)

@@ -39,6 +39,7 @@ afterAll(() => server.close());
 /** The refusal of the viewer's `DELETE /api/acme/posts/{id}`, as logged and stored. */
 const viewerDeletion = (requestId: string): DecisionEvent => ({
   event: 'authz.denied',
+  source: 'request',
   request_id: requestId,
   user_id: viewerId,
   organization_id: acmeId,
@@ -100,6 +101,28 @@ describe('GET {t}/decisions', () => {
     const viewer = await server.api.get('/api/acme/decisions', { token: tokens.viewer });
     expect(viewer.status).toBe(403);
     expect((await server.api.get('/api/acme/decisions?gate=nope', { token: tokens.owner })).body).toEqual({ message: 'Invalid query parameter: gate.' });
+  });
+});
+
+describe('the record a refusal was about', () => {
+  it('is stored with its model and action, and is enough to explain the refusal again', async () => {
+    const id = await postId(server, 'Welcome to Acme');
+    const refused = await server.api.request('PATCH', `/api/acme/posts/${id}`, { token: tokens.viewer, body: { title: 'Mine' } });
+    expect(refused.status).toBe(403);
+    await server.server.decisionStore!.drain();
+    const [row] = (await server.api.get('/api/acme/decisions?model=posts&source=request', { token: tokens.owner })).body.data;
+    expect(row).toMatchObject({ request_id: refused.headers['x-request-id'], source: 'request', service: null, model: 'posts', action: 'update', record_id: String(id), route: '/api/:organization/:model/:id' });
+    const explained = await server.api.post('/api/acme/explain', { token: tokens.owner, body: { user_id: row.user_id, model: row.model, action: row.action, id: row.record_id } });
+    expect(explained).toMatchObject({ status: 200, body: { allowed: false, gate: 'policy', request: { model: 'posts', action: 'update', id } } });
+  });
+
+  it('keeps no model for a route that serves none, nor a path segment the group does not serve', async () => {
+    const cases = [await server.api.get('/api/acme/decisions', { token: tokens.viewer }), await server.api.get('/api/acme/secrets/12', { token: tokens.viewer })];
+    await server.server.decisionStore!.drain();
+    for (const response of cases) {
+      const [row] = await server.sql('SELECT model, action, record_id FROM decision_logs WHERE request_id = $1', [response.headers['x-request-id']]);
+      expect(row ?? { model: null, action: null, record_id: null }).toEqual({ model: null, action: null, record_id: null });
+    }
   });
 });
 

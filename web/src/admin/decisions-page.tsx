@@ -1,48 +1,61 @@
-import { useDecisions, useExplain, useMembers, type DecisionLogEntry } from '@gatehouse/client';
-import { STANDARD_ACTIONS, type StandardAction } from '@gatehouse/engine/wire';
+import { useDecisions, useExplain, useMembers, usePermissionCatalog, type DecisionLogEntry } from '@gatehouse/client';
 import { useState } from 'react';
 import { DecisionTree } from '../components/decision-tree.js';
 import { Pagination } from '../components/pagination.js';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
 import { isRefused, PageRefusal } from './page-refusal.js';
 import { formatDate } from '../post.js';
+import { explainableDecision } from './explainable-decision.js';
 
 const PER_PAGE = 20;
+const COLUMNS = 9;
 
-/** The model and action a refused permission names, when it is a standard action on a model. */
-function explainable(permission: string | null): { model: string; action: StandardAction } | null {
-  const [model, action] = permission?.split('.') ?? [];
-  return model && (STANDARD_ACTIONS as readonly string[]).includes(action ?? '') ? { model, action: action as StandardAction } : null;
+/** What the request was about: its model, action and record; the route only for other requests. */
+function RequestCell({ entry }: { entry: DecisionLogEntry }) {
+  if (entry.model === null) {
+    return (
+      <code>
+        {entry.method} {entry.route}
+      </code>
+    );
+  }
+  return (
+    <span>
+      <code>{entry.model}</code> {entry.action}
+      {entry.record_id !== null && <> #{entry.record_id}</>}
+    </span>
+  );
 }
 
-function DecisionRow({ entry, who }: { entry: DecisionLogEntry; who: string }) {
+function DecisionRow({ entry, who, otherServices }: { entry: DecisionLogEntry; who: string; otherServices: ReadonlyMap<string, string> }) {
   const explain = useExplain();
-  const target = explainable(entry.permission);
+  const explainable = explainableDecision(entry, otherServices);
   return (
     <>
       <tr>
         <td>{formatDate(entry.created_at)}</td>
         <td>{who}</td>
+        <td>{entry.source === 'authorize' ? `authorize${entry.service === null ? '' : ` (${entry.service})`}` : 'request'}</td>
         <td>
-          <code>
-            {entry.method} {entry.route}
-          </code>
+          <RequestCell entry={entry} />
         </td>
         <td>{entry.status}</td>
         <td>{entry.gate}</td>
         <td>{entry.permission ? <code>{entry.permission}</code> : '—'}</td>
         <td>{entry.policy ?? '—'}</td>
         <td>
-          {target && entry.user_id !== null && (
-            <button type="button" className="button button-small" disabled={explain.isPending} onClick={() => explain.mutate({ ...target, userId: entry.user_id! })}>
+          {'request' in explainable ? (
+            <button type="button" className="button button-small" disabled={explain.isPending} onClick={() => explain.mutate(explainable.request)}>
               Explain
             </button>
+          ) : (
+            <span className="muted">{explainable.why}</span>
           )}
         </td>
       </tr>
       {(explain.data || explain.error) && (
         <tr>
-          <td colSpan={8}>{explain.error ? <ErrorNotice error={explain.error} /> : <DecisionTree decision={explain.data!} />}</td>
+          <td colSpan={COLUMNS}>{explain.error ? <ErrorNotice error={explain.error} /> : <DecisionTree decision={explain.data!} />}</td>
         </tr>
       )}
     </>
@@ -54,6 +67,7 @@ export function DecisionsPage() {
   const [page, setPage] = useState(1);
   const decisions = useDecisions({ page, perPage: PER_PAGE });
   const names = new Map((useMembers().data ?? []).map((member) => [member.id, member.name]));
+  const otherServices = new Map((usePermissionCatalog().data ?? []).flatMap((entry) => (entry.service === undefined ? [] : [[entry.resource, entry.service] as const])));
   if (isRefused(decisions.error)) return <PageRefusal title="Decisions" error={decisions.error} />;
   return (
     <section>
@@ -74,17 +88,18 @@ export function DecisionsPage() {
               <tr>
                 <th>When</th>
                 <th>Who</th>
+                <th>Source</th>
                 <th>Request</th>
                 <th>Status</th>
                 <th>Gate</th>
                 <th>Permission</th>
                 <th>Policy</th>
-                <th />
+                <th>Explain</th>
               </tr>
             </thead>
             <tbody>
               {decisions.data!.data.map((entry) => (
-                <DecisionRow key={entry.id} entry={entry} who={entry.user_id === null ? 'anonymous' : (names.get(entry.user_id) ?? `user ${entry.user_id}`)} />
+                <DecisionRow key={entry.id} entry={entry} otherServices={otherServices} who={entry.user_id === null ? 'anonymous' : (names.get(entry.user_id) ?? `user ${entry.user_id}`)} />
               ))}
             </tbody>
           </table>

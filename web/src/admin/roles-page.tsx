@@ -58,7 +58,10 @@ function MatrixTable({ label, heading, entries, columns, permissions, holds, onT
       <tbody>
         {entries.map((entry) => (
           <tr key={entry.resource}>
-            <th scope="row">{entry.resource}</th>
+            <th scope="row">
+              {entry.resource}
+              {entry.service !== undefined && <span className="muted"> ({entry.service})</span>}
+            </th>
             {columns.map((action) =>
               action === WILDCARD || entry.actions.includes(action) ? (
                 <PermissionCell key={action} permissions={permissions} resource={entry.resource} action={action} holds={holds} onToggle={onToggle} />
@@ -73,18 +76,27 @@ function MatrixTable({ label, heading, entries, columns, permissions, holds, onT
   );
 }
 
-function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: PermissionCatalogEntry[] }) {
-  const update = useUpdateRolePermissions();
+interface MatrixProps {
+  saved: RolePermissions;
+  catalog: PermissionCatalogEntry[];
+  /** Owned by the page: the matrix remounts with the saved list, and the save's outcome outlives it. */
+  update: ReturnType<typeof useUpdateRolePermissions>;
+}
+
+function Matrix({ saved, catalog, update }: MatrixProps) {
   const holds = useHolds();
   const [draft, setDraft] = useState(saved.permissions);
   const [reviewing, setReviewing] = useState(false);
   const { added, removed } = difference(saved.permissions, draft);
-  const onToggle = (permission: string, on: boolean) => setDraft(toggled(draft, permission, on));
+  const onToggle = (permission: string, on: boolean) => (setDraft(toggled(draft, permission, on)), update.reset());
   const models = catalog.filter((entry) => entry.kind === 'model');
   const administration = catalog.filter((entry) => entry.kind === 'administration');
   const modelColumns = [...(models[0]?.actions ?? []), WILDCARD];
   const administrationColumns = [...new Set(administration.flatMap((entry) => entry.actions)), WILDCARD];
+  const others = catalog.filter((entry) => entry.kind === 'service');
+  const otherColumns = [...new Set(others.flatMap((entry) => entry.actions)), WILDCARD];
   const save = () => update.mutate({ roleId: saved.role.id, permissions: draft }, { onSuccess: () => setReviewing(false) });
+  const unsaved = added.length + removed.length > 0;
   return (
     <div>
       <p>
@@ -94,7 +106,11 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
       </p>
       <MatrixTable label={`Permissions of ${saved.role.name}`} heading="Model" entries={models} columns={modelColumns} permissions={draft} holds={holds} onToggle={onToggle} />
       <MatrixTable label={`Administration permissions of ${saved.role.name}`} heading="Administration" entries={administration} columns={administrationColumns} permissions={draft} holds={holds} onToggle={onToggle} />
+      {others.length > 0 && (
+        <MatrixTable label={`Other services' permissions of ${saved.role.name}`} heading="Other services" entries={others} columns={otherColumns} permissions={draft} holds={holds} onToggle={onToggle} />
+      )}
       {update.error && <ErrorNotice error={update.error} />}
+
       {reviewing ? (
         <div className="card" role="dialog" aria-label="Changes to save">
           <p>Added: {added.length === 0 ? <span className="muted">nothing</span> : added.map((permission) => <code key={permission} className="added">+{permission}</code>)}</p>
@@ -110,10 +126,10 @@ function Matrix({ saved, catalog }: { saved: RolePermissions; catalog: Permissio
         </div>
       ) : (
         <div className="actions">
-          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setReviewing(true)}>
+          <button type="button" className="button" disabled={!unsaved} onClick={() => setReviewing(true)}>
             Review changes
           </button>
-          <button type="button" className="button" disabled={added.length + removed.length === 0} onClick={() => setDraft(saved.permissions)}>
+          <button type="button" className="button" disabled={!unsaved} onClick={() => setDraft(saved.permissions)}>
             Discard
           </button>
         </div>
@@ -140,6 +156,7 @@ function PermissionCellAll({ permissions, holds, onToggle }: Pick<CellProps, 'pe
 export function RolesPage() {
   const roles = useRoles();
   const catalog = usePermissionCatalog();
+  const update = useUpdateRolePermissions();
   const [picked, setPicked] = useState<number | null>(null);
   const roleId = picked ?? roles.data?.[0]?.id ?? null;
   const permissions = useRolePermissions(roleId);
@@ -154,7 +171,7 @@ export function RolesPage() {
       </div>
       <div className="tabs" role="tablist" aria-label="Roles">
         {roles.data!.map((role) => (
-          <button key={role.id} type="button" role="tab" aria-selected={role.id === roleId} className={role.id === roleId ? 'tab active' : 'tab'} onClick={() => setPicked(role.id)}>
+          <button key={role.id} type="button" role="tab" aria-selected={role.id === roleId} className={role.id === roleId ? 'tab active' : 'tab'} onClick={() => (setPicked(role.id), update.reset())}>
             {role.name}
           </button>
         ))}
@@ -164,7 +181,12 @@ export function RolesPage() {
       ) : permissions.error ? (
         <ErrorNotice error={permissions.error} retry={() => void permissions.refetch()} />
       ) : (
-        <Matrix key={`${roleId}:${permissions.data!.permissions.join(',')}`} saved={permissions.data!} catalog={catalog.data!} />
+        <Matrix key={`${roleId}:${permissions.data!.permissions.join(',')}`} saved={permissions.data!} catalog={catalog.data!} update={update} />
+      )}
+      {update.isSuccess && update.variables.roleId === roleId && (
+        <p className="saved" role="status">
+          Saved the permissions of {roles.data!.find((role) => role.id === roleId)?.name}.
+        </p>
       )}
     </section>
   );

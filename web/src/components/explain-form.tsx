@@ -3,9 +3,9 @@ import { useAbility, useExplain, useMembers, type ExplainRequest } from '@gateho
 import { useState, type FormEvent } from 'react';
 import { DecisionTree } from './decision-tree.js';
 import { ErrorNotice } from './status.js';
+import { RECORD_ACTIONS } from '../admin/explainable-decision.js';
 
 const MODELS = ['posts', 'comments', 'users'];
-const RECORD_ACTIONS: readonly StandardAction[] = ['show', 'update', 'destroy', 'restore', 'forceDelete'];
 
 /** Members to explain for, for a caller who may explain others' requests (`decisions.explain`). */
 function MemberPicker({ value, onChange }: { value: string; onChange: (value: string) => void }) {
