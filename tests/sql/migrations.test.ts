@@ -150,7 +150,7 @@ describe('a demo database migrated before the demo left the core', () => {
 
   it('keeps working: the new core migration and the demo folder apply, its rows stay, comments still inherit', async () => {
     await migrateAsBefore();
-    expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual(['006_rate_limits.sql', '007_tenant_tables.sql', '008_migration_status.sql', '009_open_request.sql', '010_owner_role.sql', '011_user_audit.sql', '012_analyst_columns.sql', '013_decision_logs.sql', '014_sliding_window_throttle.sql', '015_database_connect.sql', '016_mail_queue.sql', '017_audit_values.sql', '018_record_locator.sql', '020_decision_targets.sql', '021_service_resources.sql', 'app/001_posts_and_comments.sql', 'app/002_posts_internal_notes.sql']);
+    expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual(['006_rate_limits.sql', '007_tenant_tables.sql', '008_migration_status.sql', '009_open_request.sql', '010_owner_role.sql', '011_user_audit.sql', '012_analyst_columns.sql', '013_decision_logs.sql', '014_sliding_window_throttle.sql', '015_database_connect.sql', '016_mail_queue.sql', '017_audit_values.sql', '018_record_locator.sql', '019_session_write_position.sql', '020_decision_targets.sql', '021_service_resources.sql', 'app/001_posts_and_comments.sql', 'app/002_posts_internal_notes.sql']);
     expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual([]);
     expect(await queryOnce(testDb.ownerUrl, 'SELECT p.title, c.body FROM posts p JOIN comments c ON c.post_id = p.id')).toEqual([{ title: 'kept', body: 'kept too' }]);
     const [globex] = await queryOnce<{ id: number }>(testDb.ownerUrl, "INSERT INTO organizations (name, slug) VALUES ('Globex', 'globex') RETURNING id");
