@@ -1,5 +1,5 @@
-import { parsePermissionEntries } from '../permissions/permission-entries.js';
-import type { Permission } from '../permissions/parse-permission.js';
+import { EXCLUSION_PREFIX, parsePermissionEntries } from '../permissions/permission-entries.js';
+import { CONDITION_SEPARATOR, type Permission } from '../permissions/parse-permission.js';
 import type { ConditionCatalog } from './condition-catalog.js';
 import { FALSE, type ConditionNode } from './condition-tree.js';
 import { combine, negate, resolveCondition, type ConditionContext } from './resolve-condition.js';
@@ -40,4 +40,11 @@ export function planOf(condition: ConditionNode): AccessPlan {
   if (condition.op === 'true') return ALWAYS;
   if (condition.op === 'false') return NEVER;
   return { kind: 'conditional', condition };
+}
+
+/** The conditioned entries of an effective list on `{slug}.{action}`, grants then exclusions: what a refusal on a record names. */
+export function conditionsOn(permissions: Iterable<string>, slug: string, action: string): string[] {
+  const prefix = `${slug}.${action}${CONDITION_SEPARATOR}`;
+  const entries = [...permissions];
+  return [...entries.filter((entry) => entry.startsWith(prefix)), ...entries.filter((entry) => entry.startsWith(EXCLUSION_PREFIX + prefix))];
 }

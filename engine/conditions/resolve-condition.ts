@@ -35,32 +35,17 @@ export function readsContext(node: ConditionNode): boolean {
  * values is true.
  */
 export function resolveCondition(node: ConditionNode, context: ConditionContext): ConditionNode {
-  switch (node.op) {
-    case 'true':
-    case 'false':
-    case 'null':
-    case 'not_null':
-      return node;
-    case 'and':
-    case 'or':
-      return combine(node.op, node.conditions.map((part) => resolveCondition(part, context)));
-    case 'not':
-      return negate(resolveCondition(node.condition, context));
-    case 'some':
-    case 'none':
-    case 'every':
-      return { op: node.op, relation: node.relation, condition: resolveCondition(node.condition, context) };
-    case 'in':
-    case 'nin': {
-      const values = node.values.map((value) => valueOf(value, context)).filter((value): value is Scalar => value !== null);
-      if (values.length === 0) return node.op === 'in' ? FALSE : TRUE;
-      return { op: node.op, attribute: node.attribute, values };
-    }
-    default: {
-      const value = valueOf(node.value, context);
-      return value === null ? FALSE : { op: node.op, attribute: node.attribute, value };
-    }
+  if (node.op === 'and' || node.op === 'or') return combine(node.op, node.conditions.map((part) => resolveCondition(part, context)));
+  if (node.op === 'not') return negate(resolveCondition(node.condition, context));
+  if ('relation' in node) return { op: node.op, relation: node.relation, condition: resolveCondition(node.condition, context) };
+  if ('values' in node) {
+    const values = node.values.map((value) => valueOf(value, context)).filter((value): value is Scalar => value !== null);
+    if (values.length === 0) return node.op === 'in' ? FALSE : TRUE;
+    return { op: node.op, attribute: node.attribute, values };
   }
+  if (!('value' in node)) return node;
+  const value = valueOf(node.value, context);
+  return value === null ? FALSE : { op: node.op, attribute: node.attribute, value };
 }
 
 const valueOf = (value: Operand, context: ConditionContext): Scalar | null => (isContextRef(value) ? context[value.context] : value);

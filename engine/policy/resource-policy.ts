@@ -175,7 +175,8 @@ export class ResourcePolicy<TRecord extends object = Record<string, unknown>> {
    */
   private holdsOn(method: PolicyMethod, record: TRecord | undefined): boolean {
     if (record === undefined) return this.holds(method);
-    return this.context.ability.can(POLICY_ACTIONS[method], subject(this.resourceSlug, { ...record }));
+    const action = POLICY_ACTIONS[method];
+    return this.context.recordVerdict?.(this.resourceSlug, action, record) ?? this.context.ability.can(action, subject(this.resourceSlug, { ...record }));
   }
 
   private permissionOf(method: PolicyMethod): string {

@@ -18,6 +18,8 @@ export interface RefusalReason {
   readonly policy?: string;
   readonly fields?: readonly string[];
   readonly include?: string;
+  /** The conditioned permissions (`posts.update:own`, `!posts.update:published`) a record it may see fell outside of. */
+  readonly conditions?: readonly string[];
 }
 
 /**

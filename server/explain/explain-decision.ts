@@ -1,4 +1,5 @@
 import {
+  conditionContext,
   explainPermission,
   GATE_STATUS,
   parseIncludeParam,
@@ -68,11 +69,16 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
 export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
   const { model, route } = served(scene, input);
   const { group, organization } = scene;
+  const registry = scene.registry!;
+  const caller = { user: member.user, organization, routeGroup: group.name };
+  const compiled = compiledPermissions(member.sources, { catalog: registry.conditions, context: conditionContext(caller) });
   const context = createDataActionContext({
     trx: loose(scene.trx),
-    registry: scene.registry!,
-    policy: { user: member.user, ability: compiledPermissions(member.sources).ability, role: member.role, organization, routeGroup: group.name },
+    registry,
+    policy: { ...caller, ability: compiled.ability, role: member.role },
     served: group.models,
+    plan: compiled.plan,
+    permissions: compiled.permissions,
   });
   const checks: Check[] = [
     { gate: 'authentication', passed: true, detail: member.self ? 'signed in' : 'explained as signed in' },

@@ -16,8 +16,8 @@ export interface ErrorAnswers {
 /** A 403's reason: its gate and what the caller lacks. 401s and 404s stay silent about theirs. */
 function reasonOf(answer: HttpError): Record<string, unknown> {
   if (answer.status !== 403 || answer.refusal === undefined) return {};
-  const { gate, permission, policy, fields, include } = answer.refusal;
-  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include }).filter(([, value]) => value !== undefined)) };
+  const { gate, permission, policy, fields, include, conditions } = answer.refusal;
+  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include, conditions }).filter(([, value]) => value !== undefined)) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { CONDITION_SEPARATOR } from '@gatehouse/engine';
 import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { withOpenedRequest } from '../db/transactions/request-transaction.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
@@ -60,8 +61,10 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();
       const { membership, organization } = opened;
       organizationIds.set(organization.slug, organization.id);
-      // Read ahead for another organization than the slug names now: read again, as without a read-ahead.
-      if (ahead?.complete && guessedOrganization !== undefined && guessedOrganization !== organization.id) {
+      // Read ahead for another organization than the slug names now, or planned without the record
+      // conditions this member's permissions add to its statements: read again, as without a read-ahead.
+      const wrongGuess = guessedOrganization !== undefined && guessedOrganization !== organization.id;
+      if (ahead?.complete && (wrongGuess || holdsConditions(membership))) {
         await reopen(trx, tenantOpeningSql({ organizationId: organization.id, userId: claims.userId }));
       }
       await rest({
@@ -82,6 +85,10 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     Reflect.deleteProperty(ctx.state, 'trx');
   }
 }
+
+/** Whether a membership's lists hold a conditioned permission (`posts.update:own`): its reads are not the ones planned ahead. */
+const holdsConditions = ({ role_permissions, granted_permissions, denied_permissions }: { role_permissions: string[]; granted_permissions: string[]; denied_permissions: string[] }) =>
+  [role_permissions, granted_permissions, denied_permissions].some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
 
 /** A member of the route group, in the addressed organization where the group has tenancy. */
 export function openMemberRequest(services: Services, reads?: RequestReads): Stage<GroupState, MemberFacts> {
