@@ -7,6 +7,12 @@ export const DEMO_ROLES = [
   { slug: 'editor', name: 'Editor', permissions: ['posts.*', 'comments.*', 'users.index'] },
   { slug: 'viewer', name: 'Viewer', permissions: ['posts.index', 'posts.show', 'comments.index'] },
   { slug: 'admin', name: 'Administrator', permissions: [] },
+  {
+    slug: 'contributor',
+    name: 'Contributor',
+    // Record rules (PostPolicy.conditions): published posts and its own, changes only its own.
+    permissions: ['posts.index:visible', 'posts.show:visible', 'posts.store', 'posts.update:own', 'posts.destroy:own', 'comments.index'],
+  },
 ] as const;
 
 type RoleSlug = (typeof DEMO_ROLES)[number]['slug'];
@@ -29,6 +35,7 @@ export const DEMO_USERS: readonly DemoMember[] = [
   { email: 'editor@acme.test', name: 'Eddie Editor', organization: 'acme', routeGroup: 'tenant', role: 'editor', denied: ['posts.forceDelete'] },
   { email: 'viewer@acme.test', name: 'Vera Viewer', organization: 'acme', routeGroup: 'tenant', role: 'viewer', granted: ['comments.store'] },
   { email: 'owner@globex.test', name: 'Gus Owner', organization: 'globex', routeGroup: 'tenant', role: 'owner' },
+  { email: 'contributor@acme.test', name: 'Cora Contributor', organization: 'acme', routeGroup: 'tenant', role: 'contributor' },
 ];
 
 export const DEMO_ORGANIZATIONS = [

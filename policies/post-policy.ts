@@ -1,4 +1,4 @@
-import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
+import { ResourcePolicy, type PolicyUser, type RecordConditions } from '@gatehouse/engine';
 
 const EDITORIAL = ['title', 'body', 'status'];
 
@@ -8,6 +8,13 @@ const EDITORIAL = ['title', 'body', 'status'];
  * set every field, anyone else the editorial ones only.
  */
 export class PostPolicy extends ResourcePolicy {
+  /** Record rules that roles name as `posts.update:own`: data, so the list, the check, the browser and explain agree. */
+  static override conditions = {
+    own: { author_id: { context: 'user.id' } },
+    published: { status: 'published' },
+    visible: { or: [{ status: 'published' }, { author_id: { context: 'user.id' } }] },
+  } satisfies RecordConditions;
+
   override create(user: PolicyUser | null): boolean {
     return super.create(user) && !this.hasRole(user, 'viewer');
   }

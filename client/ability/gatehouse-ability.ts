@@ -1,11 +1,15 @@
-import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
+import type { ForcedSubject, MongoAbility, RawRuleOf } from '@casl/ability';
 import { unpackRules, type PackRule } from '@casl/ability/extra';
+import { createConditionedAbility } from '@gatehouse/engine/matcher';
 import type { StandardAction } from '@gatehouse/engine/wire';
 
 export type ModelAction = StandardAction;
 
-/** Checked as `can(action, slug)`; custom actions are plain strings too. */
-export type GatehouseAbility = MongoAbility<[ModelAction | (string & {}), string]>;
+/**
+ * Checked as `can(action, slug)`, or on a record as `can(action, subject(slug, record))`, which
+ * reads the record conditions the server compiled into the rules; custom actions are plain strings too.
+ */
+export type GatehouseAbility = MongoAbility<[ModelAction | (string & {}), string | ForcedSubject<string>]>;
 
 export type PackedRules = PackRule<RawRuleOf<GatehouseAbility>>[];
 
@@ -29,7 +33,10 @@ export function abilityRules(packed: PackedRules | undefined, abilities: ModelAb
   return [...unpackedRules(packed), ...decided];
 }
 
-/** The server writes CASL's own `manage` and `all` for its wildcards, so CASL's defaults read them back. */
+/**
+ * The server writes CASL's own `manage` and `all` for its wildcards, so CASL's defaults read them
+ * back; record conditions need the engine's conditions matcher (and, or, not, relations).
+ */
 export function buildAbility(packed?: PackedRules): GatehouseAbility {
-  return createMongoAbility<GatehouseAbility>(unpackedRules(packed));
+  return createConditionedAbility<GatehouseAbility>(unpackedRules(packed));
 }

@@ -21,6 +21,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     text: 'Guides',
     items: [
       { text: 'Models and policies', link: '/guides/models-and-policies' },
+      { text: 'Record rules', link: '/guides/record-rules' },
       { text: 'Queries and pagination', link: '/guides/queries-and-pagination' },
       { text: 'The web client', link: '/guides/web-client' },
       { text: 'React Native', link: '/guides/react-native' },

@@ -1,22 +1,47 @@
-import { parsePermissionEntries } from '../permissions/permission-entries.js';
+import { EMPTY_CATALOG, type ConditionCatalog } from '../conditions/condition-catalog.js';
+import { conditionToCasl } from '../conditions/condition-to-casl.js';
+import { conditionOf } from '../conditions/access-plan.js';
+import { NO_CONTEXT, type ConditionContext } from '../conditions/resolve-condition.js';
+import { formatPermission, type Permission } from '../permissions/parse-permission.js';
+import { EXCLUSION_PREFIX, parsePermissionEntries } from '../permissions/permission-entries.js';
 import { subtractPermissions } from '../permissions/subtract-permissions.js';
 import { caslAction, caslSubject, createGatehouseAbility, type GatehouseAbility, type GatehouseRawRule } from './gatehouse-ability.js';
 
+/** What conditioned permissions compile against: the policies' conditions and the caller's facts. */
+export interface RuleConditions {
+  readonly catalog: ConditionCatalog;
+  readonly context: ConditionContext;
+}
+
+const NO_CONDITIONS: RuleConditions = { catalog: EMPTY_CATALOG, context: NO_CONTEXT };
+
 /**
  * CASL rules for a permission list (plain permissions and `!`-exclusions, as
- * `effectivePermissions` returns them): one `can` rule per slug, then one `cannot` rule per slug
- * for the exclusions, with CASL's `manage` and `all` for the wildcards. CASL gives later rules
- * priority, so an exclusion always beats the wildcard it is carved from.
+ * `effectivePermissions` returns them): one `can` rule per slug, one per conditioned grant, then
+ * one `cannot` rule per slug for the exclusions and one per conditioned exclusion, with CASL's
+ * `manage` and `all` for the wildcards. CASL gives later rules priority, so an exclusion always
+ * beats the grant it is carved from: a record is allowed when a grant matches it and no
+ * exclusion does. A conditioned rule's `reason` is its permission, so a client can say which.
  */
-export function compileRules(permissions: Iterable<string>): GatehouseRawRule[] {
+export function compileRules(permissions: Iterable<string>, conditions: RuleConditions = NO_CONDITIONS): GatehouseRawRule[] {
   const { granted, excluded } = parsePermissionEntries(permissions);
-  const { grants, exclusions } = subtractPermissions(granted, excluded);
+  const { grants, exclusions } = subtractPermissions(granted.patterns, excluded.patterns);
+  const conditioned = (permission: Permission, inverted: boolean): GatehouseRawRule[] => {
+    const node = conditionOf(permission, conditions.catalog, conditions.context);
+    if (node.op === 'false') return [];
+    const reason = (inverted ? EXCLUSION_PREFIX : '') + formatPermission(permission);
+    const rule: GatehouseRawRule = { action: permission.action, subject: permission.slug, reason, ...(inverted ? { inverted } : {}) };
+    const shape = conditions.catalog.shape(permission.slug);
+    return [node.op === 'true' || shape === undefined ? rule : { ...rule, conditions: conditionToCasl(node, shape, conditions.catalog.shape) }];
+  };
   return [
     ...grants.map(({ slug, actions }) => ({ action: actions.map(caslAction), subject: caslSubject(slug) })),
+    ...granted.conditioned.flatMap((permission) => conditioned(permission, false)),
     ...exclusions.map(({ slug, actions }) => ({ action: actions.map(caslAction), subject: caslSubject(slug), inverted: true })),
+    ...excluded.conditioned.flatMap((permission) => conditioned(permission, true)),
   ];
 }
 
-export function compileAbility(permissions: Iterable<string>): GatehouseAbility {
-  return createGatehouseAbility(compileRules(permissions));
+export function compileAbility(permissions: Iterable<string>, conditions?: RuleConditions): GatehouseAbility {
+  return createGatehouseAbility(compileRules(permissions, conditions));
 }

@@ -1,6 +1,6 @@
+import { subtractConditioned } from './conditioned-permissions.js';
 import { parsePermission } from './parse-permission.js';
-import { formatPermissionEntries } from './permission-entries.js';
-import { PermissionPatterns } from './permission-patterns.js';
+import { formatPermissionEntries, PermissionSet } from './permission-entries.js';
 import { subtractPermissions } from './subtract-permissions.js';
 
 export interface PermissionSources {
@@ -11,17 +11,24 @@ export interface PermissionSources {
 
 /**
  * (role ∪ granted) − denied, where a deny always wins: over a plain grant, over `{slug}.*` and
- * over `*`, and a wildcard deny removes every action it covers, custom ones included. Every
- * input is validated. The result is deduplicated and sorted, and may carry `!`-exclusions.
+ * over `*`, and a wildcard deny removes every action it covers, custom ones included. A
+ * conditioned permission (`posts.update:own`) works on records: a grant widens the records, a
+ * deny removes exactly the records its condition matches (`subtractConditioned`). Every input is
+ * validated. The result is deduplicated and sorted, and may carry `!`-exclusions.
  */
 export function effectivePermissions({ role, granted = [], denied = [] }: PermissionSources): string[] {
-  return formatPermissionEntries(subtractPermissions(patternsOf(role, granted), patternsOf(denied)));
+  const grants = setOf(role, granted);
+  const denies = setOf(denied);
+  return formatPermissionEntries(
+    subtractPermissions(grants.patterns, denies.patterns),
+    subtractConditioned(grants.patterns, denies.patterns, grants.conditioned, denies.conditioned),
+  );
 }
 
-function patternsOf(...lists: Iterable<string>[]): PermissionPatterns {
-  const patterns = new PermissionPatterns();
+function setOf(...lists: Iterable<string>[]): PermissionSet {
+  const set = new PermissionSet();
   for (const list of lists) {
-    for (const permission of list) patterns.add(parsePermission(permission));
+    for (const permission of list) set.add(parsePermission(permission));
   }
-  return patterns;
+  return set;
 }

@@ -1,4 +1,5 @@
-import { formatPermission, parsePermission } from './parse-permission.js';
+import { NO_CONDITIONED, type ConditionedPermissions } from './conditioned-permissions.js';
+import { formatPermission, parsePermission, type Permission } from './parse-permission.js';
 import { PermissionPatterns, type PermissionGroup } from './permission-patterns.js';
 import type { PermissionDifference } from './subtract-permissions.js';
 
@@ -9,15 +10,26 @@ import type { PermissionDifference } from './subtract-permissions.js';
  */
 export const EXCLUSION_PREFIX = '!';
 
+/** A permission list split into its plain patterns and its conditioned permissions. */
+export class PermissionSet {
+  readonly patterns = new PermissionPatterns();
+  readonly conditioned: Permission[] = [];
+
+  add(permission: Permission): void {
+    if (permission.condition === undefined) this.patterns.add(permission);
+    else this.conditioned.push(permission);
+  }
+}
+
 export interface PermissionEntries {
-  readonly granted: PermissionPatterns;
-  readonly excluded: PermissionPatterns;
+  readonly granted: PermissionSet;
+  readonly excluded: PermissionSet;
 }
 
 /** Reads a list of permissions and `!`-exclusions; a malformed one throws `InvalidPermissionError`. */
 export function parsePermissionEntries(entries: Iterable<string>): PermissionEntries {
-  const granted = new PermissionPatterns();
-  const excluded = new PermissionPatterns();
+  const granted = new PermissionSet();
+  const excluded = new PermissionSet();
   for (const entry of entries) {
     if (typeof entry === 'string' && entry.startsWith(EXCLUSION_PREFIX)) excluded.add(parsePermission(entry.slice(EXCLUSION_PREFIX.length)));
     else granted.add(parsePermission(entry));
@@ -30,8 +42,13 @@ export function parsePermissionEntries(entries: Iterable<string>): PermissionEnt
  * the same. Sorting slugs and then each slug's few actions is far cheaper than sorting the
  * joined strings, which share long prefixes.
  */
-export function formatPermissionEntries({ grants, exclusions }: PermissionDifference): string[] {
-  return [...format(grants, ''), ...format(exclusions, EXCLUSION_PREFIX)];
+export function formatPermissionEntries({ grants, exclusions }: PermissionDifference, conditioned: ConditionedPermissions = NO_CONDITIONED): string[] {
+  return [
+    ...format(grants, ''),
+    ...conditioned.grants.map(formatPermission),
+    ...format(exclusions, EXCLUSION_PREFIX),
+    ...conditioned.exclusions.map((permission) => EXCLUSION_PREFIX + formatPermission(permission)),
+  ];
 }
 
 function format(groups: readonly PermissionGroup[], prefix: string): string[] {

@@ -22,6 +22,12 @@ export interface PolicyContext {
   readonly role: string | null;
   readonly organization: OrganizationRef | null;
   readonly routeGroup: string | null;
+  /**
+   * A record check already decided elsewhere (the server decides record conditions in SQL, where
+   * a condition's relations are): true or false for `action` on `record`, undefined to check the
+   * record against the ability's conditions in memory.
+   */
+  readonly recordVerdict?: (slug: string, action: string, record: object) => boolean | undefined;
   /** The caller's abilities in other organizations, for `hasPermission(permission, org)`. */
   readonly permissionsFor?: (organization: OrganizationKey) => GatehouseAbility | undefined;
 }

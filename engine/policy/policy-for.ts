@@ -1,5 +1,7 @@
 import { compileAbility } from '../ability/compile-ability.js';
 import type { GatehouseAbility } from '../ability/gatehouse-ability.js';
+import { conditionContext } from '../conditions/condition-context.js';
+import { EMPTY_CATALOG, type ConditionCatalog } from '../conditions/condition-catalog.js';
 import { effectivePermissions } from '../permissions/effective-permissions.js';
 import type { OrganizationKey, OrganizationRef, PolicyContext, PolicyUser } from './policy-context.js';
 import { slugForPolicyName } from './resource-naming.js';
@@ -22,6 +24,8 @@ export interface PolicyForOptions {
   readonly slug?: string;
   /** The caller's abilities in other organizations, for `hasPermission(permission, org)`. */
   readonly permissionsFor?: (organization: OrganizationKey) => GatehouseAbility | undefined;
+  /** The models' record conditions that conditioned permissions (`posts.update:own`) name. */
+  readonly catalog?: ConditionCatalog;
 }
 
 export const DEFAULT_TEST_USER: PolicyUser = { id: 1 };
@@ -34,12 +38,15 @@ export const DEFAULT_TEST_ORGANIZATION: OrganizationRef = { id: 1, slug: 'test' 
  * bound to the one its class name gives (`PostPolicy` → `posts`), as the server binds it.
  */
 export function policyFor<P extends PolicyClass>(Policy: P, options: PolicyForOptions = {}): InstanceType<P> {
-  const { role = null, permissions = [], granted, denied, routeGroup = null } = options;
+  const { role = null, permissions = [], granted, denied, routeGroup = null, catalog = EMPTY_CATALOG } = options;
+  const user = options.user === undefined ? DEFAULT_TEST_USER : options.user;
+  const organization = options.organization === undefined ? (role === null ? null : DEFAULT_TEST_ORGANIZATION) : options.organization;
+  const effective = effectivePermissions({ role: permissions, granted, denied });
   const context: PolicyContext = {
-    user: options.user === undefined ? DEFAULT_TEST_USER : options.user,
-    ability: compileAbility(effectivePermissions({ role: permissions, granted, denied })),
+    user,
+    ability: compileAbility(effective, { catalog, context: conditionContext({ user, organization, routeGroup }) }),
     role,
-    organization: options.organization === undefined ? (role === null ? null : DEFAULT_TEST_ORGANIZATION) : options.organization,
+    organization,
     routeGroup,
     permissionsFor: options.permissionsFor,
   };

@@ -3,7 +3,7 @@ import { slugForPolicyName } from './resource-naming.js';
 import { ResourcePolicy } from './resource-policy.js';
 
 export type PolicyClass = (new (context: PolicyContext) => ResourcePolicy<object>) &
-  Pick<typeof ResourcePolicy, 'resourceSlug' | 'model' | 'declaredResourceSlug'>;
+  Pick<typeof ResourcePolicy, 'resourceSlug' | 'model' | 'declaredResourceSlug' | 'conditions'>;
 
 export type PolicyRegistry = Readonly<Record<string, PolicyClass>>;
 

@@ -1,4 +1,6 @@
+import { subject } from '@casl/ability';
 import { abilityPermits } from '../ability/ability-permits.js';
+import type { RecordConditions } from '../conditions/declared-condition.js';
 import { ForbiddenError } from '../errors/forbidden-error.js';
 import type { PolicyExplanation } from '../explain/explain-policy.js';
 import { policyMethodName } from '../explain/policy-method-name.js';
@@ -21,6 +23,11 @@ export class ResourcePolicy<TRecord extends object = Record<string, unknown>> {
   static resourceSlug?: string;
   /** The model name the slug derives from: `Post` → `posts`, `BlogPost` → `blog_posts`. */
   static model?: string;
+  /**
+   * Named record conditions, as data, that permissions name after a colon: `posts.update:own`
+   * grants update on the records `own` matches. Checked when the model is registered.
+   */
+  static conditions?: RecordConditions;
 
   constructor(readonly context: PolicyContext) {}
 
@@ -42,35 +49,35 @@ export class ResourcePolicy<TRecord extends object = Record<string, unknown>> {
   }
 
   viewAny(_user: Caller): boolean {
-    return this.holds('viewAny');
+    return this.holdsOnSome('viewAny');
   }
 
-  view(_user: Caller, _record: TRecord): boolean {
-    return this.holds('view');
+  view(_user: Caller, record: TRecord): boolean {
+    return this.holdsOn('view', record);
   }
 
   create(_user: Caller): boolean {
     return this.holds('create');
   }
 
-  update(_user: Caller, _record: TRecord): boolean {
-    return this.holds('update');
+  update(_user: Caller, record: TRecord): boolean {
+    return this.holdsOn('update', record);
   }
 
-  delete(_user: Caller, _record: TRecord): boolean {
-    return this.holds('delete');
+  delete(_user: Caller, record: TRecord): boolean {
+    return this.holdsOn('delete', record);
   }
 
   viewTrashed(_user: Caller): boolean {
-    return this.holds('viewTrashed');
+    return this.holdsOnSome('viewTrashed');
   }
 
-  restore(_user: Caller, _record: TRecord): boolean {
-    return this.holds('restore');
+  restore(_user: Caller, record: TRecord): boolean {
+    return this.holdsOn('restore', record);
   }
 
-  forceDelete(_user: Caller, _record: TRecord): boolean {
-    return this.holds('forceDelete');
+  forceDelete(_user: Caller, record: TRecord): boolean {
+    return this.holdsOn('forceDelete', record);
   }
 
   /** Fields returned on show and index; `null` returns every field. */
@@ -152,6 +159,24 @@ export class ResourcePolicy<TRecord extends object = Record<string, unknown>> {
 
   private holds(method: PolicyMethod): boolean {
     return this.hasPermission(this.permissionOf(method));
+  }
+
+  /**
+   * A listing is allowed when the caller may act on some records: a conditioned permission
+   * (`posts.index:visible`) lists the records its condition matches, and the list's SQL holds it.
+   */
+  private holdsOnSome(method: PolicyMethod): boolean {
+    return this.context.ability.can(POLICY_ACTIONS[method], this.resourceSlug);
+  }
+
+  /**
+   * A record action checks the record against the caller's rules, conditions included; a caller
+   * who passes no record (a check about the action in general) needs the whole permission.
+   */
+  private holdsOn(method: PolicyMethod, record: TRecord | undefined): boolean {
+    if (record === undefined) return this.holds(method);
+    const action = POLICY_ACTIONS[method];
+    return this.context.recordVerdict?.(this.resourceSlug, action, record) ?? this.context.ability.can(action, subject(this.resourceSlug, { ...record }));
   }
 
   private permissionOf(method: PolicyMethod): string {

@@ -23,6 +23,8 @@ export interface RefusalReason {
    * of a grant: their role or a grant of their own gives it. Which deny entry did it is not said.
    */
   readonly denied?: true;
+  /** The conditioned permissions (`posts.update:own`, `!posts.update:published`) a record it may see fell outside of. */
+  readonly conditions?: readonly string[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PolicyMethod } from '@gatehouse/engine';
+import { POLICY_ACTIONS, type PolicyMethod } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
@@ -6,6 +6,7 @@ import type { ParsedQuery } from '../listing/parsed-query.js';
 import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
 import { findRecord, requireSoftDeletes } from './find-record.js';
+import { assertRecordCondition } from './record-condition.js';
 import { requireObjectBody } from './validate-body.js';
 import { writableBody } from './writable-fields.js';
 import type { TrashedMode } from '../listing/gated-query.js';
@@ -43,6 +44,7 @@ export const RECORD_TRASH: Readonly<Record<RecordMethod, TrashedMode>> = { updat
 /** A record action's record behind the record gate, once the policy method allows the action on it. */
 export async function gateRecord(context: DataActionContext, model: ModelDefinition, id: unknown, method: RecordMethod): Promise<LooseRow> {
   const row = await findRecord(context, model, id, RECORD_TRASH[method]);
+  await assertRecordCondition(context, model, row, RECORD_TRASH[method], POLICY_ACTIONS[method]);
   context.authorize(model, method, row);
   return row;
 }

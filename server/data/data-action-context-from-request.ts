@@ -11,6 +11,8 @@ export function dataActionContextFromRequest(ctx: GatehouseContext<DataState>, r
     trx: loose(ctx.state.trx),
     registry,
     policy: policyContext(ctx),
+    plan: ctx.state.authorization.plan,
+    permissions: ctx.state.authorization.permissions,
     served: ctx.state.routeGroup.models,
     observability,
   });

@@ -1,4 +1,4 @@
-import { authorizeIncludes, explainIncludes, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
+import { ALWAYS, authorizeIncludes, explainIncludes, type AccessPlan, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
@@ -29,6 +29,12 @@ export interface DataActionContext {
   authorizeIncludes(model: ModelDefinition, includes: readonly string[]): void;
   /** The same check, answered: the first hop refused and the permission it needs. */
   explainIncludes(model: ModelDefinition, includes: readonly string[]): IncludesExplanation;
+  /** Which records of a model the caller may act on (their record conditions). */
+  plan(slug: string, action: string): AccessPlan;
+  /** The effective permissions the plans come from. */
+  readonly permissions: readonly string[];
+  /** Records that a statement read through the caller's condition on `action`: the policy takes SQL's answer for them. */
+  admit(record: object, action: string): void;
 }
 
 export interface DataActionContextOptions {
@@ -39,11 +45,21 @@ export interface DataActionContextOptions {
   served: readonly string[];
   /** Where policy evaluations are traced and counted; default nowhere. */
   observability?: Observability;
+  /** The caller's record conditions; default none (every record, as plain permissions give it). */
+  plan?: (slug: string, action: string) => AccessPlan;
+  permissions?: readonly string[];
 }
 
-export function createDataActionContext({ trx, registry, policy, served, observability = UNOBSERVED }: DataActionContextOptions): DataActionContext {
+const EVERY_RECORD = () => ALWAYS;
+
+export function createDataActionContext({ trx, registry, policy: caller, served, observability = UNOBSERVED, plan = EVERY_RECORD, permissions = [] }: DataActionContextOptions): DataActionContext {
   const servedSlugs = new Set(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
+  const admitted = new WeakMap<object, Set<string>>();
+  // A record the SQL read through the caller's condition on an action is admitted for it; the
+  // policy checks any other record (or action) against the rules in memory.
+  const recordVerdict = (_slug: string, action: string, record: object) => (admitted.get(record)?.has(action) ? true : undefined);
+  const policy = { ...caller, recordVerdict };
   const relationSlug = relationSlugIn(registry);
   const includeRequest = (model: ModelDefinition, includes: readonly string[]): IncludeRequest => ({ ability: policy.ability, rootSlug: model.slug, includes, relationSlug });
   const policyFor = (model: ModelDefinition): DataPolicy => {
@@ -58,7 +74,25 @@ export function createDataActionContext({ trx, registry, policy, served, observa
     trx,
     registry,
     user: policy.user,
-    scope: { organizationId: policy.organization?.id ?? null, userId: policy.user?.id ?? null, routeGroup: policy.routeGroup },
+    scope: {
+      organizationId: policy.organization?.id ?? null,
+      userId: policy.user?.id ?? null,
+      routeGroup: policy.routeGroup,
+      access: {
+        condition(slug, action) {
+          const answer = plan(slug, action);
+          return answer.kind === 'conditional' ? answer.condition : null;
+        },
+        model: (slug) => registry.get(slug),
+      },
+    },
+    plan,
+    permissions,
+    admit(record, action) {
+      const actions = admitted.get(record);
+      if (actions) actions.add(action);
+      else admitted.set(record, new Set([action]));
+    },
     model(slug) {
       if (!servedSlugs.has(slug)) throw new UnknownModelError(slug);
       return registry.get(slug);

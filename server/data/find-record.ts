@@ -41,7 +41,9 @@ export function recordRow(trx: LooseTransaction, selection: Selection, id: numbe
 export async function findRecord(context: DataActionContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
   const id = parseRecordId(rawId);
-  const { rows } = await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing }, id));
+  const { rows } = await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing, reads: 'record' }, id));
   if (!rows[0]) throw new RecordNotFoundError();
+  // Read through the caller's show condition: the policy takes that answer for the record.
+  if (context.plan(model.slug, 'show').kind === 'conditional') context.admit(rows[0], 'show');
   return rows[0];
 }

@@ -105,7 +105,7 @@ export const trashedRecords = (context: DataActionContext, model: ModelDefinitio
 
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
-  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
+  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query, reads: 'record' };
   const [record] = await serializeWithIncludes(context, model, [row], query, recordRow(context.trx, selection, parseRecordId(id)));
   return record!;
 }
@@ -251,7 +251,7 @@ export function planListing(read: PlannedRead, listing: Listing, trashed: 'witho
 export function planShow(read: PlannedRead, id: string): ReadAhead | null {
   const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'show');
-  const selection: Selection = { model, scope, trashed: 'without', narrowing: query };
+  const selection: Selection = { model, scope, trashed: 'without', narrowing: query, reads: 'record' };
   const recordId = parseRecordId(id);
   return plannedWithIncludes(read, selection, query.includes, () => [recordStatement(db, selection, recordId)], () => recordRow(db, selection, recordId));
 }
@@ -273,7 +273,7 @@ export function planAudit(read: PlannedRead, id: string): ReadAhead | null {
   const { db, registry, model, scope, raw, organizationSlug } = read;
   const query = parseEndpointParameters(registry, model, raw, 'audit');
   if (!model.audit) return null;
-  const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING };
+  const selection: Selection = { model, scope, trashed: model.softDeletes ? 'with' : 'without', narrowing: NO_NARROWING, reads: 'record' };
   const recordId = parseRecordId(id);
   const fields = trailFieldGuesses.get(trailReader(scope, organizationSlug, model)) ?? changeFields(exposedAttributes(model, () => true));
   return planned(read, selection, () => [recordStatement(db, selection, recordId), ...trailStatements(db, model, recordId, fields, query)], true);

@@ -19,7 +19,7 @@ import type { PlannedRead } from './read-actions.js';
 /** The owner parent's organization, behind the parent's record gate. */
 const OWNER: SelectionStatement<{ id: unknown }> = { build: (selected, { id }) => selected.select('organization_id').where(sql.ref('id'), '=', id).compile() };
 
-const parentSelection = (parent: ModelDefinition, scope: ScopeContext): Selection => ({ model: parent, scope, trashed: 'without', narrowing: NO_NARROWING });
+const parentSelection = (parent: ModelDefinition, scope: ScopeContext): Selection => ({ model: parent, scope, trashed: 'without', narrowing: NO_NARROWING, reads: 'record' });
 
 /** The statement of a child's owner parent (`id`, its foreign key's value) behind the parent's record gate. */
 export function ownerStatement(trx: LooseTransaction, parent: ModelDefinition, scope: ScopeContext, id: unknown): CompiledQuery {
@@ -49,7 +49,7 @@ export function planRecordWrite(read: PlannedRead, id: string, method: RecordMet
   const { db, model, scope } = read;
   const trashed = RECORD_TRASH[method];
   if (trashed !== 'without' && !model.softDeletes) return null;
-  const selection: Selection = { model, scope, trashed, narrowing: NO_NARROWING };
+  const selection: Selection = { model, scope, trashed, narrowing: NO_NARROWING, reads: 'record' };
   if (readsCallerContext(selection)) return null;
   return { statements: [recordStatement(db, selection, parseRecordId(id)), ...ownerReads(read, body)], complete: false };
 }

@@ -1,4 +1,5 @@
 import {
+  conditionContext,
   explainPermission,
   ForbiddenIncludeError,
   GATE_STATUS,
@@ -78,7 +79,11 @@ function policyWords({ allowed, permission, permission_held, refused_by }: Polic
  */
 export async function explainDecision(scene: DecisionScene, member: ExplainedMember, input: ExplainInput): Promise<Decision> {
   const { group, organization } = scene;
-  const ability = compiledPermissions(member.sources).ability;
+  const caller = { user: member.user, organization, routeGroup: group.name };
+  const compiled = scene.registry
+    ? compiledPermissions(member.sources, { catalog: scene.registry.conditions, context: conditionContext(caller) })
+    : compiledPermissions(member.sources);
+  const { ability } = compiled;
   const checks: Check[] = [
     { gate: 'authentication', passed: true, detail: member.self ? 'signed in' : 'explained as signed in' },
     { gate: 'route_group', passed: true, detail: scene.membershipEnforcement ? `a member of the ${group.name} route group` : 'membership enforcement is off' },
@@ -96,8 +101,10 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     const context = createDataActionContext({
       trx: loose(scene.trx),
       registry: scene.registry!,
-      policy: { user: member.user, ability, role: member.role, organization, routeGroup: group.name },
+      policy: { ...caller, ability, role: member.role },
       served: group.models,
+      plan: compiled.plan,
+      permissions: compiled.permissions,
     });
     // The member's own context, so row-level security and scopes that read the user see them.
     await setUserContext(context, member.user.id);

@@ -20,8 +20,8 @@ export interface ErrorAnswers {
  */
 function reasonOf(answer: HttpError, membership: Membership | undefined): Record<string, unknown> {
   if (answer.status !== 403 || answer.refusal === undefined) return {};
-  const { gate, permission, policy, fields, include, denied } = markDenied(answer.refusal, membership);
-  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include, denied }).filter(([, value]) => value !== undefined)) };
+  const { gate, permission, policy, fields, include, denied, conditions } = markDenied(answer.refusal, membership);
+  return { reason: Object.fromEntries(Object.entries({ gate, permission, policy, fields, include, denied, conditions }).filter(([, value]) => value !== undefined)) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { GatehouseAbility } from '@gatehouse/engine';
+import type { AccessPlan, GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Refusal } from '../errors/refusal.js';
@@ -38,6 +38,8 @@ export interface Authorization {
   /** Shared by every request with the same permission sources: never changed in place. */
   permissions: readonly string[];
   ability: GatehouseAbility;
+  /** Which records of a model the caller may act on (record conditions), compiled with the ability. */
+  plan(slug: string, action: string): AccessPlan;
 }
 
 // The stages a request passes, each a state that adds what one step of its chain learned. A

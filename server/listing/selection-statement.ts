@@ -1,3 +1,4 @@
+import type { ConditionNode } from '@gatehouse/engine';
 import type { CompiledQuery } from 'kysely';
 import { BoundValues } from '../db/statements/bound-values.js';
 import { identityOf, statementCache } from '../db/statements/statement-cache.js';
@@ -5,6 +6,7 @@ import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { narrowingShape, narrowQuery, type Narrowing, type NarrowingShape } from './build-index-query.js';
 import type { LooseSelect, LooseTransaction } from '../models/loose-schema.js';
 import { gatedQuery, type TrashedMode } from './gated-query.js';
+import { bindCondition } from './bind-condition.js';
 
 /** The rows a statement reads: a model's table behind its record gate, narrowed by a request. */
 export interface Selection {
@@ -12,6 +14,21 @@ export interface Selection {
   scope: ScopeContext;
   trashed: TrashedMode;
   narrowing: Narrowing;
+  /**
+   * What the statement reads: a list (index, counts, include hops; the trash's for `trashed:
+   * 'only'`) or one record (show, and the record an action acts on). Each reads through the
+   * caller's condition on that action, so a record outside it is missing: a 404.
+   */
+  reads?: 'list' | 'record';
+  /** The action whose condition the statement reads through instead: a record action's, to tell a 403 from the 404 above. */
+  action?: string;
+}
+
+/** The action whose record condition a selection reads through. */
+export function readAction({ reads = 'list', trashed, action }: Selection): string {
+  if (action !== undefined) return action;
+  if (reads === 'record') return 'show';
+  return trashed === 'only' ? 'trashed' : 'index';
 }
 
 /**
@@ -38,12 +55,14 @@ export const readsCallerContext = (selection: Selection) => contextKey(selection
 /** Everything the SQL of `statement` over `selection` depends on, its values bound: its cache key. */
 function boundShape<S>(selection: Selection, statement: object, shapeOf: (bound: BoundValues) => S, bound: BoundValues) {
   const narrowing = narrowingShape(selection.narrowing, bound);
+  const condition = selection.scope.access?.condition(selection.model.slug, readAction(selection)) ?? null;
+  const access = condition && bindCondition(condition, bound);
   const shape = shapeOf(bound);
-  return { narrowing, shape, key: [identityOf(statement), identityOf(selection.model), selection.trashed, narrowing, shape, contextKey(selection)] };
+  return { narrowing, access, shape, key: [identityOf(statement), identityOf(selection.model), selection.trashed, narrowing, access, shape, contextKey(selection)] };
 }
 
-const gatedSelection = (trx: LooseTransaction, { model, scope, trashed }: Selection, narrowing: NarrowingShape) =>
-  narrowQuery(gatedQuery(trx, model, scope, trashed), model, narrowing, scope);
+const gatedSelection = (trx: LooseTransaction, { model, scope, trashed }: Selection, narrowing: NarrowingShape, access: ConditionNode | null) =>
+  narrowQuery(gatedQuery(trx, model, scope, trashed, access), model, narrowing, scope);
 
 /**
  * `statement` over `selection`, compiled once per shape: `shapeOf` binds this request's values
@@ -52,8 +71,8 @@ const gatedSelection = (trx: LooseTransaction, { model, scope, trashed }: Select
  */
 export function selectionStatement<S>(trx: LooseTransaction, selection: Selection, statement: SelectionStatement<S>, shapeOf: (bound: BoundValues) => S): CompiledQuery {
   const bound = new BoundValues();
-  const { narrowing, shape, key } = boundShape(selection, statement, shapeOf, bound);
-  return statementCache.statement(JSON.stringify(key), bound, () => statement.build(gatedSelection(trx, selection, narrowing), shape, trx));
+  const { narrowing, access, shape, key } = boundShape(selection, statement, shapeOf, bound);
+  return statementCache.statement(JSON.stringify(key), bound, () => statement.build(gatedSelection(trx, selection, narrowing, access), shape, trx));
 }
 
 /** A select over a selection that other statements may read from as a subquery: a page, a record, an include hop. */
@@ -79,8 +98,8 @@ export class BoundQuery {
 
 /** `query` over `selection`, its values bound in `bound` (see selectionStatement). */
 export function boundQuery<S>(trx: LooseTransaction, selection: Selection, query: SelectionQuery<S>, shapeOf: (bound: BoundValues) => S, bound: BoundValues): BoundQuery {
-  const { narrowing, shape, key } = boundShape(selection, query, shapeOf, bound);
-  return new BoundQuery(key, () => query.query(gatedSelection(trx, selection, narrowing), shape, trx));
+  const { narrowing, access, shape, key } = boundShape(selection, query, shapeOf, bound);
+  return new BoundQuery(key, () => query.query(gatedSelection(trx, selection, narrowing, access), shape, trx));
 }
 
 /** The statement of a query built by `build` in a fresh BoundValues, compiled once per shape. */

@@ -1,4 +1,4 @@
-import { resolvePolicy, type PolicyClass, type PolicyRegistry } from '@gatehouse/engine';
+import { createConditionCatalog, InvalidConditionError, resolvePolicy, type ConditionCatalog, type PolicyClass, type PolicyRegistry } from '@gatehouse/engine';
 import { ConfigError } from '../errors/config-error.js';
 import { UnknownModelError } from '../errors/data-errors.js';
 import { ModelDefinitionError, type ModelDefinition, type Relation } from './define-model.js';
@@ -12,6 +12,8 @@ export interface ModelRegistry {
   relation(model: ModelDefinition, name: string): { relation: Relation; target: ModelDefinition } | undefined;
   /** The model's policy class by naming convention (`posts` → `PostPolicy`), else `ResourcePolicy`. */
   policy(model: ModelDefinition): PolicyClass;
+  /** The record conditions the models' policies declare, checked against the models. */
+  readonly conditions: ConditionCatalog;
 }
 
 /**
@@ -42,8 +44,10 @@ export function createModelRegistry(models: readonly ModelDefinition[], policies
       throw new ConfigError(`Policy ${name} serves no registered model (by convention PostPolicy serves posts).`);
     }
   }
+  const conditions = conditionCatalog(models, policyClasses);
   return {
     models,
+    conditions,
     get(slug) {
       const model = bySlug.get(slug);
       if (!model) throw new UnknownModelError(slug);
@@ -57,6 +61,16 @@ export function createModelRegistry(models: readonly ModelDefinition[], policies
     },
     policy: (model) => policyClasses.get(model.slug) ?? resolvePolicy(model.slug, policies),
   };
+}
+
+/** The policies' record conditions, each checked against its model: a typo stops the start. */
+function conditionCatalog(models: readonly ModelDefinition[], policies: ReadonlyMap<string, PolicyClass>): ConditionCatalog {
+  try {
+    return createConditionCatalog(models, Object.fromEntries(models.map((model) => [model.slug, policies.get(model.slug)?.conditions])));
+  } catch (error) {
+    if (error instanceof InvalidConditionError) throw new ModelDefinitionError(error.slug, `condition "${error.condition}": ${error.reason}`);
+    throw error;
+  }
 }
 
 /** The slug a relation of a model points to, by slugs, as include authorization walks them. */

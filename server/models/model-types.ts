@@ -1,3 +1,4 @@
+import type { ConditionNode } from '@gatehouse/engine';
 import type { ZodType } from 'zod';
 import type { AttributeType } from './attribute-types.js';
 import type { CountMode } from './count-mode.js';
@@ -19,6 +20,19 @@ export interface ScopeContext {
   organizationId: number | null;
   userId: number | null;
   routeGroup: string | null;
+  /** The caller's record conditions, which every statement over a model's records adds; none before the caller's permissions are loaded. */
+  access?: RecordAccess;
+}
+
+/** Which records of each model a caller may act on, as the record statements read it. */
+export interface RecordAccess {
+  /**
+   * The caller's condition on `slug`'s records for `action`, its facts filled in; null where a
+   * statement adds nothing: every record, or none (then the policy gate refuses the request).
+   */
+  condition(slug: string, action: string): ConditionNode | null;
+  /** A related model that a condition's relation reaches. */
+  model(slug: string): ModelDefinition;
 }
 
 /**

@@ -1,5 +1,17 @@
-import { compileAbility, effectivePermissions, type GatehouseAbility, type PermissionSources } from '@gatehouse/engine';
+import {
+  accessPlan,
+  compileAbility,
+  CONDITION_SEPARATOR,
+  effectivePermissions,
+  EMPTY_CATALOG,
+  NO_CONTEXT,
+  type AccessPlan,
+  type GatehouseAbility,
+  type PermissionSources,
+  type RuleConditions,
+} from '@gatehouse/engine';
 import { LRUCache } from 'lru-cache';
+import { identityOf } from '../db/statements/statement-cache.js';
 
 /**
  * What the remembered abilities may take, by the account below: 32 MiB. Permission lists come
@@ -11,6 +23,8 @@ export const REMEMBERED_BYTES = 32 * 1024 * 1024;
 export interface CompiledPermissions {
   readonly permissions: readonly string[];
   readonly ability: GatehouseAbility;
+  /** Which records of `slug` the caller may `action`: all, none, or a condition (its facts filled in). */
+  plan(slug: string, action: string): AccessPlan;
 }
 
 /**
@@ -20,22 +34,37 @@ export interface CompiledPermissions {
  */
 const entrySize = (key: string, entries: number) => 1024 + 1024 * entries + 4 * key.length;
 
+const NO_CONDITIONS: RuleConditions = { catalog: EMPTY_CATALOG, context: NO_CONTEXT };
+
 /**
  * Every member of a role with the same grants and denials holds the same ability, yet each
  * request would subtract and compile it again. The result depends on the lists alone, so it is
  * kept by them: a changed membership reads other lists from the database and finds (or makes)
- * another ability at once. Nothing changes an ability once made, so requests share it. The
- * least recently used go first once the entries' sizes pass REMEMBERED_BYTES.
+ * another ability at once. Conditioned permissions (`posts.update:own`) also depend on the
+ * models' conditions and the caller's facts, which then key the entry too. Nothing changes an
+ * ability once made, so requests share it. The least recently used go first once the entries'
+ * sizes pass REMEMBERED_BYTES.
  */
 const remembered = new LRUCache<string, CompiledPermissions>({ maxSize: REMEMBERED_BYTES });
 
-export function compiledPermissions({ role, granted = [], denied = [] }: PermissionSources): CompiledPermissions {
+export function compiledPermissions({ role, granted = [], denied = [] }: PermissionSources, conditions: RuleConditions = NO_CONDITIONS): CompiledPermissions {
   const lists = [[...role], [...granted], [...denied]];
-  const key = JSON.stringify(lists);
+  const conditioned = lists.some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
+  const key = JSON.stringify(conditioned ? [lists, identityOf(conditions.catalog), conditions.context] : lists);
   let compiled = remembered.get(key);
   if (!compiled) {
     const permissions = Object.freeze(effectivePermissions({ role, granted, denied }));
-    compiled = { permissions, ability: compileAbility(permissions) };
+    const plans = new Map<string, AccessPlan>();
+    compiled = {
+      permissions,
+      ability: compileAbility(permissions, conditions),
+      plan(slug, action) {
+        const asked = `${slug}.${action}`;
+        let plan = plans.get(asked);
+        if (plan === undefined) plans.set(asked, (plan = accessPlan(permissions, slug, action, conditions.catalog, conditions.context)));
+        return plan;
+      },
+    };
     remembered.set(key, compiled, { size: entrySize(key, lists.flat().length) });
   }
   return compiled;

@@ -1,7 +1,8 @@
-import type { PermissionSources } from '@gatehouse/engine';
+import { conditionContext, EMPTY_CATALOG, type PermissionSources } from '@gatehouse/engine';
 import type { CompiledQuery } from 'kysely';
 import { findUserById, userById } from '../db/repositories/users.js';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
+import type { ModelRegistry } from '../models/model-registry.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Authorization, DataState, Stage } from '../http/state.js';
 import { compiledPermissions } from './compiled-permissions.js';
@@ -30,7 +31,7 @@ async function sourcesOf(state: Facts): Promise<Sources> {
 }
 
 /** What the permissions are loaded from: the caller and the transaction the stages before opened. */
-type Facts = Pick<DataState, 'auth' | 'organization' | 'membership' | 'trx'>;
+type Facts = Pick<DataState, 'auth' | 'organization' | 'membership' | 'trx' | 'routeGroup'>;
 
 /**
  * What sourcesOf reads for a member of `group` (its user's own lists outside tenancy), for the
@@ -40,9 +41,13 @@ export function permissionReads(db: TenantTransaction, { userId, group }: { user
   return group.tenancy === 'none' ? [userById(db, userId)] : [];
 }
 
-export function loadPermissions(): Stage<Facts, { authorization: Authorization }> {
+/** Loads the caller's permissions, compiled with the record conditions of `registry`'s models. */
+export function loadPermissions(registry: ModelRegistry | undefined): Stage<Facts, { authorization: Authorization }> {
+  const catalog = registry?.conditions ?? EMPTY_CATALOG;
   return async (ctx, next) => {
     const { roleSlug, ...sources } = await sourcesOf(ctx.state);
-    await next({ authorization: { role: roleSlug, ...compiledPermissions(sources) } });
+    const { auth, organization, routeGroup } = ctx.state;
+    const context = conditionContext({ user: auth?.user ?? null, organization: organization ?? null, routeGroup: routeGroup.name });
+    await next({ authorization: { role: roleSlug, ...compiledPermissions(sources, { catalog, context }) } });
   };
 }

@@ -1,9 +1,10 @@
+import { CONDITION_SEPARATOR } from '@gatehouse/engine';
 import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { noteSessionWrite, openedOnPrimary, withOpenedRequest, type OpenedRequest, type RequestOpening } from '../db/transactions/request-transaction.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
-import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
+import type { GatehouseContext, GroupState, MemberState, Membership, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
@@ -58,15 +59,17 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
       const { replicas } = services;
       await services.fairShares.hold(holders, () =>
-        readOnReplica(ctx, services, replicas, opening, judge, (facts) => readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads), rest),
+        readOnReplica(ctx, services, replicas, opening, judge, (facts) => (holdsConditions(facts.membership) ? undefined : readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads)), rest),
       );
       return;
     }
     const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
     await services.fairShares.hold(holders, () => withOpenedRequest(services.db, opening, async (trx, opened) => {
       const facts = judge(opened);
-      // Read ahead for another organization than the slug names now: read again, as without a read-ahead.
-      if (ahead?.complete && facts.organization && guessedOrganization !== undefined && guessedOrganization !== facts.organization.id) {
+      // Read ahead for another organization than the slug names now, or planned without the record
+      // conditions this member's permissions add to its statements: read again, as without a read-ahead.
+      const wrongGuess = guessedOrganization !== undefined && guessedOrganization !== facts.organization?.id;
+      if (ahead?.complete && facts.organization && facts.membership && (wrongGuess || holdsConditions(facts.membership))) {
         await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }));
       }
       await rest({ ...facts, trx });
@@ -145,6 +148,10 @@ async function readOnReplica(
     await read(services.db).done;
   }
 }
+
+/** Whether a membership's lists hold a conditioned permission (`posts.update:own`): its reads are not the ones planned ahead. */
+const holdsConditions = ({ rolePermissions, granted, denied }: Membership) =>
+  [rolePermissions, granted, denied].some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
 
 /** A member of the route group, in the addressed organization where the group has tenancy. */
 export function openMemberRequest(services: Services, reads?: RequestReads): Stage<GroupState, MemberFacts> {

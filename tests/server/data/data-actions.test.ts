@@ -86,7 +86,7 @@ describe('index', () => {
 
   it('lists only the organization’s members as users, without their password hashes', async () => {
     const list = await inTenant(editor, (context) => indexRecords(context, users, {}));
-    expect(list.data.map((user) => user.email).sort()).toEqual(['editor@acme.test', 'owner@acme.test', 'viewer@acme.test']);
+    expect(list.data.map((user) => user.email).sort()).toEqual(['contributor@acme.test', 'editor@acme.test', 'owner@acme.test', 'viewer@acme.test']);
     expect(Object.keys(list.data[0]!).sort()).toEqual(['created_at', 'email', 'id', 'name', 'updated_at']);
   });
 

@@ -23,7 +23,7 @@ describe('GET {t}/organizations', () => {
     expect(response.status).toBe(200);
     const [organization] = response.body.data;
     expect(organization).toMatchObject({ name: 'Acme Corporation', slug: 'acme' });
-    expect(organization.users.map((user: { email: string }) => user.email)).toEqual(['owner@acme.test', 'editor@acme.test', 'viewer@acme.test']);
+    expect(organization.users.map((user: { email: string }) => user.email)).toEqual(['owner@acme.test', 'editor@acme.test', 'viewer@acme.test', 'contributor@acme.test']);
     const [editorRole] = await server.sql("SELECT id FROM roles WHERE slug = 'editor'");
     expect(organization.users[1]).toEqual({ id: expect.any(Number), name: 'Eddie Editor', email: 'editor@acme.test', pivot: { role_id: editorRole.id } });
     expect(organization).not.toHaveProperty('roles');
@@ -31,7 +31,7 @@ describe('GET {t}/organizations', () => {
 
   it('includes roles for a caller allowed to index them', async () => {
     const response = await server.api.get('/api/acme/organizations?include=users,roles', { token: owner });
-    expect(response.body.data[0].roles.map((role: { slug: string }) => role.slug)).toEqual(['owner', 'editor', 'viewer', 'admin']);
+    expect(response.body.data[0].roles.map((role: { slug: string }) => role.slug)).toEqual(['owner', 'editor', 'viewer', 'admin', 'contributor']);
   });
 
   it('answers an empty list when the filter does not match the organization', async () => {
@@ -89,7 +89,7 @@ describe('POST /api/organizations', () => {
     const organization = await server.api.get('/api/vera-ventures/organizations?include=users', { token: viewer });
     expect(organization.body.data[0].users).toEqual([expect.objectContaining({ email: 'viewer@acme.test' })]);
     const roles = await server.api.get('/api/vera-ventures/roles', { token: viewer });
-    expect(roles.body.data.map((entry: { slug: string }) => entry.slug)).toEqual(['owner', 'editor', 'viewer', 'admin']);
+    expect(roles.body.data.map((entry: { slug: string }) => entry.slug)).toEqual(['owner', 'editor', 'viewer', 'admin', 'contributor']);
   });
 
   it('answers 422 for a taken, reserved or malformed slug', async () => {

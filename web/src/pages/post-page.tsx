@@ -129,12 +129,12 @@ export function PostPage({ id }: { id: string }) {
       <div className="page-head">
         <h1>{record.title}</h1>
         <div className="actions">
-          <Can I="update" a="posts">
+          <Can I="update" a="posts" this={record}>
             <a className="button" href={`#/posts/${record.id}/edit`}>
               Edit
             </a>
           </Can>
-          <Can I="destroy" a="posts">
+          <Can I="destroy" a="posts" this={record}>
             <DeleteButton post={record} />
           </Can>
         </div>

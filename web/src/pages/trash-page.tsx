@@ -41,12 +41,12 @@ export function TrashPage() {
                 <td>{post.title}</td>
                 <td className="muted">{formatDate(post.deleted_at)}</td>
                 <td className="row-actions">
-                  <Can I="restore" a="posts">
+                  <Can I="restore" a="posts" this={post}>
                     <button type="button" className="button button-small" disabled={restore.isPending} onClick={() => restore.mutate(post.id)}>
                       Restore
                     </button>
                   </Can>
-                  <Can I="forceDelete" a="posts">
+                  <Can I="forceDelete" a="posts" this={post}>
                     <button type="button" className="button button-small button-danger" disabled={forceDelete.isPending} onClick={() => forceDelete.mutate(post.id)}>
                       Delete forever
                     </button>
