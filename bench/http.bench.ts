@@ -21,15 +21,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateTokenKeyPair } from '../server/auth/token-keys.js';
-import { seedDemo } from '../policies/seed.js';
 import { withBenchDatabase } from './support/bench-database.js';
+import { seededBenchServersEnv } from './support/bench-servers-env.js';
 import { clusterCpu } from './support/cluster-cpu.js';
 import { printedGoals, verdictOf, type Goal } from './support/goals.js';
 import { interleavedRounds, round2, type HttpTarget } from './support/http-target.js';
 import { generateLoad } from './support/load-generator.js';
 import { peakRssDuring, rssMiB } from './support/process-memory.js';
-import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { ownerAuthorization } from './support/sign-in.js';
 import { startServerProcess } from './support/server-process.js';
 import { benchSetting as setting } from './support/bench-setting.js';
@@ -60,12 +58,7 @@ const INDEX = 'index exact: gatehouse';
 const SOAK = `soak: ${SOAK_REQUESTS} shows, gatehouse`;
 
 await withBenchDatabase(async (ownerUrl) => {
-  await seedDemo(ownerUrl);
-  console.log(`Seeding a tenant with ${ROWS} posts...`);
-  const tenant = await seedBenchTenant(ownerUrl, ROWS);
-  const { secretKey } = await generateTokenKeyPair();
-  // Pools as large as the connections the rounds open, for every server alike.
-  const env = { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) };
+  const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
   const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
   const gatehouse = await startServerProcess('gatehouse', gatehouseModule, env);
   const unobserved = await startServerProcess('gatehouse, metrics off', gatehouseModule, env);

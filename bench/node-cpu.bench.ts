@@ -17,15 +17,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateTokenKeyPair } from '../server/auth/token-keys.js';
-import { seedDemo } from '../policies/seed.js';
 import { withBenchDatabase } from './support/bench-database.js';
+import { seededBenchServersEnv } from './support/bench-servers-env.js';
 import { clusterCpu } from './support/cluster-cpu.js';
 import { printedProfile, summarizeProfile, type ProfileSummary } from './support/cpu-profile.js';
 import { printedGoals, verdictOf, type Goal } from './support/goals.js';
 import { interleavedRounds, round2, type HttpTarget, type MedianFigures } from './support/http-target.js';
 import { generateLoad } from './support/load-generator.js';
-import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { ownerAuthorization } from './support/sign-in.js';
 import { benchSetting as setting } from './support/bench-setting.js';
@@ -51,11 +49,7 @@ const INDEX = 'index page 1, exact total';
 const targetName = (route: string, server: ServerName) => `${route}: ${server}`;
 
 await withBenchDatabase(async (ownerUrl) => {
-  await seedDemo(ownerUrl);
-  console.log(`Seeding a tenant with ${ROWS} posts...`);
-  const tenant = await seedBenchTenant(ownerUrl, ROWS);
-  const { secretKey } = await generateTokenKeyPair();
-  const env = { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) };
+  const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
   const servers = new Map<ServerName, ServerProcess>([
     [SERVERS.gatehouse, await startServerProcess(SERVERS.gatehouse, gatehouseModule, env)],
     [SERVERS.floor, await startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env)],
