@@ -21,15 +21,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateTokenKeyPair } from '../server/auth/token-keys.js';
-import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { withBenchDatabase } from './support/bench-database.js';
-import { clusterCpu, cpuMsBetween } from './support/cluster-cpu.js';
+import { seededBenchServersEnv } from './support/bench-servers-env.js';
+import { clusterCpu } from './support/cluster-cpu.js';
 import { printedGoals, verdictOf, type Goal } from './support/goals.js';
-import { generateLoad, type LoadResult } from './support/load-generator.js';
+import { interleavedRounds, round2, type HttpTarget } from './support/http-target.js';
+import { generateLoad } from './support/load-generator.js';
 import { peakRssDuring, rssMiB } from './support/process-memory.js';
-import { seedBenchTenant } from './support/seed-bench-tenant.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { ownerAuthorization } from './support/sign-in.js';
+import { startServerProcess } from './support/server-process.js';
 import { benchSetting as setting } from './support/bench-setting.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
@@ -48,23 +48,6 @@ const DEPTH = Math.min(50_000, Math.floor(ROWS / 2 / PER_PAGE) * PER_PAGE);
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsFile = join(here, 'results', 'http.json');
 
-interface Target {
-  name: string;
-  server: ServerProcess;
-  path: string;
-  headers?: Record<string, string>;
-  /** Default BENCH_CONNECTIONS. */
-  connections?: number;
-}
-
-interface Measured extends LoadResult {
-  serverCpuMsPerRequest: number;
-  postgresCpuMsPerRequest: number | null;
-}
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
-const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
-
 const SHOW_FLOOR = 'show: minimal, 1 round trip';
 const SHOW = 'show: gatehouse';
 const SHOW_UNOBSERVED = 'show: gatehouse, metrics off';
@@ -75,12 +58,7 @@ const INDEX = 'index exact: gatehouse';
 const SOAK = `soak: ${SOAK_REQUESTS} shows, gatehouse`;
 
 await withBenchDatabase(async (ownerUrl) => {
-  await seedDemo(ownerUrl);
-  console.log(`Seeding a tenant with ${ROWS} posts...`);
-  const tenant = await seedBenchTenant(ownerUrl, ROWS);
-  const { secretKey } = await generateTokenKeyPair();
-  // Pools as large as the connections the rounds open, for every server alike.
-  const env = { BENCH_OWNER_URL: ownerUrl, BENCH_SECRET_KEY: secretKey, BENCH_POOL: String(CONNECTIONS) };
+  const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
   const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
   const gatehouse = await startServerProcess('gatehouse', gatehouseModule, env);
   const unobserved = await startServerProcess('gatehouse, metrics off', gatehouseModule, env);
@@ -90,13 +68,7 @@ await withBenchDatabase(async (ownerUrl) => {
   const floor = await startServerProcess('minimal, 1 round trip', join(here, 'http', 'one-round-trip-server.ts'), env);
   const postgresCpu = await clusterCpu(ownerUrl);
   try {
-    const login = await fetch(`${gatehouse.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@acme.test', password: DEMO_PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    const authorization = `Bearer ${token}`;
+    const authorization = await ownerAuthorization(gatehouse.url);
     const index = `/api/${tenant.slug}/posts?per_page=${PER_PAGE}`;
     const uncounted = { Prefer: 'count=none' };
     const deep = await fetch(`${gatehouse.url}${index}&page=${DEPTH / PER_PAGE}`, { headers: { authorization, ...uncounted } });
@@ -104,7 +76,7 @@ await withBenchDatabase(async (ownerUrl) => {
     if (deep.status !== 200 || !cursor) throw new Error(`no cursor at depth ${DEPTH}: ${deep.status} ${await deep.text()}`);
 
     const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
-    const targets: Target[] = [
+    const targets: HttpTarget[] = [
       { name: 'show: minimal, 3 round trips', server: minimal, path: show },
       { name: SHOW_FLOOR, server: floor, path: show },
       { name: SHOW, server: gatehouse, path: show },
@@ -120,22 +92,6 @@ await withBenchDatabase(async (ownerUrl) => {
       { name: 'index page 1, no count: gatehouse', server: gatehouse, path: index, headers: uncounted },
       { name: `index cursor at ${DEPTH}, no count: gatehouse`, server: gatehouse, path: `${index}&cursor=${encodeURIComponent(cursor)}`, headers: uncounted },
     ].filter((target) => target.name.includes(ONLY));
-    const run = async (target: Target, seconds: number): Promise<Measured> => {
-      const [cpuBefore, pgBefore] = [await target.server.cpuMicros(), await postgresCpu()];
-      const load = await generateLoad({
-        url: `${target.server.url}${target.path}`,
-        headers: { authorization, ...target.headers },
-        connections: target.connections ?? CONNECTIONS,
-        length: { seconds },
-      });
-      const [cpuAfter, pgAfter] = [await target.server.cpuMicros(), await postgresCpu()];
-      return {
-        ...load,
-        serverCpuMsPerRequest: round2((cpuAfter - cpuBefore) / 1000 / load.requests),
-        postgresCpuMsPerRequest: pgBefore === null || pgAfter === null ? null : round2(cpuMsBetween(pgBefore, pgAfter) / load.requests),
-      };
-    };
-
     /**
      * RSS of a fresh instance of the service: idle before its first request, the most sampled
      * under load, after a tenth of the soak's shows and after all of them.
@@ -168,29 +124,7 @@ await withBenchDatabase(async (ownerUrl) => {
 
     // The machine may be shared: its load while the rounds ran says how far the rates can be trusted.
     const loadBefore = loadavg();
-    console.log('Warming up...');
-    for (const target of targets) await run(target, 1);
-    const rounds = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
-    for (let round = 1; round <= ROUNDS; round += 1) {
-      for (const target of targets) {
-        const measured = await run(target, SECONDS);
-        rounds.get(target.name)!.push(measured);
-        console.log(`round ${round}, ${target.name}: ${measured.requestsPerSecond} req/s, p99 ${measured.p99Ms} ms`);
-      }
-    }
-    const results = Object.fromEntries(
-      [...rounds].map(([name, measured]) => [
-        name,
-        {
-          requestsPerSecond: median(measured, (m) => m.requestsPerSecond).requestsPerSecond,
-          p50Ms: median(measured, (m) => m.p50Ms).p50Ms,
-          p99Ms: median(measured, (m) => m.p99Ms).p99Ms,
-          serverCpuMsPerRequest: median(measured, (m) => m.serverCpuMsPerRequest).serverCpuMsPerRequest,
-          postgresCpuMsPerRequest: median(measured, (m) => m.postgresCpuMsPerRequest ?? 0).postgresCpuMsPerRequest,
-          rounds: measured.map((m) => m.requestsPerSecond),
-        },
-      ]),
-    );
+    const results = await interleavedRounds(targets, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS }, authorization, postgresCpu);
     const loadAfterRounds = loadavg();
     let soaked: Awaited<ReturnType<typeof soak>> | null = null;
     if (SOAK.includes(ONLY)) {

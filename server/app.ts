@@ -1,14 +1,11 @@
 import Koa from 'koa';
-import { jsonBody, requireJsonType } from './http/body-parser.js';
 import { cors } from './http/cors.js';
-import { methodOverride } from './http/method-override.js';
-import { multipartBody } from './http/multipart-body.js';
 import { errorHandler } from './http/error-handler.js';
 import { requestDeadline } from './http/request-deadline.js';
 import { logSendingErrors } from './http/sending-errors.js';
 import { notFound } from './http/not-found.js';
-import { rejectNul } from './http/reject-nul.js';
 import { requestId } from './http/request-id.js';
+import { requestInput } from './http/request-input.js';
 import { requestLogger } from './http/request-logger.js';
 import { recordDecisions } from './decisions/record-decisions.js';
 import { requireHost } from './http/require-host.js';
@@ -43,11 +40,7 @@ export function createApp(services: Services): Koa<GatehouseState> {
   app.use(requestDeadline(services.config.requestTimeoutMs));
   app.use(requireHost());
   app.use(cors(services.config.cors));
-  app.use(requireJsonType());
-  app.use(jsonBody(services.config.bodyLimit));
-  app.use(multipartBody(services.config.bodyLimit));
-  app.use(rejectNul());
-  app.use(methodOverride());
+  app.use(requestInput(services.config.bodyLimit));
   app.use(service);
   app.use(apiReferenceAssets(services.config.basePath));
   if (services.config.webRoot) app.use(webApp(services.config.webRoot, services.config.basePath));

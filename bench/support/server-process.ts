@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { Session, type Profiler } from 'node:inspector/promises';
 
 export interface CpuSample {
   /** Microseconds of CPU (user + system) the process has used so far. */
@@ -11,10 +12,12 @@ export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
   cpuMicros(): Promise<number>;
+  /** V8's CPU profile of the process (what `node --cpu-prof` writes) while `load` runs. */
+  profile(load: () => Promise<unknown>): Promise<Profiler.Profile>;
   stop(): Promise<void>;
 }
 
-type Message = { url: string } | CpuSample;
+type Message = { url: string } | CpuSample | { profiling: true } | { profile: Profiler.Profile };
 
 /**
  * Starts a benchmark server (a module under bench/http) in a process of its own, so its CPU
@@ -37,6 +40,13 @@ export async function startServerProcess(name: string, module: string, env: Reco
       child.send('cpu');
       return ((await next()) as CpuSample).cpuMicros;
     },
+    async profile(load) {
+      child.send('profile-start');
+      await next();
+      await load();
+      child.send('profile-stop');
+      return ((await next()) as { profile: Profiler.Profile }).profile;
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const gone = once(child, 'exit');
@@ -46,12 +56,25 @@ export async function startServerProcess(name: string, module: string, env: Reco
   };
 }
 
-/** The child's side: announce the URL, answer CPU questions, close on request. */
+/**
+ * The child's side: announce the URL, answer CPU questions, profile between two requests (the
+ * inspector's profiler, so start-up and module loading stay out of it), close on request.
+ */
 export function serveBenchmarkParent(url: string, close: () => Promise<void>): void {
-  process.on('message', (message) => {
+  const profiler = new Session();
+  process.on('message', async (message) => {
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ cpuMicros: user + system } satisfies CpuSample);
+    } else if (message === 'profile-start') {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+      process.send!({ profiling: true });
+    } else if (message === 'profile-stop') {
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      process.send!({ profile });
     } else if (message === 'stop') {
       void close().then(() => process.exit(0));
     }

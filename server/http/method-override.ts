@@ -1,6 +1,5 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { BadRequestError } from '../errors/bad-request-error.js';
-import type { GatehouseState } from './state.js';
 
 export const METHOD_OVERRIDE_HEADER = 'X-HTTP-Method-Override';
 const METHOD_FIELD = '_method';
@@ -11,22 +10,18 @@ const OVERRIDES = ['PUT', 'PATCH', 'DELETE'];
  * method it stands for in the override header or a `_method` body field, which no handler sees.
  * Routing then treats it as that method; anything but PUT, PATCH or DELETE is a 400.
  */
-export function methodOverride(): Middleware<GatehouseState> {
-  return async (ctx, next) => {
-    if (ctx.method === 'POST') {
-      const body: unknown = ctx.request.body;
-      let requested: unknown = ctx.get(METHOD_OVERRIDE_HEADER) || undefined;
-      if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, METHOD_FIELD)) {
-        const { [METHOD_FIELD]: field, ...rest } = body as Record<string, unknown>;
-        requested ??= field;
-        ctx.request.body = rest;
-      }
-      if (requested !== undefined) {
-        const method = typeof requested === 'string' ? requested.toUpperCase() : '';
-        if (!OVERRIDES.includes(method)) throw new BadRequestError(`The method override must be one of: ${OVERRIDES.join(', ')}.`);
-        ctx.method = method;
-      }
-    }
-    await next();
-  };
+export function overrideMethod(ctx: Context): void {
+  if (ctx.method !== 'POST') return;
+  const body: unknown = ctx.request.body;
+  let requested: unknown = ctx.get(METHOD_OVERRIDE_HEADER) || undefined;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, METHOD_FIELD)) {
+    const { [METHOD_FIELD]: field, ...rest } = body as Record<string, unknown>;
+    requested ??= field;
+    ctx.request.body = rest;
+  }
+  if (requested !== undefined) {
+    const method = typeof requested === 'string' ? requested.toUpperCase() : '';
+    if (!OVERRIDES.includes(method)) throw new BadRequestError(`The method override must be one of: ${OVERRIDES.join(', ')}.`);
+    ctx.method = method;
+  }
 }

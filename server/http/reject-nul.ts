@@ -1,6 +1,5 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { BadRequestError } from '../errors/bad-request-error.js';
-import type { GatehouseState } from './state.js';
 
 // PostgreSQL text cannot hold U+0000: a string carrying one fails whatever statement it reaches (a
 // column, a filter, a search) instead of being stored or matched. No input of the service needs
@@ -21,10 +20,7 @@ function holdsNul(input: unknown): boolean {
   return false;
 }
 
-/** 400 for a NUL character in the query string or the JSON body. */
-export function rejectNul(): Middleware<GatehouseState> {
-  return async (ctx, next) => {
-    if (holdsNul(ctx.query) || holdsNul(ctx.request.body)) throw new BadRequestError('The request must not contain NUL characters (\\u0000).');
-    await next();
-  };
+/** 400 for a NUL character in the query string or the parsed body. */
+export function rejectNul(ctx: Context): void {
+  if (holdsNul(ctx.query) || holdsNul(ctx.request.body)) throw new BadRequestError('The request must not contain NUL characters (\\u0000).');
 }

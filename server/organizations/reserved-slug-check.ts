@@ -19,10 +19,12 @@ export function reservedSlugCheck(services: Services, signedIn: RequestChain<Req
   const reserved = reservedSlugs(services.config.routeGroups);
   const prefix = `${services.config.basePath}/`;
   const answer = chain(signedIn.before(taken));
+  // Every request passes here: the method and the path's end settle almost all before any split.
   return (ctx, next) => {
-    const segments = ctx.path.startsWith(prefix) ? ctx.path.slice(prefix.length).replace(/\/$/, '').split('/') : [];
-    const checksReservedSlug =
-      (ctx.method === 'GET' || ctx.method === 'HEAD') && segments.length === 3 && segments[1] === 'organizations' && segments[2] === 'exists' && reserved.has(segments[0]!);
+    const { method, path } = ctx;
+    if ((method !== 'GET' && method !== 'HEAD') || !path.startsWith(prefix) || !/\/exists\/?$/.test(path)) return next();
+    const segments = path.slice(prefix.length).replace(/\/$/, '').split('/');
+    const checksReservedSlug = segments.length === 3 && segments[1] === 'organizations' && reserved.has(segments[0]!);
     return checksReservedSlug ? answer(ctx, next) : next();
   };
 }

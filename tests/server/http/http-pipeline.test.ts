@@ -98,6 +98,27 @@ describe('the HTTP pipeline', () => {
     expect(vendorJson.status).toBe(200);
   });
 
+  it('checks the input of a GET alike with and without a body', async () => {
+    // Node's client frames a GET's body only when told its length.
+    const withBody = (rawBody: string, type = 'application/json') => ({ rawBody, headers: { 'content-type': type, 'content-length': String(Buffer.byteLength(rawBody)) } });
+    const nul = { message: 'The request must not contain NUL characters (\\u0000).' };
+    const inQuery = await server.api.get('/api/health?note=%00');
+    expect([inQuery.status, inQuery.body]).toEqual([400, nul]);
+    const inBody = await server.api.get('/api/health', withBody('{"note":"a\\u0000b"}'));
+    expect([inBody.status, inBody.body]).toEqual([400, nul]);
+    const textBody = await server.api.get('/api/health', withBody('note', 'text/plain'));
+    expect(textBody.status).toBe(415);
+    const encodedNothing = await server.api.get('/api/health', { headers: { 'content-type': 'application/json', 'content-encoding': 'br-nope' } });
+    expect(encodedNothing.status).toBe(400);
+    const jsonBody = await server.api.get('/api/health', withBody('{"note":"ignored"}'));
+    expect([jsonBody.status, jsonBody.body]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('applies the method override of a POST without a body', async () => {
+    const response = await server.api.post('/api/health', { headers: { 'x-http-method-override': 'GET' } });
+    expect([response.status, response.body]).toEqual([400, { message: 'The method override must be one of: PUT, PATCH, DELETE.' }]);
+  });
+
   it('answers a body over the limit with 413', async () => {
     const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'x'.repeat(2048) } });
     expect(response.status).toBe(413);

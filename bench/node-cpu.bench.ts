@@ -1,0 +1,137 @@
+// `npm run bench -- node-cpu`: issue 39's goals, Gatehouse's own CPU per request against the
+// floor's (bench/http/one-round-trip-server.ts: a minimal Koa + pg endpoint doing the same work in
+// one round trip), each server in a process of its own and autocannon in another. A `bench`
+// tenant with BENCH_ROWS posts (default 100,000); show, show at BENCH_TAIL_CONNECTIONS (default
+// 32) and index page 1 with its exact total are measured in BENCH_ROUNDS interleaved rounds
+// (default 3) of BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 8); each figure is its
+// own median over the rounds. BENCH_BASELINE=<directory> adds the same targets served by another
+// checkout of Gatehouse (its bench/http/gatehouse-server.ts, e.g. `git archive main` unpacked with
+// this checkout's node_modules linked in), for a before/after of a change in the same run.
+// Then two fresh instances answer, one shows and one index pages, for BENCH_PROFILE_SECONDS
+// (default 5) to warm up and as long again under V8's CPU profiler (what `node --cpu-prof`
+// runs, started once warm), and each profile is summarized: self time by module and the
+// functions with the most of it. PostGraphile is not among the servers: its v5 releases
+// need Node 22, and Gatehouse supports Node 20 (docs/benchmarks.md). Writes
+// bench/results/node-cpu.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { withBenchDatabase } from './support/bench-database.js';
+import { seededBenchServersEnv } from './support/bench-servers-env.js';
+import { clusterCpu } from './support/cluster-cpu.js';
+import { printedProfile, summarizeProfile, type ProfileSummary } from './support/cpu-profile.js';
+import { printedGoals, verdictOf, type Goal } from './support/goals.js';
+import { interleavedRounds, round2, type HttpTarget, type MedianFigures } from './support/http-target.js';
+import { generateLoad } from './support/load-generator.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { ownerAuthorization } from './support/sign-in.js';
+import { benchSetting as setting } from './support/bench-setting.js';
+
+const ROWS = setting('BENCH_ROWS', 100_000);
+const SECONDS = setting('BENCH_SECONDS', 3);
+const ROUNDS = setting('BENCH_ROUNDS', 3);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 8);
+const TAIL_CONNECTIONS = setting('BENCH_TAIL_CONNECTIONS', 32);
+const PROFILE_SECONDS = setting('BENCH_PROFILE_SECONDS', 5);
+const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
+const PER_PAGE = 25;
+
+const here = dirname(fileURLToPath(import.meta.url));
+const resultsFile = join(here, 'results', 'node-cpu.json');
+const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
+
+const SERVERS = { gatehouse: 'gatehouse', floor: 'floor', baseline: 'gatehouse, baseline' } as const;
+type ServerName = (typeof SERVERS)[keyof typeof SERVERS];
+const SHOW = 'show';
+const TAIL = `show at ${TAIL_CONNECTIONS} connections`;
+const INDEX = 'index page 1, exact total';
+const targetName = (route: string, server: ServerName) => `${route}: ${server}`;
+
+await withBenchDatabase(async (ownerUrl) => {
+  const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
+  const servers = new Map<ServerName, ServerProcess>([
+    [SERVERS.gatehouse, await startServerProcess(SERVERS.gatehouse, gatehouseModule, env)],
+    [SERVERS.floor, await startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env)],
+  ]);
+  if (BASELINE) servers.set(SERVERS.baseline, await startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env));
+  const postgresCpu = await clusterCpu(ownerUrl);
+  const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
+  const index = `/api/${tenant.slug}/posts?per_page=${PER_PAGE}`;
+  const authorization = await ownerAuthorization(servers.get(SERVERS.gatehouse)!.url);
+  const loadBefore = loadavg();
+  let results: Record<string, MedianFigures>;
+  try {
+    const targets: HttpTarget[] = [...servers].flatMap(([name, server]) => [
+      { name: targetName(SHOW, name), server, path: show },
+      { name: targetName(TAIL, name), server, path: show, connections: TAIL_CONNECTIONS },
+      { name: targetName(INDEX, name), server, path: index },
+    ]);
+    results = await interleavedRounds(targets, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS }, authorization, postgresCpu);
+  } finally {
+    for (const server of servers.values()) await server.stop();
+  }
+  const loadAfterRounds = loadavg();
+
+  /** A fresh instance's CPU profile while it answers `path`, once warmed up. */
+  const profiled = async (path: string): Promise<ProfileSummary> => {
+    const server = await startServerProcess('gatehouse, profiled', gatehouseModule, env);
+    const load = (seconds: number) => generateLoad({ url: `${server.url}${path}`, headers: { authorization }, connections: CONNECTIONS, length: { seconds } });
+    try {
+      await load(PROFILE_SECONDS);
+      return summarizeProfile(await server.profile(() => load(PROFILE_SECONDS)));
+    } finally {
+      await server.stop();
+    }
+  };
+  console.log(`Profiling show and index for ${PROFILE_SECONDS} s each...`);
+  const profiles = { show: await profiled(show), index: await profiled(index) };
+
+  const figure = (route: string, server: ServerName, name: keyof MedianFigures) => results[targetName(route, server)]?.[name] as number | undefined;
+  const ratio = (route: string, over: ServerName, under: ServerName, name: 'requestsPerSecond' | 'p99Ms' | 'serverCpuMsPerRequest') => {
+    const [a, b] = [figure(route, over, name), figure(route, under, name)];
+    return a === undefined || b === undefined ? null : round2(a / b);
+  };
+  const { gatehouse, floor, baseline } = SERVERS;
+  const goals: Goal[] = [
+    { name: 'server CPU per show, gatehouse / floor', bound: 'at most', target: 1.3, measured: ratio(SHOW, gatehouse, floor, 'serverCpuMsPerRequest') },
+    { name: 'server CPU per index page, gatehouse / floor', bound: 'at most', target: 1.3, measured: ratio(INDEX, gatehouse, floor, 'serverCpuMsPerRequest') },
+    // PostGraphile v5 needs Node 22 (see the header): this goal stays unmeasured here.
+    { name: 'show req/s, gatehouse / PostGraphile', bound: 'at least', target: 1.5, measured: null },
+    { name: 'index page 1 req/s, gatehouse / floor', bound: 'at least', target: 1, measured: ratio(INDEX, gatehouse, floor, 'requestsPerSecond') },
+    { name: `show p99 at ${TAIL_CONNECTIONS} connections, gatehouse / floor`, bound: 'at most', target: 1.2, measured: ratio(TAIL, gatehouse, floor, 'p99Ms') },
+  ];
+  const verdicts = Object.fromEntries(goals.map((goal) => [goal.name, verdictOf(goal)]));
+  const againstBaseline = BASELINE
+    ? {
+        'show req/s, gatehouse / baseline': ratio(SHOW, gatehouse, baseline, 'requestsPerSecond'),
+        'server CPU per show, gatehouse / baseline': ratio(SHOW, gatehouse, baseline, 'serverCpuMsPerRequest'),
+        'index req/s, gatehouse / baseline': ratio(INDEX, gatehouse, baseline, 'requestsPerSecond'),
+        'server CPU per index page, gatehouse / baseline': ratio(INDEX, gatehouse, baseline, 'serverCpuMsPerRequest'),
+        [`show p99 at ${TAIL_CONNECTIONS} connections, gatehouse / baseline`]: ratio(TAIL, gatehouse, baseline, 'p99Ms'),
+      }
+    : null;
+  const result = {
+    benchmark: 'node-cpu',
+    rows_in_tenant: ROWS,
+    per_page: PER_PAGE,
+    connections: CONNECTIONS,
+    tail_connections: TAIL_CONNECTIONS,
+    seconds_per_round: SECONDS,
+    rounds: ROUNDS,
+    baseline: BASELINE,
+    load_generator: 'autocannon, in its own process',
+    load_average: { before: loadBefore.map(round2), after_rounds: loadAfterRounds.map(round2) },
+    results,
+    against_baseline: againstBaseline,
+    goals: verdicts,
+    profiles,
+    node: process.version,
+    measured_at: new Date().toISOString(),
+  };
+  await mkdir(dirname(resultsFile), { recursive: true });
+  await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify({ results, againstBaseline }, null, 2));
+  console.log(`\nShow, profiled: ${printedProfile(profiles.show)}\n\nIndex, profiled: ${printedProfile(profiles.index)}`);
+  console.log(`\nGoals (issue 39), one run, against the one-round-trip floor:\n${printedGoals(verdicts)}`);
+});

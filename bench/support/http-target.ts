@@ -1,0 +1,98 @@
+import { cpuMsBetween } from './cluster-cpu.js';
+import { generateLoad, type LoadResult } from './load-generator.js';
+import type { ServerProcess } from './server-process.js';
+
+/** One URL of one benchmark server, loaded by autocannon in each round. */
+export interface HttpTarget {
+  name: string;
+  server: ServerProcess;
+  path: string;
+  headers?: Record<string, string>;
+  /** Default: the rounds' own. */
+  connections?: number;
+}
+
+export interface RoundLength {
+  seconds: number;
+  connections: number;
+}
+
+export interface Measured extends LoadResult {
+  serverCpuMsPerRequest: number;
+  postgresCpuMsPerRequest: number | null;
+}
+
+/** A target's figures over its rounds: each the median of its own. */
+export interface MedianFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  serverCpuMsPerRequest: number;
+  postgresCpuMsPerRequest: number | null;
+  rounds: number[];
+}
+
+export const round2 = (value: number) => Math.round(value * 100) / 100;
+const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
+
+/**
+ * Loads the target for `seconds` and reads the CPU the server's process and PostgreSQL (a reading
+ * of clusterCpu; null where /proc cannot be read) spent meanwhile, per request.
+ */
+export async function measureTarget(
+  target: HttpTarget,
+  { seconds, connections }: RoundLength,
+  authorization: string,
+  postgresCpu: () => Promise<Map<string, number> | null>,
+): Promise<Measured> {
+  const [cpuBefore, pgBefore] = [await target.server.cpuMicros(), await postgresCpu()];
+  const load = await generateLoad({
+    url: `${target.server.url}${target.path}`,
+    headers: { authorization, ...target.headers },
+    connections: target.connections ?? connections,
+    length: { seconds },
+  });
+  const [cpuAfter, pgAfter] = [await target.server.cpuMicros(), await postgresCpu()];
+  return {
+    ...load,
+    serverCpuMsPerRequest: round2((cpuAfter - cpuBefore) / 1000 / load.requests),
+    postgresCpuMsPerRequest: pgBefore === null || pgAfter === null ? null : round2(cpuMsBetween(pgBefore, pgAfter) / load.requests),
+  };
+}
+
+export function medianFigures(measured: Measured[]): MedianFigures {
+  return {
+    requestsPerSecond: median(measured, (m) => m.requestsPerSecond).requestsPerSecond,
+    p50Ms: median(measured, (m) => m.p50Ms).p50Ms,
+    p99Ms: median(measured, (m) => m.p99Ms).p99Ms,
+    serverCpuMsPerRequest: median(measured, (m) => m.serverCpuMsPerRequest).serverCpuMsPerRequest,
+    postgresCpuMsPerRequest: median(measured, (m) => m.postgresCpuMsPerRequest ?? 0).postgresCpuMsPerRequest,
+    rounds: measured.map((m) => m.requestsPerSecond),
+  };
+}
+
+/**
+ * Every target measured in each of `rounds` interleaved rounds of `seconds` at `connections`
+ * (unless the target names its own), after one warm-up
+ * second each, so a machine busy for a while slows every target alike; the medians per target.
+ */
+export async function interleavedRounds(
+  targets: HttpTarget[],
+  { rounds, ...length }: RoundLength & { rounds: number },
+  authorization: string,
+  postgresCpu: () => Promise<Map<string, number> | null>,
+): Promise<Record<string, MedianFigures>> {
+  console.log('Warming up...');
+  for (const target of targets) await measureTarget(target, { ...length, seconds: 1 }, authorization, postgresCpu);
+  const measured = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    // Each round starts one target further on, so no target always follows the same neighbour.
+    const shift = (round - 1) % targets.length;
+    for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+      const result = await measureTarget(target, length, authorization, postgresCpu);
+      measured.get(target.name)!.push(result);
+      console.log(`round ${round}, ${target.name}: ${result.requestsPerSecond} req/s, p99 ${result.p99Ms} ms, server CPU ${result.serverCpuMsPerRequest} ms/req`);
+    }
+  }
+  return Object.fromEntries([...measured].map(([name, results]) => [name, medianFigures(results)]));
+}

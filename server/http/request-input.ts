@@ -1,0 +1,40 @@
+import type { Context, Middleware } from 'koa';
+import { jsonBody, requireJsonType } from './body-parser.js';
+import { chain } from './chain.js';
+import { overrideMethod } from './method-override.js';
+import { multipartBody } from './multipart-body.js';
+import { rejectNul } from './reject-nul.js';
+import type { GatehouseState } from './state.js';
+
+/**
+ * A request that frames no body (neither Content-Length nor Transfer-Encoding, RFC 9112 6.3) and
+ * names no type: every body middleware would read nothing and give `{}`, so it skips them all.
+ * A request that names a type goes through them even without a body, as the parser's answer to
+ * its headers alone (an unknown Content-Encoding, say) is part of the contract.
+ */
+const isBodiless = (ctx: Context) => {
+  const { headers } = ctx.req;
+  return headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && headers['content-type'] === undefined;
+};
+
+/** What every request's input must pass once read: no NUL anywhere, and a POST's method override. */
+const checked: Middleware<GatehouseState> = (ctx, next) => {
+  rejectNul(ctx);
+  overrideMethod(ctx);
+  return next();
+};
+
+/**
+ * The request's input as handlers read it: the body parsed (JSON, URL-encoded or multipart, within
+ * `bodyLimit`), the query and the body free of NUL, a POST's method override applied. A bodiless
+ * request (every ordinary GET and HEAD) gets its empty body and its checks in one step, without a
+ * parser's asynchronous layers.
+ */
+export function requestInput(bodyLimit: string): Middleware<GatehouseState> {
+  const parsed = chain<GatehouseState, object>([requireJsonType(), jsonBody(bodyLimit), multipartBody(bodyLimit), checked]);
+  return (ctx, next) => {
+    if (!isBodiless(ctx)) return parsed(ctx, next);
+    ctx.request.body = {};
+    return checked(ctx, next);
+  };
+}
