@@ -54,6 +54,9 @@ const NO_MODEL_CHECK: Readonly<Record<string, string>> = {
   permissionCatalog: 'any member',
   explainDecision: 'the explanation itself',
   listDecisions: 'an administration permission (decisions.index)',
+  listServiceResources: 'an administration permission (service_resources.index) outside tenancy',
+  registerServiceResource: 'an administration permission (service_resources.update) outside tenancy',
+  removeServiceResource: 'an administration permission (service_resources.destroy) outside tenancy',
 };
 
 /** Data routes that are no standard action: several writes, aggregates, an audit trail. */
