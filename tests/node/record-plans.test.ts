@@ -79,6 +79,15 @@ describe('the plans of authorize', () => {
     ]);
   });
 
+  it('refuses a body with neither list, or too many plans, with a 422 naming the field', async () => {
+    const empty = await server.api.post('/api/acme/authorize', { token: tokens.owner!, body: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors.checks).toEqual(['The checks field must be an array.']);
+    const many = await server.api.post('/api/acme/authorize', { token: tokens.owner!, body: { plans: Array.from({ length: 101 }, () => ({ model: 'posts', action: 'index' })) } });
+    expect(many.status).toBe(422);
+    expect(many.body.errors.plans).toEqual(['At most 100 plans may be asked at once.']);
+  });
+
   it('selects, through @gatehouse/node, exactly the posts the list answers and the PATCH allows', async () => {
     for (const who of ['viewer', 'contributor', 'owner']) {
       const [index, update] = await gatehouse.plans(tokens[who]!, 'acme', [
