@@ -2,7 +2,7 @@ import { createGatehouse, planToSql, UnmappedRelationError, type AuthorizePlan, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../server/support/data-server.js';
 import type { TestServer } from '../server/support/test-server.js';
-import { apiBase } from './support.js';
+import { apiBase, grant } from './support.js';
 
 // Issue 35, "which records": authorize answers a plan per model and action, and @gatehouse/node's
 // WHERE for it selects on the real posts table exactly what Gatehouse's own list and PATCH allow.
@@ -106,6 +106,13 @@ describe('the plans of authorize', () => {
     const patchable = await patchableIds('editor');
     expect(patchable.length).toBeGreaterThan(0);
     expect(await selectedIds(update!)).toEqual(patchable);
+  });
+
+  it('narrows a record action to the records show reads: a 404 is not in the plan', async () => {
+    await grant(server, 'contributor@acme.test', 'posts.update');
+    const [update] = await plansOf('contributor', [{ model: 'posts', action: 'update' }]);
+    expect(update).toMatchObject({ kind: 'conditional', condition: { op: 'or' } });
+    expect(await selectedIds(update!)).toEqual(await patchableIds('contributor'));
   });
 });
 
