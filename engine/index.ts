@@ -1,9 +1,10 @@
 export { abilityPermits } from './ability/ability-permits.js';
 export { compileAbility, compileRules, type RuleConditions } from './ability/compile-ability.js';
-export { accessPlan, ALWAYS, conditionOf, conditionsOn, NEVER, planOf, type AccessPlan } from './conditions/access-plan.js';
+export { accessPlan, ALWAYS, bothPlans, conditionOf, conditionsOn, NEVER, planOf, type AccessPlan } from './conditions/access-plan.js';
 export { conditionContext } from './conditions/condition-context.js';
 export { createConditionCatalog, EMPTY_CATALOG, type ConditionCatalog } from './conditions/condition-catalog.js';
 export { conditionToCasl } from './conditions/condition-to-casl.js';
+export { conditionSql, type SqlPiece, type SqlTarget } from './conditions/condition-sql.js';
 export { mapOperands } from './conditions/map-operands.js';
 export * from './conditions/condition-tree.js';
 export type { DeclaredQuantifier, DeclaredTests, DeclaredValue, RecordCondition, RecordConditions } from './conditions/declared-condition.js';

@@ -1,4 +1,4 @@
-import type { AuthorizeCheck, AuthorizeResult } from '@gatehouse/engine/wire';
+import type { AuthorizeCheck, AuthorizePlan, AuthorizePlanRequest, AuthorizeResult } from '@gatehouse/engine/wire';
 import type { ResourcePolicy } from '@gatehouse/engine';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
 import { HttpClient, type Timeouts } from './http-client.js';
@@ -38,6 +38,8 @@ export interface Gatehouse {
    * path below `baseURL`: the organization's slug (`acme`), or `{group}/{org}`.
    */
   authorize(token: string, org: string, checks: readonly AuthorizeCheck[]): Promise<AuthorizeResult[]>;
+  /** `POST {t}/authorize` with `plans`: which records of each model the caller may act on, for `planToSql`. */
+  plans(token: string, org: string, plans: readonly AuthorizePlanRequest[]): Promise<AuthorizePlan[]>;
   /**
    * Role, effective permissions and abilities in `org`, cached per session and organization and
    * revalidated by ETag once older than `maxAge` seconds (this call's, else the client's).
@@ -58,14 +60,13 @@ export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, onUn
   const verifier = new TokenVerifier(http, publicKeys, now);
   const cache = new PermissionsCache(http, now, onUnavailable);
   const verifyToken = (token: string) => verifier.verify(token);
+  const askAuthorize = async (token: string, org: string, body: object) => (await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body })).body;
   const permissionsOf = (token: string, caller: TokenCaller, org: string, options: PermissionsOptions = {}) =>
     cache.get(token, caller.sessionId, tenantPath(org), (options.maxAge ?? maxAge) * 1000);
   return {
     verifyToken,
-    async authorize(token, org, checks) {
-      const response = await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body: { checks } });
-      return (response.body as { results: AuthorizeResult[] }).results;
-    },
+    authorize: async (token, org, checks) => ((await askAuthorize(token, org, { checks })) as { results: AuthorizeResult[] }).results,
+    plans: async (token, org, plans) => ((await askAuthorize(token, org, { plans })) as { plans: AuthorizePlan[] }).plans,
     permissions: async (token, org, options) => permissionsOf(token, await verifyToken(token), org, options),
     async policy(token, org, Policy) {
       const caller = await verifyToken(token);

@@ -46,3 +46,11 @@ export function serviceStatus(error: GatehouseError): number {
   if (error.kind === 'unavailable' || error.kind === 'timeout') return 503;
   return error.status ?? 404;
 }
+
+/** A plan names a relation the table given to `planToSql` does not map: it cannot be applied, so nothing is filtered by guesswork. */
+export class UnmappedRelationError extends Error {
+  constructor(readonly relation: string) {
+    super(`The plan tests the relation ${relation}: give its table in the relations of planToSql.`);
+    this.name = new.target.name;
+  }
+}

@@ -1,7 +1,7 @@
 import { EXCLUSION_PREFIX, parsePermissionEntries } from '../permissions/permission-entries.js';
 import { CONDITION_SEPARATOR, type Permission } from '../permissions/parse-permission.js';
 import type { ConditionCatalog } from './condition-catalog.js';
-import { FALSE, type ConditionNode } from './condition-tree.js';
+import { FALSE, TRUE, type ConditionNode } from './condition-tree.js';
 import { combine, negate, resolveCondition, type ConditionContext } from './resolve-condition.js';
 
 /**
@@ -41,6 +41,11 @@ export function planOf(condition: ConditionNode): AccessPlan {
   if (condition.op === 'false') return NEVER;
   return { kind: 'conditional', condition };
 }
+
+const conditionOfPlan = (plan: AccessPlan): ConditionNode => (plan.kind === 'conditional' ? plan.condition : plan.kind === 'always' ? TRUE : FALSE);
+
+/** The records both plans allow: a record action reads its record through `show` first, then checks the action. */
+export const bothPlans = (first: AccessPlan, second: AccessPlan): AccessPlan => planOf(combine('and', [conditionOfPlan(first), conditionOfPlan(second)]));
 
 /** The conditioned entries of an effective list on `{slug}.{action}`, grants then exclusions: what a refusal on a record names. */
 export function conditionsOn(permissions: Iterable<string>, slug: string, action: string): string[] {

@@ -1,3 +1,5 @@
+import type { ConditionNode } from '../conditions/condition-tree.js';
+
 /**
  * The gates an authorize check can be refused at: the check's own model, action or request
  * (an unknown model or action, a malformed id), then the gates of the real request.
@@ -39,3 +41,17 @@ export interface AuthorizeResult {
    */
   hidden_fields?: string[];
 }
+
+/** One plan asked of `POST {t}/authorize`: which records of `model` may the caller `action`? */
+export interface AuthorizePlanRequest {
+  model: string;
+  action: string;
+}
+
+/**
+ * The answer to one plan, in the order asked: every record (`always`), none (`never`, with the
+ * refusal when the model or action is unknown or the listing is refused), or those the
+ * condition matches (`conditional`), the caller's facts already filled in.
+ */
+export type AuthorizePlan = AuthorizePlanRequest &
+  ({ kind: 'always' } | { kind: 'never'; message?: string; reason?: AuthorizeReason } | { kind: 'conditional'; condition: ConditionNode });

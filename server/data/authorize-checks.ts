@@ -3,7 +3,9 @@ import { validate } from '../http/validate.js';
 import { createModelRegistry } from '../models/model-registry.js';
 import { markDenied } from '../permissions/denied-refusal.js';
 import type { Services } from '../services.js';
+import type { AuthorizePlan } from '@gatehouse/engine';
 import { authorizeSchema } from './authorize-schema.js';
+import { authorizePlan } from './authorize-plans.js';
 import { checkAction, type CheckResult, type ServedCheck } from './check-action.js';
 import { checkResourceAction } from './check-resource-action.js';
 import { askingService, recordAuthorizeRefusals } from '../decisions/authorize-refusals.js';
@@ -22,11 +24,12 @@ const contextOf = (services: Services, ctx: GatehouseContext<DataState>) => data
  * caller's tenant transaction, answered in order, a refusal with the reason its 403 would carry;
  * a check on another service's registered resource by the caller's permissions. A refused or
  * unknown check is that check's answer, never the call's; refusals go to the decision log and
- * the metrics like refused requests.
+ * the metrics like refused requests. Each plan asked (`plans`) answers which records of a model
+ * the caller may act on: always, never, or a condition.
  */
 export function authorizeChecks(services: Services, served: readonly ServedCheck[]): GatehouseMiddleware<DataState> {
   return async (ctx) => {
-    const { checks } = validate(authorizeSchema, ctx.request.body);
+    const { checks = [], plans } = validate(authorizeSchema, ctx.request.body);
     const service = askingService(ctx);
     const context = contextOf(services, ctx);
     const servedBy = { ability: ctx.state.authorization.ability, checks: served };
@@ -38,7 +41,13 @@ export function authorizeChecks(services: Services, served: readonly ServedCheck
       results.push(result.allowed ? result : { ...result, reason: markDenied(result.reason, ctx.state.membership) });
     }
     recordAuthorizeRefusals(ctx, { decisions: services.decisions, metrics: services.observability.metrics, service }, checks, results);
-    ctx.body = { results };
+    if (plans === undefined) {
+      ctx.body = { results };
+      return;
+    }
+    const answered: AuthorizePlan[] = [];
+    for (const asked of plans) answered.push(await authorizePlan(context, asked, servedBy));
+    ctx.body = { results, plans: answered };
   };
 }
 

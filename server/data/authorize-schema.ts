@@ -11,7 +11,12 @@ const checkSchema = z.strictObject({
   include: names('include').optional(),
 });
 
-/** The body of `POST {t}/authorize`: checks answered in order. */
-export const authorizeSchema = z.strictObject({
-  checks: z.array(checkSchema, { error: 'The checks field must be an array.' }).max(MAX_AUTHORIZE_CHECKS, `At most ${MAX_AUTHORIZE_CHECKS} checks may be asked at once.`),
-});
+const planSchema = checkSchema.pick({ model: true, action: true });
+
+/** The body of `POST {t}/authorize`: checks, and plans ("which records may I?"), each answered in order; one of the two lists at least. */
+export const authorizeSchema = z
+  .strictObject({
+    checks: z.array(checkSchema, { error: 'The checks field must be an array.' }).max(MAX_AUTHORIZE_CHECKS, `At most ${MAX_AUTHORIZE_CHECKS} checks may be asked at once.`).optional(),
+    plans: z.array(planSchema, { error: 'The plans field must be an array.' }).max(MAX_AUTHORIZE_CHECKS, `At most ${MAX_AUTHORIZE_CHECKS} plans may be asked at once.`).optional(),
+  })
+  .refine((body) => body.checks !== undefined || body.plans !== undefined, { message: 'The checks field must be an array.', path: ['checks'] });

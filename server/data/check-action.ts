@@ -65,7 +65,10 @@ const ACTION_GATES: Readonly<Record<StandardAction, ActionGate>> = {
   forceDelete: record('forceDelete'),
 };
 
-const isStandardAction = (action: string): action is StandardAction => Object.hasOwn(ACTION_GATES, action);
+export const isStandardAction = (action: string): action is StandardAction => Object.hasOwn(ACTION_GATES, action);
+
+/** Whether an action is about one record, so its request reads the record through `show` before the action's own gates. */
+export const isRecordAction = (action: StandardAction): boolean => ACTION_GATES[action].record;
 
 const refused = (refusal: Refusal): CheckResult => ({ allowed: false, ...refusal });
 
