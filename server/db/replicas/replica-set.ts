@@ -27,6 +27,8 @@ interface Kept {
   readonly state: ReplicaState;
   readonly database: Database;
   polling: boolean;
+  /** When a poll last found it caught up with the primary (ms since the epoch); null: not since it was first polled. */
+  caughtUpAt: number | null;
 }
 
 export interface Replica {
@@ -38,6 +40,17 @@ interface PollRow {
   standby: boolean;
   replayed: string | null;
   age: number | null;
+}
+
+/**
+ * How far behind a replica is that has not replayed what the primary had: the age of the last
+ * transaction it replayed, or for how long it has been behind, whichever is less. The age alone
+ * says nothing right after a quiet spell (the last transaction replayed may be an hour old, or
+ * none since the standby started), when the replica has only just fallen behind.
+ */
+function behindFor(ageSeconds: number | null, caughtUpAt: number | null): number {
+  const since = caughtUpAt === null ? Number.POSITIVE_INFINITY : (Date.now() - caughtUpAt) / 1000;
+  return Math.min(ageSeconds ?? Number.POSITIVE_INFINITY, since);
 }
 
 const nameOf = (url: string) => {
@@ -74,6 +87,7 @@ export class ReplicaSet {
       state: { name: nameOf(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
       database,
       polling: false,
+      caughtUpAt: null,
     }));
   }
 
@@ -106,7 +120,8 @@ export class ReplicaSet {
       // A server that left recovery was promoted: it is no replica of this primary any more.
       state.replayed = row.standby && row.replayed !== null ? walPosition(row.replayed) : null;
       const caughtUp = state.replayed !== null && primary !== null && state.replayed >= primary;
-      state.lagSeconds = state.replayed === null ? Number.POSITIVE_INFINITY : caughtUp ? 0 : (row.age ?? Number.POSITIVE_INFINITY);
+      if (caughtUp) replica.caughtUpAt = Date.now();
+      state.lagSeconds = state.replayed === null ? Number.POSITIVE_INFINITY : caughtUp ? 0 : behindFor(row.age, replica.caughtUpAt);
       state.usable = state.replayed !== null && state.lagSeconds <= this.#maxLagSeconds;
     } catch {
       Object.assign(state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
