@@ -4,7 +4,7 @@
 export { ABILITY_OPTIONS } from './ability-options.js';
 export { AUTHORIZE_GATES, SERVICE_HEADER, type AuthorizeCheck, type AuthorizeGate, type AuthorizeReason, type AuthorizeResult } from './authorize-check.js';
 export { PAGE_HEADERS } from './page-headers.js';
-export { GATE_STATUS, type Decision, type DecisionCheck, type RecordState } from './decision.js';
+export { EXPLAIN_GATES, GATE_STATUS, type Decision, type DecisionCheck, type ExplainGate, type RecordState } from './decision.js';
 export { DECISION_GATES, REFUSAL_GATES, type DecisionGate, type RefusalGate, type RefusalReason } from './refusal-reason.js';
 export { POLICY_ACTIONS, STANDARD_ACTIONS, type PolicyMethod, type StandardAction } from './standard-actions.js';
 export { footerKeyId, tokenFooter } from './token-footer.js';
