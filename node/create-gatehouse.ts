@@ -21,6 +21,11 @@ export interface GatehouseOptions {
    * answers until Gatehouse answers again; `'cached'` keeps using those younger than `maxAge`.
    */
   onUnavailable?: OnUnavailable;
+  /**
+   * This service's name (lower-case letters, digits, `-` and `_`), sent as `X-Gatehouse-Service`
+   * with every call: the decision log names it on the refusals of its `authorize` calls.
+   */
+  service?: string;
   /** The clock, in milliseconds since the epoch, for cache ages, the key list's `max-age` and token expiry; default `Date.now`. */
   now?: () => number;
 }
@@ -55,8 +60,8 @@ export interface Gatehouse {
   close(): void;
 }
 
-export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, onUnavailable = 'fail', now = Date.now }: GatehouseOptions): Gatehouse {
-  const http = new HttpClient(baseURL, timeout);
+export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, onUnavailable = 'fail', service, now = Date.now }: GatehouseOptions): Gatehouse {
+  const http = new HttpClient(baseURL, timeout, service);
   const verifier = new TokenVerifier(http, publicKeys, now);
   const cache = new PermissionsCache(http, now, onUnavailable);
   const verifyToken = (token: string) => verifier.verify(token);

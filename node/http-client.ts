@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { SERVICE_HEADER } from '@gatehouse/engine/wire';
 import { GatehouseError, kindOfStatus, UnauthenticatedError } from './errors.js';
 
 export interface JsonResponse {
@@ -36,19 +37,22 @@ export class HttpClient {
   private readonly base: URL;
   private readonly agent: HttpAgent;
   private readonly timeouts: Required<Timeouts>;
+  /** Sent with every call: the asking service's name (`X-Gatehouse-Service`), when it gave one. */
+  private readonly sentHeaders: Readonly<Record<string, string>>;
   /** Whether the last call found Gatehouse unreachable, slow or failing (`unavailable`, `timeout`). */
   unavailable = false;
 
-  constructor(baseURL: string, timeouts: Timeouts = {}) {
+  constructor(baseURL: string, timeouts: Timeouts = {}, service?: string) {
     this.base = new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.sentHeaders = service === undefined ? {} : { [SERVICE_HEADER]: service };
   }
 
   private send({ method, path, token, body, ifNoneMatch }: JsonRequest): Promise<JsonResponse> {
     const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.sentHeaders, accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;

@@ -6,8 +6,10 @@ import { useScopedMutation } from './use-scoped-request.js';
 
 /** A data request to explain: the caller's own, or `userId`'s (needs `decisions.explain`). */
 export interface ExplainRequest {
+  /** A model, or another service's registered resource (decided by its permission alone). */
   model: string;
-  action: StandardAction;
+  /** A standard action of a model, or an action the resource registers. */
+  action: StandardAction | (string & {});
   /** The record, for show, update, destroy, restore and forceDelete. */
   id?: RecordId;
   userId?: number;

@@ -6,6 +6,9 @@ import type { ConditionNode } from '../conditions/condition-tree.js';
  */
 export const AUTHORIZE_GATES = ['model', 'action', 'request', 'record', 'policy', 'fields', 'include'] as const;
 
+/** The header another service names itself with when it asks: the decision log's `service`. */
+export const SERVICE_HEADER = 'X-Gatehouse-Service';
+
 export type AuthorizeGate = (typeof AUTHORIZE_GATES)[number];
 
 /** Why a check was refused: only what the caller may know about themself, as a 403's reason. */

@@ -2,7 +2,8 @@ import type { FieldsExplanation } from '../explain/explain-fields.js';
 import type { IncludesExplanation } from '../explain/explain-includes.js';
 import type { PermissionExplanation } from '../explain/explain-permission.js';
 import type { PolicyExplanation } from '../explain/explain-policy.js';
-import type { DecisionGate } from './refusal-reason.js';
+import type { AuthorizeReason } from './authorize-check.js';
+import { DECISION_GATES } from './refusal-reason.js';
 
 /**
  * Where a record stands for an explained request. `not_found` is all a caller may learn of a
@@ -11,9 +12,18 @@ import type { DecisionGate } from './refusal-reason.js';
  */
 export type RecordState = 'visible' | 'not_found' | 'missing' | 'not_in_organization' | 'hidden_by_scope' | 'hidden_by_row_security' | 'trashed' | 'not_trashed';
 
+/**
+ * The gates of an explained decision: a request's, and for a check on another service's
+ * resource, its `action` (not one the resource registers) and `request` (fields or includes,
+ * which that service checks), as `authorize` refuses them.
+ */
+export const EXPLAIN_GATES = [...DECISION_GATES, 'action', 'request'] as const;
+
+export type ExplainGate = (typeof EXPLAIN_GATES)[number];
+
 /** One gate of the decision, in the documented order of checks. */
 export interface DecisionCheck {
-  readonly gate: DecisionGate;
+  readonly gate: ExplainGate;
   readonly passed: boolean;
   /** The check in words: `lacks posts.destroy`, `not in this organization`. */
   readonly detail: string;
@@ -30,16 +40,21 @@ export interface DecisionCheck {
 export interface Decision {
   readonly allowed: boolean;
   /** The first gate that refused; null when every one passed. */
-  readonly gate: DecisionGate | null;
+  readonly gate: ExplainGate | null;
   /** The status the request itself answers with (its success status when allowed). */
   readonly status: number;
   readonly user: { readonly id: number; readonly name: string; readonly email: string; readonly role: string };
   readonly request: { readonly method: string; readonly route: string; readonly model: string; readonly action: string; readonly id?: number; readonly fields?: string[]; readonly include?: string[] };
   readonly checks: DecisionCheck[];
+  /** For a check on another service's resource, a refusal's `reason` as `authorize` answers it. */
+  readonly reason?: AuthorizeReason;
 }
 
-/** The status a refusal at each gate answers with: a non-member and a hidden record look like nothing. */
-export const GATE_STATUS: Readonly<Record<DecisionGate, number>> = {
+/**
+ * The status a refusal at each gate answers with: a non-member and a hidden record look like
+ * nothing; a resource check's action or request is the caller's mistake.
+ */
+export const GATE_STATUS: Readonly<Record<ExplainGate, number>> = {
   authentication: 401,
   route_group: 403,
   organization: 404,
@@ -49,4 +64,6 @@ export const GATE_STATUS: Readonly<Record<DecisionGate, number>> = {
   fields: 403,
   include: 403,
   administration: 403,
+  action: 422,
+  request: 422,
 };

@@ -1,4 +1,4 @@
-import { DECISION_GATES, GATE_STATUS, type DecisionGate } from '@gatehouse/engine';
+import { DECISION_GATES, GATE_STATUS, SERVICE_HEADER, type DecisionGate } from '@gatehouse/engine';
 import type { ActionCheck, CheckResult } from '../data/check-action.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import type { DataState, GatehouseContext } from '../http/state.js';
@@ -7,9 +7,6 @@ import { serviceNameSchema } from '../permissions/service-resources.js';
 import { keptRecordId } from './decision-event.js';
 import type { DecisionLog } from './decision-log.js';
 import { routeTemplate } from './route-template.js';
-
-/** The header another service names itself with when it asks `POST {t}/authorize`. */
-export const SERVICE_HEADER = 'X-Gatehouse-Service';
 
 /** The asking service's name, if it sent one; a malformed one is a 400. */
 export function askingService(ctx: GatehouseContext): string | undefined {

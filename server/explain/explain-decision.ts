@@ -25,10 +25,12 @@ import { loose } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 
 import { includePaths } from '../listing/parameters/include.js';
-import type { ExplainInput } from './explain-schema.js';
+import { ACTION_RULE, isModelRequest, type ExplainInput, type ModelRequest } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate, type RecordDisclosure } from './record-gate.js';
 import type { TrashedMode } from '../listing/gated-query.js';
+import type { ServiceResource } from '../permissions/service-resources.js';
+import { explainResource } from './explain-resource.js';
 
 // The record gate of each record action, as its handler reads it.
 const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
@@ -50,13 +52,15 @@ export interface DecisionScene {
   readonly disclosure: RecordDisclosure;
   /** The checks a tenant route answers instead of the data route (`GET {t}/roles`). */
   readonly served: readonly ServedCheck[];
+  /** The resources of other services, configured and registered: `authorize` answers their checks. */
+  readonly resources: readonly ServiceResource[];
 }
 
 /**
  * The explained request's model, route and include paths. An include past the request's limits
  * is the 400 the request answers before any gate (`listing/parameters/include.ts`).
  */
-function served(scene: DecisionScene, input: ExplainInput): { model: ModelDefinition; route: DataRoute; includes: string[] | null } {
+function served(scene: DecisionScene, input: ModelRequest): { model: ModelDefinition; route: DataRoute; includes: string[] | null } {
   const { registry } = scene;
   if (!registry || !scene.group.models.includes(input.model)) throw ValidationError.field('model', `The model ${input.model} is not served here.`);
   const model = registry.get(input.model);
@@ -90,6 +94,22 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     { gate: 'organization', passed: true, detail: organization.slug },
     { gate: 'membership', passed: true, detail: `${member.role} of ${organization.slug}` },
   ];
+  const resource = scene.group.models.includes(input.model) ? undefined : scene.resources.find((candidate) => candidate.resource === input.model);
+  if (resource !== undefined) {
+    const decided = explainResource(ability, member, resource, input);
+    checks.push(decided.check);
+    return {
+      allowed: decided.reason === undefined,
+      gate: decided.reason === undefined ? null : decided.check.gate,
+      // The check's own answer: authorize answers it in a 200.
+      status: decided.reason === undefined ? 200 : GATE_STATUS[decided.check.gate],
+      user: { ...member.user, role: member.role },
+      request: { method: 'POST', route: `${scene.base}/authorize`, ...requested(input) },
+      checks,
+      ...(decided.reason === undefined ? {} : { reason: decided.reason }),
+    };
+  }
+  if (!isModelRequest(input)) throw ValidationError.field('action', ACTION_RULE);
   const shadow = scene.served.find((check) => check.model === input.model && check.action === input.action);
   let route: DataRoute;
   if (shadow !== undefined) {
@@ -121,16 +141,19 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     gate: refused?.gate ?? null,
     status: refused === undefined ? route.status : GATE_STATUS[refused.gate],
     user: { ...member.user, role: member.role },
-    request: {
-      method: route.method.toUpperCase(),
-      route: path,
-      model: input.model,
-      action: input.action,
-      ...(input.id === undefined ? {} : { id: input.id }),
-      ...(input.fields === undefined ? {} : { fields: input.fields }),
-      ...(input.include === undefined ? {} : { include: input.include }),
-    },
+    request: { method: route.method.toUpperCase(), route: path, ...requested(input) },
     checks,
+  };
+}
+
+/** The explained request as the caller gave it. */
+function requested(input: ExplainInput) {
+  return {
+    model: input.model,
+    action: input.action,
+    ...(input.id === undefined ? {} : { id: input.id }),
+    ...(input.fields === undefined ? {} : { fields: input.fields }),
+    ...(input.include === undefined ? {} : { include: input.include }),
   };
 }
 
@@ -138,7 +161,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
  * A check the tenant route answers instead of the data route: any member passes its own rules,
  * and what it refuses (an include hop without its index permission) is refused as it does.
  */
-function decideServed(shadow: ServedCheck, ability: GatehouseAbility, input: ExplainInput, checks: Check[]): void {
+function decideServed(shadow: ServedCheck, ability: GatehouseAbility, input: ModelRequest, checks: Check[]): void {
   try {
     shadow.decide(ability, { model: input.model, action: input.action, include: input.include });
   } catch (error) {
@@ -153,7 +176,7 @@ async function decide(
   context: DataActionContext,
   model: ModelDefinition,
   route: DataRoute,
-  { input, includes }: { input: ExplainInput; includes: string[] | null },
+  { input, includes }: { input: ModelRequest; includes: string[] | null },
   member: ExplainedMember,
   disclosure: RecordDisclosure,
   checks: Check[],

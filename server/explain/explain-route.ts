@@ -1,12 +1,13 @@
 import type { GatehouseContext, GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { SERVED_CHECKS } from '../routes/serving-routes.js';
+import { serviceResources } from '../permissions/service-resources.js';
 import type { Services } from '../services.js';
 import { explainDecision, type DecisionScene } from './explain-decision.js';
 import { explainSchema } from './explain-schema.js';
 import { explainedMember } from './explained-member.js';
 
-function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): DecisionScene {
+async function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): Promise<DecisionScene> {
   const { id, slug } = ctx.state.organization;
   return {
     trx: ctx.state.trx,
@@ -18,6 +19,7 @@ function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): 
     callerId: ctx.state.auth.user.id,
     disclosure: ctx.state.authorization.ability.can('explain', 'decisions') ? 'organization' : 'none',
     served: SERVED_CHECKS,
+    resources: await serviceResources(ctx.state.trx, services.config.services),
   };
 }
 
@@ -25,6 +27,6 @@ function sceneOf(ctx: GatehouseContext<TenantMemberState>, services: Services): 
 export function explainRequest(services: Services): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const input = validate(explainSchema, ctx.request.body);
-    ctx.body = await explainDecision(sceneOf(ctx, services), await explainedMember(ctx, input.user_id), input);
+    ctx.body = await explainDecision(await sceneOf(ctx, services), await explainedMember(ctx, input.user_id), input);
   };
 }

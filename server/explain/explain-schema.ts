@@ -1,4 +1,4 @@
-import { STANDARD_ACTIONS } from '@gatehouse/engine';
+import { STANDARD_ACTIONS, type StandardAction } from '@gatehouse/engine';
 import { z } from 'zod';
 import { id } from '../models/fields.js';
 
@@ -10,11 +10,15 @@ const names = (field: string) =>
     .union([z.array(z.string()), z.string()], { error: `The ${field} field must be a list of names or a comma-separated string.` })
     .transform((value) => (typeof value === 'string' ? value.split(',') : value).map((name) => name.trim()).filter((name) => name !== ''));
 
+/** What a model's request may do: its standard actions. */
+export const ACTION_RULE = `The action field must be one of: ${STANDARD_ACTIONS.join(', ')}.`;
+
 /** `POST {t}/explain`: the request to explain, as the member would send it. */
 export const explainSchema = z.strictObject({
   user_id: id('user_id').optional(),
   model: z.string({ error: 'The model field is required.' }).min(1, 'The model field is required.'),
-  action: z.enum(STANDARD_ACTIONS, { error: `The action field must be one of: ${STANDARD_ACTIONS.join(', ')}.` }),
+  // A model's standard action, or an action another service's resource registers (`explain-decision.ts`).
+  action: z.string({ error: ACTION_RULE }).min(1, ACTION_RULE),
   // A path segment's digits, as the CLI's `--id` gives them, are held to the same bounds as a number.
   id: z
     .union([id('id'), z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number).pipe(id('id'))], { error: 'The id field must be a positive integer.' })
@@ -25,3 +29,8 @@ export const explainSchema = z.strictObject({
 });
 
 export type ExplainInput = z.output<typeof explainSchema>;
+
+/** A request for a model's data: one of the standard actions. */
+export type ModelRequest = ExplainInput & { action: StandardAction };
+
+export const isModelRequest = (input: ExplainInput): input is ModelRequest => (STANDARD_ACTIONS as readonly string[]).includes(input.action);

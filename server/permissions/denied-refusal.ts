@@ -1,4 +1,4 @@
-import { explainPermission } from '@gatehouse/engine';
+import { explainPermission, type ExplainedSources } from '@gatehouse/engine';
 import type { Membership } from '../http/state.js';
 
 interface Lacking {
@@ -14,7 +14,13 @@ interface Lacking {
  * own rule) or outside a membership is returned as it is.
  */
 export function markDenied<R extends Lacking>(refusal: R, membership: Membership | undefined): R | (R & { denied: true }) {
-  if (membership === undefined || refusal.permission === undefined || refusal.policy !== undefined) return refusal;
-  const { allowed, granted_by, denied_by } = explainPermission({ role: membership.rolePermissions, granted: membership.granted, denied: membership.denied }, refusal.permission);
+  if (membership === undefined) return refusal;
+  return markDeniedBy(refusal, { role: membership.rolePermissions, granted: membership.granted, denied: membership.denied });
+}
+
+/** `markDenied` for a member's permission lists, as an explained member holds them. */
+export function markDeniedBy<R extends Lacking>(refusal: R, sources: ExplainedSources): R | (R & { denied: true }) {
+  if (refusal.permission === undefined || refusal.policy !== undefined) return refusal;
+  const { allowed, granted_by, denied_by } = explainPermission(sources, refusal.permission);
   return !allowed && granted_by.length > 0 && denied_by.length > 0 ? { ...refusal, denied: true } : refusal;
 }

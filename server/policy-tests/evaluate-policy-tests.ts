@@ -18,7 +18,10 @@ import { settableFields } from '../data/writable-fields.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
 import type { RouteGroup } from '../models/route-group.js';
-import { explainAction, explainInclude, explainRead, explainWrite, type PermissionOrigin } from './explain-check.js';
+import { checkResourceAction } from '../data/check-resource-action.js';
+import { compiledPermissions } from '../permissions/compiled-permissions.js';
+import type { ServiceResource } from '../permissions/service-resources.js';
+import { explainAction, explainInclude, explainRead, explainWrite, permissionStory, type PermissionOrigin } from './explain-check.js';
 import type { Outcome, PolicyTest, Principal } from './policy-test-schema.js';
 import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';
 
@@ -27,6 +30,8 @@ export interface PolicyTestApp {
   readonly registry: ModelRegistry;
   readonly routeGroups: readonly RouteGroup[];
   readonly organizationRoles: Readonly<Record<string, readonly string[]>>;
+  /** The resources of other services the config declares: their actions are decided by the permission alone. */
+  readonly services: readonly ServiceResource[];
 }
 
 /** One expectation of one test, judged. */
@@ -73,7 +78,7 @@ export function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPolicyTest
     }
   }
   for (const [name, resource] of Object.entries(content.resources)) {
-    if (!app.registry.has(resource.model)) throw problemAt(['resources', name, 'model'], `no registered model ${resource.model}`);
+    if (!app.registry.has(resource.model) && serviceResourceOf(app, resource.model) === undefined) throw problemAt(['resources', name, 'model'], `no registered model ${resource.model}`);
   }
   // A custom action is one some role or principal names: anything else is a typo, not a test.
   const named = new Set([...Object.values(roles), ...permissionLists(content).map(([, permissions]) => permissions)].flat());
@@ -115,9 +120,9 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles,
   if (!principal) throw problemAt([...at, 'principal'], `no principal ${test.principal} in principals`);
   const resource = content.resources[test.resource];
   if (!resource) throw problemAt([...at, 'resource'], `no resource ${test.resource} in resources`);
-  const model = app.registry.get(resource.model);
+  const service = serviceResourceOf(app, resource.model);
   const group = routeGroupOf(app, principal, test.route_group ?? principal.route_group, (problem) => problemAt([...at, 'route_group'], problem));
-  if (!group.models.includes(model.slug)) throw problemAt([...at, 'resource'], `model ${model.slug} is not served in route group ${group.name}`);
+  if (service === undefined && !group.models.includes(resource.model)) throw problemAt([...at, 'resource'], `model ${resource.model} is not served in route group ${group.name}`);
   const tenant = group.tenancy !== 'none';
   if (tenant !== 'role' in principal) {
     throw problemAt([...at, 'principal'], tenant ? `route group ${group.name} has organizations: its principals have a role` : `route group ${group.name} has no organizations: its principals have permissions, not a role`);
@@ -129,6 +134,20 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles,
     granted: principal.granted ?? [],
     denied: principal.denied ?? [],
   };
+  const label = test.name ?? `${test.principal} ${test.resource}`;
+  const result: Judge = (path, check, expected, actual, explanation) => ({
+    file: loaded.file,
+    line: lineAt(path),
+    test: label,
+    check,
+    expected,
+    actual,
+    passed: expected === actual,
+    explanation,
+  });
+  if (service !== undefined) return evaluateResourceTest(service, origin, test, at, { result, problemAt });
+
+  const model = app.registry.get(resource.model);
   const user = { id: principal.id ?? Object.keys(content.principals).indexOf(test.principal) + 1 };
   const policy = policyFor(app.registry.policy(model), {
     role: 'role' in principal ? principal.role : null,
@@ -140,17 +159,6 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles,
     routeGroup: group.name,
   }) as ResourcePolicy<object>;
   const record = { ...resource.attributes };
-  const label = test.name ?? `${test.principal} ${test.resource}`;
-  const result = (path: KeyPath, check: string, expected: string, actual: string, explanation: string): CheckResult => ({
-    file: loaded.file,
-    line: lineAt(path),
-    test: label,
-    check,
-    expected,
-    actual,
-    passed: expected === actual,
-    explanation,
-  });
   const known = (field: string, path: KeyPath) => {
     if (!Object.hasOwn(model.attributes, field)) throw problemAt(path, `${field} is not an attribute of model ${model.slug}`);
   };
@@ -200,6 +208,36 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles,
     results.push(result([...at, 'includes', path], `include ${path}`, expected, outcome(refused === null), explainInclude(origin, refused)));
   }
   return results;
+}
+
+/** One expectation judged at its key path. */
+type Judge = (path: KeyPath, check: string, expected: string, actual: string, explanation: string) => CheckResult;
+
+const serviceResourceOf = (app: PolicyTestApp, name: string) => (app.registry.has(name) ? undefined : app.services.find((candidate) => candidate.resource === name));
+
+/**
+ * A test of another service's resource, decided as `POST {t}/authorize` decides its checks: a
+ * registered action, then the permission `{resource}.{action}` alone. Its fields and includes
+ * are that service's to check, so a test naming them cannot run.
+ */
+function evaluateResourceTest(
+  service: ServiceResource,
+  origin: PermissionOrigin,
+  test: PolicyTest,
+  at: KeyPath,
+  { result, problemAt }: { result: Judge; problemAt: LoadedPolicyTestFile['problemAt'] },
+): CheckResult[] {
+  for (const key of ['read_fields', 'write_fields', 'includes'] as const) {
+    if (test[key] !== undefined) throw problemAt([...at, key], `${service.resource} is a resource of ${service.service}: its fields and includes are checked there`);
+  }
+  const { ability } = compiledPermissions({ role: origin.permissions, granted: origin.granted, denied: origin.denied });
+  return Object.entries(test.actions ?? {}).map(([action, expected]) => {
+    const decided = checkResourceAction(ability, service, { model: service.resource, action });
+    if (!decided.allowed && decided.reason.gate === 'action') {
+      throw problemAt([...at, 'actions', action], `no action ${action}: ${service.resource} of ${service.service} registers ${service.actions.join(', ')}`);
+    }
+    return result([...at, 'actions', action], action, expected, outcome(decided.allowed), permissionStory(origin, `${service.resource}.${action}`));
+  });
 }
 
 /** The first hop of `path` include authorization refuses, `null` when it allows; an unknown relation comes back as its error. */

@@ -15,7 +15,7 @@ type Policy = ResourcePolicy<object>;
 const list = (entries: readonly string[]) => (entries.length === 0 ? 'none' : entries.join(', '));
 
 /** Why the permission is held or not: the entries that grant it, and the denials that take it away. */
-function permissionStory(origin: PermissionOrigin, permission: string): string {
+export function permissionStory(origin: PermissionOrigin, permission: string): string {
   const explained = explainPermission({ role: origin.permissions, granted: origin.granted, denied: origin.denied }, permission);
   if (!explained.allowed && explained.denied_by.length > 0) return `${permission} is denied to this user (${list(explained.denied_by.map(({ entry }) => entry))})`;
   if (explained.allowed) {

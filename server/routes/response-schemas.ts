@@ -1,4 +1,4 @@
-import { AUTHORIZE_GATES, DECISION_GATES, REFUSAL_GATES } from '@gatehouse/engine';
+import { AUTHORIZE_GATES, DECISION_GATES, EXPLAIN_GATES, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 import { DECISION_SOURCES } from '../decisions/decision-event.js';
 
@@ -11,6 +11,19 @@ export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'object', prop
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestamp = { type: 'string', format: 'date-time' };
 const DENIED = { type: 'boolean', enum: [true], description: 'Present when a per-user deny, not a missing grant, took `permission` away.' };
+
+const AUTHORIZE_REASON = {
+  type: 'object',
+  properties: {
+    gate: { type: 'string', enum: [...AUTHORIZE_GATES] },
+    permission: { type: 'string' },
+    policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
+    fields: { type: 'array', items: { type: 'string' } },
+    include: { type: 'string' },
+    denied: DENIED,
+  },
+  required: ['gate'],
+};
 
 /** The bodies the service's own routes answer with; model records are added per model. */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
@@ -67,15 +80,16 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     properties: {
       allowed: { type: 'boolean' },
-      gate: { oneOf: [{ enum: [...DECISION_GATES] }, { type: 'null' }], description: 'The first gate that refused.' },
+      gate: { oneOf: [{ enum: [...EXPLAIN_GATES] }, { type: 'null' }], description: 'The first gate that refused.' },
       status: { type: 'integer', description: 'What the request itself answers with.' },
       user: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, required: ['id', 'name', 'email', 'role'] },
       request: { type: 'object', properties: { method: { type: 'string' }, route: { type: 'string' }, model: { type: 'string' }, action: { type: 'string' } }, required: ['method', 'route', 'model', 'action'] },
       checks: {
         type: 'array',
         description: 'The gates in the documented order, up to the first that refused; `policy` and `permission` explain the policy gate, `fields` and `include` theirs, `record` the record gate.',
-        items: { type: 'object', properties: { gate: { enum: [...DECISION_GATES] }, passed: { type: 'boolean' }, detail: { type: 'string' } }, required: ['gate', 'passed', 'detail'] },
+        items: { type: 'object', properties: { gate: { enum: [...EXPLAIN_GATES] }, passed: { type: 'boolean' }, detail: { type: 'string' } }, required: ['gate', 'passed', 'detail'] },
       },
+      reason: { ...AUTHORIZE_REASON, description: "For a refused check on another service's resource: the reason `authorize` answers." },
     },
     required: ['allowed', 'gate', 'status', 'user', 'request', 'checks'],
   },
@@ -189,18 +203,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
             allowed: { type: 'boolean' },
             message: { type: 'string', description: 'What the same request would answer, when refused.' },
             hidden_fields: { type: 'array', items: { type: 'string' }, description: 'Allowed, but these of the fields asked to read are left out of the answer: the caller may not read them.' },
-            reason: {
-              type: 'object',
-              properties: {
-                gate: { type: 'string', enum: [...AUTHORIZE_GATES] },
-                permission: { type: 'string' },
-                policy: { type: 'string', description: 'The override that refused though the permission is held: `PostPolicy.create`.' },
-                fields: { type: 'array', items: { type: 'string' } },
-                include: { type: 'string' },
-                denied: DENIED,
-              },
-              required: ['gate'],
-            },
+            reason: AUTHORIZE_REASON,
           },
           required: ['allowed'],
         },

@@ -116,6 +116,53 @@ describe('gatehouse policy test', () => {
     expect(lines).toEqual([expect.stringContaining(`FAIL ${path}:${line}: ${problem}`), '0 passed, 1 failed']);
   });
 
+  describe("another service's resources, declared in the config's services", () => {
+    const INVOICES_FILE = `principals:
+  viewer: { role: viewer, granted: [invoices.index] }
+  approver: { role: viewer, granted: [invoices.*], denied: [invoices.show] }
+resources:
+  invoice: { model: invoices }
+tests:
+  - principal: viewer
+    resource: invoice
+    actions: { index: allow, approve: allow }
+  - principal: approver
+    resource: invoice
+    actions: { approve: allow, show: allow }
+`;
+    let config: string;
+    beforeAll(async () => {
+      const demo = new URL('../../policies/gatehouse.config.ts', import.meta.url).href;
+      config = await file('billing.config.ts', `import demo from '${demo}';\nexport default { ...demo, services: { billing: { resources: { invoices: ['index', 'show', 'approve'] } } } };\n`);
+    });
+
+    it('decides their actions by the permission alone, as authorize does', async () => {
+      const path = await file('invoices.policy.yaml', INVOICES_FILE);
+      const { lines, error } = await gatehouse(path, '--config', config);
+      expect(error?.message).toBe('2 passed, 2 failed');
+      expect(lines).toEqual([
+        `FAIL ${path}:9 viewer invoice: approve expected allow, got deny: invoices.approve is not held (role viewer: posts.index, posts.show, comments.index; granted: invoices.index)`,
+        `FAIL ${path}:12 approver invoice: show expected allow, got deny: invoices.show is denied to this user (invoices.show)`,
+        '2 passed, 2 failed',
+      ]);
+    });
+
+    it.each([
+      ['an action the resource does not register', INVOICES_FILE.replace('approve: allow }\n  - principal: approver', 'refund: allow }\n  - principal: approver'), 9, 'tests[0].actions.refund: no action refund: invoices of billing registers index, show, approve'],
+      ['fields of a resource', INVOICES_FILE.replace('    actions: { index: allow, approve: allow }\n', '    actions: { index: allow }\n    read_fields: { visible: [total] }\n'), 10, 'tests[0].read_fields: invoices is a resource of billing: its fields and includes are checked there'],
+    ])('names the file, the line and the key of %s', async (_case, text, line, problem) => {
+      const path = await file('invalid-invoices.policy.yaml', text);
+      const { lines, error } = await gatehouse(path, '--config', config);
+      expect(error?.message).toBe('0 passed, 1 failed');
+      expect(lines).toEqual([`FAIL ${path}:${line}: ${problem}`, '0 passed, 1 failed']);
+    });
+
+    it('knows no such resource without the config that declares it', async () => {
+      const path = await file('undeclared.policy.yaml', INVOICES_FILE);
+      expect((await gatehouse(path)).lines).toEqual([`FAIL ${path}:5: resources.invoice.model: no registered model invoices`, '0 passed, 1 failed']);
+    });
+  });
+
   it('refuses a folder without policy files', async () => {
     const { error } = await gatehouse(join(folder, 'nothing-here'));
     expect(error?.message).toMatch(/No \*\.policy\.yaml files in .*nothing-here \(it does not exist\)/);

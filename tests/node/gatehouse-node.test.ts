@@ -55,7 +55,7 @@ declare module 'express-serve-static-core' {
 }
 
 beforeAll(async () => {
-  server = await startDataServer();
+  server = await startDataServer({ decisionLog: { store: 'database' } });
   gatehouse = createGatehouse({ baseURL: apiBase(server) });
   expressServer = expressApp().listen(0, '127.0.0.1');
   await once(expressServer, 'listening');
@@ -103,6 +103,22 @@ describe('authorize', () => {
       kept.close();
       await proxy.stop();
     }
+  });
+});
+
+describe('the asking service', () => {
+  it('names itself with the service option: the stored refusal of its authorize call names it', async () => {
+    const billing = createGatehouse({ baseURL: apiBase(server), service: 'billing' });
+    try {
+      const token = await server.login('viewer@acme.test');
+      expect(await billing.authorize(token, 'acme', [{ model: 'posts', action: 'destroy', id: 1 }])).toEqual([expect.objectContaining({ allowed: false })]);
+    } finally {
+      billing.close();
+    }
+    await server.server.decisionStore!.drain();
+    const owner = await server.login('owner@acme.test');
+    const stored = (await server.api.get('/api/acme/decisions?source=authorize', { token: owner })).body.data;
+    expect(stored).toContainEqual(expect.objectContaining({ source: 'authorize', service: 'billing', model: 'posts', action: 'destroy' }));
   });
 });
 

@@ -19,14 +19,16 @@ interface Target {
   action: string;
 }
 
-/** `<model>.<action>`, such as `posts.destroy`; anything else is a usage error. */
+/**
+ * `<model>.<action>`, such as `posts.destroy`, or a resource of another service with one of its
+ * actions, `invoices.approve`; anything else is a usage error.
+ */
 function target(value: string): Target {
   const dot = value.lastIndexOf('.');
-  const action = value.slice(dot + 1);
-  if (dot <= 0 || !(STANDARD_ACTIONS as readonly string[]).includes(action)) {
-    throw new InvalidArgumentError(`expected <model>.<action> with one of the actions ${STANDARD_ACTIONS.join(', ')}.`);
+  if (dot <= 0 || dot === value.length - 1) {
+    throw new InvalidArgumentError(`expected <model>.<action> with one of the actions ${STANDARD_ACTIONS.join(', ')}, or <resource>.<action> of another service.`);
   }
-  return { model: value.slice(0, dot), action };
+  return { model: value.slice(0, dot), action: value.slice(dot + 1) };
 }
 
 async function explain(request: Target, options: ExplainOptions): Promise<void> {
@@ -42,6 +44,8 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
     { decisionTree },
     { runAdmin },
     { SERVED_CHECKS },
+    { resolveServiceResources, serviceResources },
+    { modelSlugs },
   ] = await Promise.all([
     import('../../explain/explain-decision.js'),
     import('../../explain/explain-schema.js'),
@@ -54,6 +58,8 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
     import('../decision-tree.js'),
     import('../run-admin.js'),
     import('../../routes/serving-routes.js'),
+    import('../../permissions/service-resources.js'),
+    import('../../models/model-registry.js'),
   ]);
   // The demo's models in a checkout without a config of its own, as `gatehouse start` serves them.
   const admin = await adminApp(options.config, { demoByDefault: true });
@@ -65,10 +71,11 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
     const { organization, trx } = await enterOrganization(transaction, options.org);
     const member = await memberOf(trx, { organizationId: organization.id, routeGroup: group.name }, user.id);
     if (!member) throw new Error(`${user.email} is not a member of ${organization.slug} (route group ${group.name}).`);
+    const registry = app.data ? registerModels(app.data, routeGroups) : undefined;
     return explainDecision(
       {
         trx,
-        registry: app.data ? registerModels(app.data, routeGroups) : undefined,
+        registry,
         group,
         organization: { id: organization.id, slug: organization.slug },
         membershipEnforcement: app.membershipEnforcement ?? false,
@@ -76,6 +83,7 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
         callerId: null,
         disclosure: 'operator',
         served: SERVED_CHECKS,
+        resources: await serviceResources(trx, resolveServiceResources(app.services, registry ? modelSlugs(registry) : [])),
       },
       member,
       input,
@@ -89,7 +97,7 @@ export const explainCommand: CliCommand = (program) => {
     .command('explain')
     .description("Explain how a member's data request would be decided, gate by gate (as POST {t}/explain does)")
     .usage('--org <slug> --user <email> <model>.<action> [--id N] [--fields a,b] [--include a.b] [--json]')
-    .argument('<model.action>', 'the request, e.g. posts.destroy', target)
+    .argument('<model.action>', "the request, e.g. posts.destroy, or another service's resource, e.g. invoices.approve", target)
     .requiredOption('--org <slug>', 'the organization')
     .requiredOption('--user <email>', 'the member whose request it is')
     .option('--id <id>', 'the record, for show, update, destroy, restore and forceDelete')

@@ -22,8 +22,17 @@ export class PolicyTestsFailedError extends ReportedFailureError {
 }
 
 async function testPolicies(paths: string[], options: TestOptions): Promise<void> {
-  const [{ resolveOrganizationRoles }, { registerModels }, { junitReport }, { failureLine, runPolicyTests, summaryLine }, { defineRouteGroups }, { appRouteGroups }, { appConfig }] =
-    await Promise.all([
+  const [
+    { resolveOrganizationRoles },
+    { registerModels },
+    { junitReport },
+    { failureLine, runPolicyTests, summaryLine },
+    { defineRouteGroups },
+    { appRouteGroups },
+    { appConfig },
+    { resolveServiceResources },
+    { modelSlugs },
+  ] = await Promise.all([
       import('../../config/server-config.js'),
       import('../../models/register-models.js'),
       import('../../policy-tests/junit-report.js'),
@@ -31,11 +40,19 @@ async function testPolicies(paths: string[], options: TestOptions): Promise<void
       import('../../models/route-group.js'),
       import('../env-config.js'),
       import('../load-config.js'),
+      import('../../permissions/service-resources.js'),
+      import('../../models/model-registry.js'),
     ]);
   const config = await appConfig(options.config, { demoByDefault: true });
   if (!config.data) throw new ConfigError('The config registers no models (data), so there is no policy to test.');
   const routeGroups = defineRouteGroups(appRouteGroups(config));
-  const app: PolicyTestApp = { registry: registerModels(config.data, routeGroups), routeGroups, organizationRoles: resolveOrganizationRoles(config).organizationRoles };
+  const registry = registerModels(config.data, routeGroups);
+  const app: PolicyTestApp = {
+    registry,
+    routeGroups,
+    organizationRoles: resolveOrganizationRoles(config).organizationRoles,
+    services: resolveServiceResources(config.services, modelSlugs(registry)),
+  };
   const where = paths.length > 0 ? paths : config.policyTests === undefined ? [] : [config.policyTests];
   if (where.length === 0) throw new ConfigError('Name the policy test files or folders, or set policyTests in the config.');
 

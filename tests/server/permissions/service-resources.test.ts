@@ -87,6 +87,42 @@ describe('resources of other services', () => {
     expect(await authorize(tokens.viewer, [], { 'X-Gatehouse-Service': 'Billing Service' })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^Invalid X-Gatehouse-Service header: /) } });
   });
 
+  it('are explained by POST {t}/explain and gatehouse explain as authorize decides them', async () => {
+    const viewerId = await idOf(server, 'users', 'email', 'viewer@acme.test');
+    const explain = (body: Record<string, unknown>) => server.api.post('/api/acme/explain', { token: tokens.owner, body: { user_id: viewerId, ...body } });
+    const agree = async (check: Record<string, unknown>, asked: Record<string, unknown> = check) => {
+      const [result] = (await authorize(tokens.viewer, [asked])).body.results;
+      const explained = (await explain(check)).body;
+      expect({ allowed: explained.allowed, ...(explained.reason === undefined ? {} : { reason: explained.reason }) }).toEqual({ allowed: result.allowed, ...(result.reason === undefined ? {} : { reason: result.reason }) });
+      return explained;
+    };
+    expect(await agree({ model: 'invoices', action: 'approve' })).toMatchObject({
+      allowed: false,
+      gate: 'policy',
+      status: 403,
+      reason: { gate: 'policy', permission: 'invoices.approve' },
+      request: { method: 'POST', route: '/api/acme/authorize', model: 'invoices', action: 'approve' },
+      checks: expect.arrayContaining([{ gate: 'policy', passed: false, detail: 'lacks invoices.approve', permission: expect.objectContaining({ permission: 'invoices.approve', allowed: false }) }]),
+    });
+    await server.sql(`UPDATE user_roles SET granted_permissions = granted_permissions || '{invoices.*}', denied_permissions = denied_permissions || '{invoices.approve}' WHERE user_id = $1`, [viewerId]);
+    try {
+      expect(await agree({ model: 'invoices', action: 'show', id: 7 })).toMatchObject({ allowed: true, gate: null, status: 200 });
+      const denied = await agree({ model: 'invoices', action: 'approve' });
+      expect(denied).toMatchObject({ reason: { gate: 'policy', permission: 'invoices.approve', denied: true } });
+      expect(denied.checks.at(-1).permission.denied_by).toEqual([{ source: 'denied', entry: 'invoices.approve' }]);
+      expect(await agree({ model: 'invoices', action: 'refund' })).toMatchObject({ allowed: false, gate: 'action', status: 422, checks: expect.arrayContaining([{ gate: 'action', passed: false, detail: 'Unknown action: refund.' }]) });
+      expect(await agree({ model: 'invoices', action: 'show', fields: ['total'] }, { model: 'invoices', action: 'show', fields: { read: ['total'] } })).toMatchObject({ allowed: false, gate: 'request', status: 422, reason: { gate: 'request' } });
+      expect(await agree({ model: 'payouts', action: 'cancel' })).toMatchObject({ allowed: false, reason: { gate: 'policy', permission: 'payouts.cancel' } });
+    } finally {
+      await server.sql(`UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'invoices.*'), denied_permissions = array_remove(denied_permissions, 'invoices.approve') WHERE user_id = $1`, [viewerId]);
+    }
+    expect((await explain({ model: 'posts', action: 'approve' })).status).toBe(422);
+
+    const cli = await gatehouseRun(server.database.ownerUrl, ['explain', '--org', 'acme', '--user', 'viewer@acme.test', 'payouts.cancel', '--json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ allowed: false, gate: 'policy', reason: { gate: 'policy', permission: 'payouts.cancel' } });
+  });
+
   it('are registered, listed and removed with gatehouse resources', async () => {
     const gatehouse = (...args: string[]) => gatehouseRun(server.database.ownerUrl, ['resources', ...args]);
     expect(await gatehouse('register', 'shipping', 'parcels', '--actions', 'index,show,ship')).toMatchObject({ code: 0, stdout: 'Registered parcels of shipping: index, show, ship.\n' });

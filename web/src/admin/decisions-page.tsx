@@ -27,7 +27,7 @@ function RequestCell({ entry }: { entry: DecisionLogEntry }) {
   );
 }
 
-function DecisionRow({ entry, who, otherServices }: { entry: DecisionLogEntry; who: string; otherServices: ReadonlyMap<string, string> }) {
+function DecisionRow({ entry, who, otherServices }: { entry: DecisionLogEntry; who: string; otherServices: ReadonlySet<string> }) {
   const explain = useExplain();
   const explainable = explainableDecision(entry, otherServices);
   return (
@@ -67,7 +67,7 @@ export function DecisionsPage() {
   const [page, setPage] = useState(1);
   const decisions = useDecisions({ page, perPage: PER_PAGE });
   const names = new Map((useMembers().data ?? []).map((member) => [member.id, member.name]));
-  const otherServices = new Map((usePermissionCatalog().data ?? []).flatMap((entry) => (entry.service === undefined ? [] : [[entry.resource, entry.service] as const])));
+  const otherServices = new Set((usePermissionCatalog().data ?? []).flatMap((entry) => (entry.service === undefined ? [] : [entry.resource])));
   if (isRefused(decisions.error)) return <PageRefusal title="Decisions" error={decisions.error} />;
   return (
     <section>

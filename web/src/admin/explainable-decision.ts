@@ -8,16 +8,15 @@ const isStandard = (action: string | undefined): action is StandardAction => (ST
 
 /**
  * The request `POST {t}/explain` can replay for a logged refusal, or, when the row holds too
- * little, why not in plain words. `otherServices`: the registered resources of other services
- * and their service, which Explain does not cover: their permission is the whole decision.
+ * little, why not in plain words. `otherServices`: the registered resources of other services,
+ * whose checks Explain decides as `authorize` does, by the permission alone.
  */
-export function explainableDecision(entry: DecisionLogEntry, otherServices: ReadonlyMap<string, string>): { request: ExplainRequest } | { why: string } {
+export function explainableDecision(entry: DecisionLogEntry, otherServices: ReadonlySet<string>): { request: ExplainRequest } | { why: string } {
   if (entry.user_id === null) return { why: 'Nobody was signed in: there is no member to explain it for.' };
   const { model, action } = entry;
   // Before the log kept models, and for routes outside the data routes (invitations, members).
   if (model === null || action === null) return { why: `No model was recorded for ${entry.method} ${entry.route}: Explain covers requests for a model's data.` };
-  const service = otherServices.get(model);
-  if (service !== undefined) return { why: `${model} is a resource of ${service}: the permission ${entry.permission ?? `${model}.${action}`} alone decides, and the member lacks it.` };
+  if (otherServices.has(model)) return { request: { model, action, userId: entry.user_id } };
   if (!isStandard(action)) return { why: `${action} is not one of the standard actions Explain covers.` };
   const needsRecord = RECORD_ACTIONS.includes(action);
   if (needsRecord && entry.record_id === null) return { why: 'The log kept no record id for this refusal.' };

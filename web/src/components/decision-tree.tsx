@@ -10,6 +10,8 @@ const GATE_NAMES: Record<DecisionCheck['gate'], string> = {
   fields: 'Fields',
   include: 'Includes',
   administration: 'Administration',
+  action: 'Action',
+  request: 'Request',
 };
 
 function Sources({ check }: { check: DecisionCheck }) {
