@@ -10,6 +10,8 @@ export interface PermissionCatalogEntry {
   actions: string[];
   /** The service a `service` resource belongs to. */
   service?: string;
+  /** A model's record conditions, each a permission `{resource}.{action}:{condition}` may name. */
+  conditions?: string[];
 }
 
 /** Every permission a role or member can be given in the selected organization's group. */

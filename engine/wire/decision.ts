@@ -2,6 +2,7 @@ import type { FieldsExplanation } from '../explain/explain-fields.js';
 import type { IncludesExplanation } from '../explain/explain-includes.js';
 import type { PermissionExplanation } from '../explain/explain-permission.js';
 import type { PolicyExplanation } from '../explain/explain-policy.js';
+import type { AccessPlan } from '../conditions/access-plan.js';
 import type { AuthorizeReason } from './authorize-check.js';
 import { DECISION_GATES } from './refusal-reason.js';
 
@@ -10,7 +11,16 @@ import { DECISION_GATES } from './refusal-reason.js';
  * record outside their gate (their 404 says no more); the others are for holders of
  * `decisions.explain`.
  */
-export type RecordState = 'visible' | 'not_found' | 'missing' | 'not_in_organization' | 'hidden_by_scope' | 'hidden_by_row_security' | 'trashed' | 'not_trashed';
+export type RecordState =
+  | 'visible'
+  | 'not_found'
+  | 'missing'
+  | 'not_in_organization'
+  | 'hidden_by_scope'
+  | 'hidden_by_row_security'
+  | 'outside_condition'
+  | 'trashed'
+  | 'not_trashed';
 
 /**
  * The gates of an explained decision: a request's, and for a check on another service's
@@ -34,6 +44,12 @@ export interface DecisionCheck {
   readonly include?: IncludesExplanation;
   /** A read's fields the member may not read: the request answers without them. */
   readonly hidden_fields?: readonly string[];
+  /** The conditioned permission that admitted the record (`posts.update:own`) or, as `!posts.update:own`, the deny that excluded it. */
+  readonly condition?: string;
+  /** The conditioned grants a record matched none of (`posts.update:own`): why it is excluded. */
+  readonly conditions?: readonly string[];
+  /** A list's access plan: which records it holds (`always`, `never`, or the compiled condition). */
+  readonly plan?: AccessPlan;
 }
 
 /** `POST {t}/explain`'s answer (and `gatehouse explain --json`'s): the checks up to the first that refused, and what the request would answer. */

@@ -1,8 +1,11 @@
+import type { ConditionCatalog } from '@gatehouse/engine';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { resolveOrganizationRoles } from '../config/server-config.js';
 import type { OrganizationSettings } from '../organizations/draft-organization.js';
 import { reservedSlugs } from '../organizations/reserved-slugs.js';
+import { createModelRegistry } from '../models/model-registry.js';
 import { defineRouteGroups, type RouteGroup } from '../models/route-group.js';
+import { declaredConditions } from '../permissions/declared-conditions.js';
 import { appRouteGroups } from './env-config.js';
 import { appConfig } from './load-config.js';
 
@@ -12,13 +15,16 @@ export interface AdminApp {
   settings: OrganizationSettings;
   routeGroups: RouteGroup[];
   reservedSlugs: ReadonlySet<string>;
+  /** The record conditions the models' policies declare: what a conditioned permission may name. */
+  conditions: ConditionCatalog;
 }
 
 /** `--config`, else the working directory's config file, else the core's defaults. */
 export async function adminApp(configFile: string | undefined, options: { demoByDefault?: boolean } = {}): Promise<AdminApp> {
   const app = await appConfig(configFile, options);
   const routeGroups = defineRouteGroups(appRouteGroups(app));
-  return { config: app, settings: resolveOrganizationRoles(app), routeGroups, reservedSlugs: reservedSlugs(routeGroups) };
+  const conditions = declaredConditions(app.data ? createModelRegistry(app.data.models, app.data.policies) : undefined);
+  return { config: app, settings: resolveOrganizationRoles(app), routeGroups, reservedSlugs: reservedSlugs(routeGroups), conditions };
 }
 
 /**

@@ -10,6 +10,9 @@ import {
   type DecisionCheck as Check,
   type PolicyExplanation,
   type StandardAction,
+  type ConditionCatalog,
+  type ConditionContext,
+  type RecordState,
 } from '@gatehouse/engine';
 import { sql } from 'kysely';
 import type { ServedCheck } from '../data/check-action.js';
@@ -28,6 +31,7 @@ import { includePaths } from '../listing/parameters/include.js';
 import { ACTION_RULE, isModelRequest, type ExplainInput, type ModelRequest } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate, type RecordDisclosure } from './record-gate.js';
+import { conditionVerdict, verdictCheck, type ConditionVerdict, type RecordProbe } from './record-condition-verdict.js';
 import type { TrashedMode } from '../listing/gated-query.js';
 import type { ServiceResource } from '../permissions/service-resources.js';
 import { explainResource } from './explain-resource.js';
@@ -36,6 +40,8 @@ import { explainResource } from './explain-resource.js';
 const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
 const WRITES: Partial<Record<StandardAction, 'create' | 'update'>> = { store: 'create', update: 'update' };
 const INCLUDING: readonly StandardAction[] = ['index', 'show', 'trashed'];
+// The lists, and the trash mode of the records each holds.
+const LISTS: Partial<Record<StandardAction, TrashedMode>> = { index: 'without', trashed: 'only' };
 
 /** Where the explained request is made: the tenant transaction, the models, the group and organization. */
 export interface DecisionScene {
@@ -129,7 +135,8 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
     // The member's own context, so row-level security and scopes that read the user see them.
     await setUserContext(context, member.user.id);
     try {
-      await decide(context, found.model, route, { input, includes: found.includes }, member, scene.disclosure, checks);
+      const conditions = { catalog: scene.registry!.conditions, facts: conditionContext(caller) };
+      await decide(context, found.model, route, { input, includes: found.includes, conditions }, member, scene.disclosure, checks);
     } finally {
       await setUserContext(context, scene.callerId);
     }
@@ -176,7 +183,7 @@ async function decide(
   context: DataActionContext,
   model: ModelDefinition,
   route: DataRoute,
-  { input, includes }: { input: ModelRequest; includes: string[] | null },
+  { input, includes, conditions }: { input: ModelRequest; includes: string[] | null; conditions: RecordConditionScene },
   member: ExplainedMember,
   disclosure: RecordDisclosure,
   checks: Check[],
@@ -188,16 +195,38 @@ async function decide(
   }
   const trashed = TRASHED[input.action];
   let row: Record<string, unknown> | undefined;
+  let conditionOfAction: NamedCondition = {};
+  const verdict = (probe: RecordProbe, action: string) => conditionVerdict(probe, action, conditions.catalog, conditions.facts);
   if (trashed !== undefined) {
     const gate = await recordGate(context, model, input.id!, trashed, disclosure);
-    checks.push({ gate: 'record', passed: gate.state === 'visible', detail: RECORD_STATE_WORDS[gate.state], record: gate.state });
+    const named = await namedCondition(gate.state, () => verdict({ context, model, id: input.id!, trashed }, 'show'));
+    checks.push({ gate: 'record', passed: gate.state === 'visible', ...named, detail: joined(RECORD_STATE_WORDS[gate.state], named.detail), record: gate.state });
     if (gate.row === undefined) return;
     row = gate.row;
+    if (input.action !== 'show') {
+      // A record the member may see but whose action condition leaves it out is the request's 403.
+      const acted = await verdict({ context, model, id: input.id!, trashed }, input.action);
+      if (acted !== undefined && !acted.admitted) {
+        const permission = `${model.slug}.${input.action}`;
+        checks.push({ gate: 'policy', passed: false, ...verdictCheck(acted), permission: explainPermission(member.sources, permission) });
+        return;
+      }
+      if (acted !== undefined) conditionOfAction = verdictCheck(acted);
+    }
   }
   const policy: DataPolicy = context.policyFor(model);
   const explained = policy.explain(policyMethodFor(input.action)!, member.user, row);
-  checks.push({ gate: 'policy', passed: explained.allowed, detail: policyWords(explained), policy: explained, permission: explainPermission(member.sources, explained.permission) });
+  const listPlan = LISTS[input.action] !== undefined ? { plan: context.plan(model.slug, input.action) } : {};
+  checks.push({ gate: 'policy', passed: explained.allowed, ...conditionOfAction, detail: joined(policyWords(explained), conditionOfAction.detail), policy: explained, permission: explainPermission(member.sources, explained.permission), ...listPlan });
   if (!explained.allowed) return;
+  const list = LISTS[input.action];
+  if (list !== undefined && input.id !== undefined) {
+    // Whether the record is in the list the request answers, and why: the list itself is allowed either way.
+    const gate = await recordGate(context, model, input.id, list, disclosure, input.action);
+    const named = await namedCondition(gate.state, () => verdict({ context, model, id: input.id!, trashed: list }, input.action));
+    const state = gate.state === 'visible' ? 'in the list' : `not in the list: ${RECORD_STATE_WORDS[gate.state]}`;
+    checks.push({ gate: 'record', passed: true, ...named, detail: joined(state, named.detail), record: gate.state });
+  }
   const operation = WRITES[input.action];
   if (operation !== undefined) {
     const { explanation } = decideWrite(model, policy, member.user, input.fields ?? [], operation);
@@ -215,6 +244,26 @@ async function decide(
     const include = context.explainIncludes(model, includes);
     checks.push({ gate: 'include', passed: include.allowed, detail: include.allowed ? 'every hop indexable' : `may not include ${include.include}: lacks ${include.permission}`, include });
   }
+}
+
+type NamedCondition = Partial<Pick<Check, 'detail' | 'condition' | 'conditions'>>;
+
+/**
+ * What admitted a record to the member's condition or kept it out, for a record of this
+ * organization whose state the caller may know; nothing for any other.
+ */
+async function namedCondition(state: RecordState, decided: () => Promise<ConditionVerdict | undefined>): Promise<NamedCondition> {
+  if (state !== 'visible' && state !== 'outside_condition') return {};
+  const verdict = await decided();
+  return verdict === undefined ? {} : verdictCheck(verdict);
+}
+
+const joined = (words: string, more: string | undefined) => (more === undefined ? words : `${words}: ${more}`);
+
+/** The record conditions an explanation names: the models' declared ones and the member's facts. */
+interface RecordConditionScene {
+  readonly catalog: ConditionCatalog;
+  readonly facts: ConditionContext;
 }
 
 async function setUserContext(context: DataActionContext, userId: number | null): Promise<void> {

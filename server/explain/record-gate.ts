@@ -6,6 +6,7 @@ import { findRecord } from '../data/find-record.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import type { TrashedMode } from '../listing/gated-query.js';
+import { probeRecord } from './record-condition-verdict.js';
 
 export const RECORD_STATE_WORDS: Readonly<Record<RecordState, string>> = {
   visible: 'visible',
@@ -14,6 +15,7 @@ export const RECORD_STATE_WORDS: Readonly<Record<RecordState, string>> = {
   not_in_organization: 'not in this organization',
   hidden_by_scope: 'hidden by a model scope',
   hidden_by_row_security: 'hidden by row-level security',
+  outside_condition: "outside the member's record conditions",
   trashed: 'in the trash',
   not_trashed: 'not in the trash',
 };
@@ -38,14 +40,18 @@ const notFound = (error: unknown) => {
 };
 
 /**
- * The record gate as the request meets it (row-level security, the model's scope, the trash),
+ * The record gate as the request meets it (row-level security, the model's scope, the trash, the
+ * member's record conditions on `action`: `show` for a record, `index`/`trashed` for a list's),
  * then, for a record it does not find and a caller who may know, which part of the gate hid it:
- * the trash, the model's scope, another organization, row-level security, or nothing at all.
+ * the conditions, the trash, the model's scope, another organization, row-level security, or
+ * nothing at all. The conditions are told only of a record of this organization.
  */
-export async function recordGate(context: DataActionContext, model: ModelDefinition, id: number, trashed: TrashedMode, disclosure: RecordDisclosure): Promise<RecordGate> {
-  const row = await findRecord(context, model, id, trashed).catch(notFound);
+export async function recordGate(context: DataActionContext, model: ModelDefinition, id: number, trashed: TrashedMode, disclosure: RecordDisclosure, action = 'show'): Promise<RecordGate> {
+  const row = action === 'show' ? await findRecord(context, model, id, trashed).catch(notFound) : await listed(context, model, id, trashed, action);
   if (row !== undefined) return { state: 'visible', row };
   if (disclosure === 'none') return { state: 'not_found' };
+  const probe = { context, model, id, trashed };
+  if (context.plan(model.slug, action).kind === 'conditional' && (await probeRecord(probe, action, null))) return { state: 'outside_condition' };
   // The trash is the only part of the gate the same record passes in its other trash mode.
   const inScope = model.softDeletes && trashed !== 'with' ? await findRecord(context, model, id, 'with').catch(notFound) : undefined;
   if (inScope !== undefined) return { state: trashed === 'only' ? 'not_trashed' : 'trashed' };
@@ -55,6 +61,14 @@ export async function recordGate(context: DataActionContext, model: ModelDefinit
   if (unscoped !== undefined) return { state: 'hidden_by_scope' };
   if (placed === null) return { state: 'missing' };
   return { state: placed === context.scope.organizationId ? 'hidden_by_row_security' : 'not_in_organization' };
+}
+
+/** The record as the list of `action` holds it, through the member's condition on it. */
+async function listed(context: DataActionContext, model: ModelDefinition, id: number, trashed: TrashedMode, action: string): Promise<LooseRow | undefined> {
+  const plan = context.plan(model.slug, action);
+  if (plan.kind === 'never') return undefined;
+  const probe = { context, model, id, trashed };
+  return (await probeRecord(probe, action, plan.kind === 'conditional' ? plan.condition : null)) ? { id } : undefined;
 }
 
 /** The organization of a tenant-owned record past row-level security; null for a missing record or one no organization owns. */

@@ -3,6 +3,7 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import { assertHolds } from '../permissions/assert-holds.js';
+import { assertDeclaredConditions, declaredConditions } from '../permissions/declared-conditions.js';
 import type { Services } from '../services.js';
 import { changeMembership } from './change-membership.js';
 import { findMember, membershipKey } from './find-member.js';
@@ -21,6 +22,7 @@ export function updateMember(services: Services): GatehouseMiddleware<TenantMemb
   return async (ctx) => {
     const member = await findMember(ctx, 'update');
     const input = validate(updateMemberSchema, ctx.request.body);
+    assertDeclaredConditions(declaredConditions(services.config.models), { granted_permissions: input.granted_permissions, denied_permissions: input.denied_permissions });
     const trx = ctx.state.trx;
     const roleChanges = input.role_id !== undefined && input.role_id !== member.role_id;
     if (roleChanges) assertNotOwnRole(ctx, member);

@@ -2,6 +2,7 @@ import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
 import type { DataState, GatehouseMiddleware } from '../http/state.js';
 import type { Services } from '../services.js';
 import { ADMINISTRATION_PERMISSIONS } from './administration-permissions.js';
+import { declaredConditions } from './declared-conditions.js';
 import { serviceResources } from './service-resources.js';
 
 export interface CatalogEntry {
@@ -10,6 +11,8 @@ export interface CatalogEntry {
   actions: readonly string[];
   /** The service a `service` resource belongs to. */
   service?: string;
+  /** A model's record conditions (`posts.update:own`), in declaration order; none for other kinds. */
+  conditions?: readonly string[];
 }
 
 /**
@@ -20,7 +23,8 @@ export interface CatalogEntry {
 export function permissionCatalog(services: Services): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const served = ctx.state.routeGroup.models;
-    const models: CatalogEntry[] = served.map((resource) => ({ resource, kind: 'model', actions: STANDARD_ACTIONS }));
+    const conditions = declaredConditions(services.config.models);
+    const models: CatalogEntry[] = served.map((resource) => ({ resource, kind: 'model', actions: STANDARD_ACTIONS, conditions: conditions.names(resource) }));
     // A served model's standard actions already name its administration permissions (`roles.update`).
     const administration: CatalogEntry[] = Object.entries(ADMINISTRATION_PERMISSIONS)
       .filter(([resource]) => !served.includes(resource))

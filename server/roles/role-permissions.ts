@@ -6,6 +6,7 @@ import { pathId } from '../models/path-id.js';
 import { rolePermissionsSchema } from '../members/member-schemas.js';
 import { assertHoldsChanges } from '../members/membership-rules.js';
 import { assertCan } from '../permissions/authorize.js';
+import { assertDeclaredConditions, declaredConditions } from '../permissions/declared-conditions.js';
 import type { Services } from '../services.js';
 import { assertNotOwnerRole, replaceRolePermissions } from './replace-role-permissions.js';
 
@@ -38,6 +39,7 @@ export function updateRolePermissions(services: Services): GatehouseMiddleware<T
   return async (ctx) => {
     const { role, permissions: before } = await findRoleFor(ctx, 'update');
     const { permissions } = validate(rolePermissionsSchema, ctx.request.body);
+    assertDeclaredConditions(declaredConditions(services.config.models), { permissions });
     assertNotOwnerRole(role, services.config.ownerRole);
     assertHoldsChanges(ctx, before, permissions);
     await replaceRolePermissions(ctx.state.trx, ctx.state.organization.id, role, { before, after: permissions }, ctx.state.auth.user.id, { last: true });

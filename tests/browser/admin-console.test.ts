@@ -224,6 +224,48 @@ describe('the administration console in Chromium', () => {
     await owner.page.close();
   });
 
+  it("gives the contributor a conditioned permission from the matrix's condition picker, and takes one away", async () => {
+    const owner = await signedIn('owner@acme.test', '/admin/roles');
+    await owner.page.getByRole('tab', { name: 'Contributor' }).click();
+    const matrix = owner.page.getByRole('table', { name: 'Permissions of Contributor', exact: true });
+    const posts = matrix.getByRole('row').filter({ has: owner.page.getByRole('rowheader', { name: 'posts' }) });
+    await posts.getByRole('button', { name: 'Remove posts.update:own' }).waitFor();
+    expect(await posts.getByRole('code').allTextContents()).toEqual(expect.arrayContaining(['posts.update:own', 'posts.destroy:own']));
+    // comments declares no condition, so its row offers none.
+    expect(await matrix.getByRole('combobox', { name: 'comments: condition' }).count()).toBe(0);
+    expect(await posts.getByRole('combobox', { name: 'posts: action on some records' }).locator('option').allTextContents()).not.toContain('store');
+
+    await posts.getByRole('button', { name: 'Remove posts.destroy:own' }).click();
+    await posts.getByRole('combobox', { name: 'posts: action on some records' }).selectOption('trashed');
+    await posts.getByRole('combobox', { name: 'posts: condition' }).selectOption('own');
+    await posts.getByRole('button', { name: 'Add posts.trashed:own' }).click();
+    await owner.page.getByRole('button', { name: 'Review changes' }).click();
+    const review = owner.page.getByRole('dialog', { name: 'Changes to save' });
+    expect(await review.textContent()).toContain('+posts.trashed:own');
+    expect(await review.textContent()).toContain('−posts.destroy:own');
+    await review.getByRole('button', { name: 'Confirm and save' }).click();
+    await owner.page.getByRole('status').filter({ hasText: 'Saved the permissions of Contributor.' }).waitFor();
+    const saved = await rolePermissions('contributor');
+    expect(saved).toContain('posts.trashed:own');
+    expect(saved).not.toContain('posts.destroy:own');
+
+    // The members' picker offers the same conditions once an action is chosen.
+    await owner.page.getByRole('link', { name: 'Members' }).click();
+    await owner.page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: 'viewer@acme.test' }).getByRole('button', { name: 'Edit permissions' }).click();
+    const picker = owner.page.getByRole('group', { name: 'Permissions of viewer@acme.test' });
+    await picker.getByLabel('Granted: resource').selectOption('posts');
+    expect(await picker.getByLabel('Granted: condition').count()).toBe(0);
+    await picker.getByLabel('Granted: action').selectOption('update');
+    await picker.getByLabel('Granted: condition').selectOption('own');
+    await picker.getByRole('button', { name: 'Add posts.update:own' }).click();
+    await picker.getByRole('button', { name: 'Save permissions' }).click();
+    const viewerId = await idOf(server, 'users', 'email', 'viewer@acme.test');
+    await expect
+      .poll(async () => (await server.sql<{ granted_permissions: string[] }>('SELECT granted_permissions FROM user_roles WHERE user_id = $1', [viewerId]))[0]!.granted_permissions)
+      .toContain('posts.update:own');
+    await owner.page.close();
+  });
+
   it("grants another service's invoices.approve and invoices.* from the matrix", async () => {
     const owner = await signedIn('owner@acme.test', '/admin/roles');
     await owner.page.getByRole('tab', { name: 'Viewer' }).click();

@@ -101,12 +101,14 @@ afterAll(async () => {
   await rm(configDir, { recursive: true, force: true });
 });
 
+const UNDECLARED_OWN = 'The permission posts.update:own names the condition own, which the posts policy does not declare (it declares no record conditions).';
+
 const COMMANDS: Record<string, string[]> = {
   'user create': ['--email <email>', '--name <name>', '--password <password>', '--permissions <list>'],
   'org create': ['--name <name>', '--slug <slug>', '--owner <email>', '--group <name>', '--config <file>'],
   'member add': ['--org <slug>', '--email <email>', '--role <role-slug>', '--group <name>', '--config <file>'],
   'member permissions': ['--org <slug>', '--email <email>', '--grant <list>', '--deny <list>', '--clear <list>', '--group <name>'],
-  'role create': ['<slug>', '--name <name>', '--org <slug>', '--permissions <list>'],
+  'role create': ['<slug>', '--name <name>', '--org <slug>', '--permissions <list>', '--config <file>'],
   'role permissions': ['--org <slug>', '--role <role-slug>', '--grant <list>', '--revoke <list>', '--config <file>'],
 };
 
@@ -326,6 +328,10 @@ describe('bad input: one line naming the problem, exit 1, nothing applied', () =
     [['member', 'permissions', empty, ed, '--deny', 'roles.index'], `${ed} is not a member of ${empty} (route group tenant).`],
     [['member', 'permissions', acme, 'nobody@example.test', '--deny', 'roles.index'], 'No user has the email "nobody@example.test".'],
     [['member', 'permissions', acme, ed, '--grant', 'roles.index', '--clear', 'roles.index'], 'roles.index is in both --grant and --clear.'],
+    // No model is registered here, so no condition is declared: a conditioned permission would match nothing.
+    [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.update:own'], UNDECLARED_OWN],
+    [['role', 'permissions', acme, auditor, '--grant', 'posts.update:own'], UNDECLARED_OWN],
+    [['member', 'permissions', acme, ed, '--deny', 'posts.update:own'], UNDECLARED_OWN],
   ];
 
   it('for each case, and the tables keep their rows', async () => {

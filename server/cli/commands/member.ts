@@ -9,7 +9,7 @@ import { flagOrArgument } from '../flag-or-argument.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
-  const [members, roles, changes, lastOwner, rules, app, lookups, permissionList, admin] = await Promise.all([
+  const [members, roles, changes, lastOwner, rules, app, lookups, permissionList, declared, admin] = await Promise.all([
     import('../../db/repositories/members.js'),
     import('../../db/repositories/roles.js'),
     import('../../members/change-membership.js'),
@@ -18,9 +18,10 @@ const implementation = async () => {
     import('../admin-app.js'),
     import('../admin-lookups.js'),
     import('../permission-list.js'),
+    import('../../permissions/declared-conditions.js'),
     import('../run-admin.js'),
   ]);
-  return { ...members, ...roles, ...changes, ...lastOwner, ...rules, ...app, ...lookups, ...permissionList, ...admin };
+  return { ...members, ...roles, ...changes, ...lastOwner, ...rules, ...app, ...lookups, ...permissionList, ...declared, ...admin };
 };
 type Implementation = Awaited<ReturnType<typeof implementation>>;
 
@@ -92,7 +93,7 @@ async function keepAnOwner(
  */
 async function permissions(orgArgument: string | undefined, emailArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
   const loaded = await implementation();
-  const { parsePermissionList, assertDisjoint, adminApp, membershipGroup, runAdmin, requireUser, enterOrganization, findMemberDetails, without, union, changeMembership } = loaded;
+  const { parsePermissionList, assertDisjoint, assertDeclaredConditions, adminApp, membershipGroup, runAdmin, requireUser, enterOrganization, findMemberDetails, without, union, changeMembership } = loaded;
   const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
   const email = flagOrArgument(command, '--email <email>', options.email, emailArgument);
   const grant = parsePermissionList(options.grant, 'grant');
@@ -100,6 +101,7 @@ async function permissions(orgArgument: string | undefined, emailArgument: strin
   const clear = parsePermissionList(options.clear, 'clear');
   assertDisjoint({ grant, deny, clear });
   const app = await adminApp(options.config);
+  assertDeclaredConditions(app.conditions, { grant, deny });
   const routeGroup = membershipGroup(app, options.group);
   const summary = await runAdmin(async (admin) => {
     const user = await requireUser(admin.owner, email);

@@ -6,7 +6,7 @@ import { flagOrArgument } from '../flag-or-argument.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
-  const [roles, validation, replace, schemas, rules, app, lookups, permissionList, admin] = await Promise.all([
+  const [roles, validation, replace, schemas, rules, app, lookups, permissionList, declared, admin] = await Promise.all([
     import('../../db/repositories/roles.js'),
     import('../../http/validate.js'),
     import('../../roles/replace-role-permissions.js'),
@@ -15,9 +15,10 @@ const implementation = async () => {
     import('../admin-app.js'),
     import('../admin-lookups.js'),
     import('../permission-list.js'),
+    import('../../permissions/declared-conditions.js'),
     import('../run-admin.js'),
   ]);
-  return { ...roles, ...validation, ...replace, ...schemas, ...rules, ...app, ...lookups, ...permissionList, ...admin };
+  return { ...roles, ...validation, ...replace, ...schemas, ...rules, ...app, ...lookups, ...permissionList, ...declared, ...admin };
 };
 
 // `content-editor` reads as `Content editor` when no --name is given.
@@ -27,6 +28,7 @@ interface CreateOptions {
   name?: string;
   org?: string;
   permissions?: string;
+  config?: string;
 }
 
 /**
@@ -35,9 +37,10 @@ interface CreateOptions {
  */
 async function create(slug: string, options: CreateOptions, command: Command): Promise<void> {
   if (options.permissions !== undefined && options.org === undefined) command.error('error: --permissions goes with --org');
-  const { validate, newRoleSchema, parsePermissionList, runAdmin, createRole, enterOrganization, replaceRolePermissions, listed } = await implementation();
+  const { validate, newRoleSchema, parsePermissionList, assertDeclaredConditions, adminApp, runAdmin, createRole, enterOrganization, replaceRolePermissions, listed } = await implementation();
   const input = validate(newRoleSchema, { slug, name: options.name ?? nameOf(slug) });
   const permissions = parsePermissionList(options.permissions, 'permissions');
+  if (options.permissions !== undefined) assertDeclaredConditions((await adminApp(options.config)).conditions, { permissions });
   const { role, organization } = await runAdmin(async (admin) => {
     const role = await createRole(admin.owner, input);
     if (!role) throw ValidationError.field('slug', `The role ${input.slug} already exists.`);
@@ -60,14 +63,15 @@ interface PermissionsOptions {
 
 /** Adds and removes entries of the role's list in one organization; without either, shows it. */
 async function permissions(orgArgument: string | undefined, roleArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
-  const { parsePermissionList, assertDisjoint, adminApp, runAdmin, requireRole, enterOrganization, findRolePermissions, without, union, assertNotOwnerRole, replaceRolePermissions, listed } =
+  const { parsePermissionList, assertDisjoint, assertDeclaredConditions, adminApp, runAdmin, requireRole, enterOrganization, findRolePermissions, without, union, assertNotOwnerRole, replaceRolePermissions, listed } =
     await implementation();
   const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
   const roleSlug = flagOrArgument(command, '--role <role-slug>', options.role, roleArgument);
   const grant = parsePermissionList(options.grant, 'grant');
   const revoke = parsePermissionList(options.revoke, 'revoke');
   assertDisjoint({ grant, revoke });
-  const { settings } = await adminApp(options.config);
+  const { settings, conditions } = await adminApp(options.config);
+  assertDeclaredConditions(conditions, { grant });
   const summary = await runAdmin(async (admin) => {
     const role = await requireRole(admin.owner, roleSlug);
     const { organization, trx } = await enterOrganization(admin, slug);
@@ -90,7 +94,8 @@ export const roleCommand: CliCommand = (program) => {
     .argument('<slug>', 'its name in `member add --role` and in tokens: lower-case letters, digits, hyphens')
     .option('--name <name>', 'its display name (default: from the slug, content-editor: Content editor)')
     .option('--org <slug>', 'an organization to give it permissions in at once')
-    .option('--permissions <list>', "its permissions there, comma- or space-separated (e.g. 'posts.*, comments.index')")
+    .option('--permissions <list>', "its permissions there, comma- or space-separated (e.g. 'posts.*, comments.index, posts.update:own')")
+    .addOption(configOption())
     .action(create);
   role
     .command('permissions')

@@ -1,3 +1,4 @@
+import { CONDITION_SEPARATOR } from '@gatehouse/engine';
 import { WILDCARD } from '@gatehouse/engine/wire';
 
 /** How a permission list covers one `{resource}.{action}` (or `{resource}.*`) cell. */
@@ -23,3 +24,7 @@ export function toggled(list: readonly string[], permission: string, on: boolean
 export function difference(before: readonly string[], after: readonly string[]): { added: string[]; removed: string[] } {
   return { added: after.filter((entry) => !before.includes(entry)), removed: before.filter((entry) => !after.includes(entry)) };
 }
+
+/** The list's entries that hold `{resource}.{action}:{condition}`: the records a condition matches. */
+export const conditionedOn = (list: readonly string[], resource: string) =>
+  list.filter((entry) => entry.startsWith(`${resource}.`) && entry.includes(CONDITION_SEPARATOR));

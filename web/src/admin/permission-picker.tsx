@@ -1,5 +1,6 @@
 import { usePermissionCatalog } from '@gatehouse/client';
-import { WILDCARD } from '@gatehouse/engine/wire';
+import { formatPermission } from '@gatehouse/engine';
+import { POLICY_ACTIONS, WILDCARD } from '@gatehouse/engine/wire';
 import { useState } from 'react';
 import { permissionOf, toggled } from './permission-lists.js';
 
@@ -9,13 +10,21 @@ interface PermissionPickerProps {
   onChange: (next: string[]) => void;
 }
 
-/** A list of permissions, added from the registered resources and actions, wildcards included. */
+/**
+ * A list of permissions, added from the registered resources and actions, wildcards included,
+ * and a model's record conditions (`posts.update:own`) on one action.
+ */
 export function PermissionPicker({ label, value, onChange }: PermissionPickerProps) {
   const catalog = usePermissionCatalog().data ?? [];
   const [resource, setResource] = useState(WILDCARD);
   const [action, setAction] = useState(WILDCARD);
-  const actions = catalog.find((entry) => entry.resource === resource)?.actions ?? [];
-  const picked = resource === WILDCARD ? WILDCARD : permissionOf(resource, action);
+  const [condition, setCondition] = useState('');
+  const entry = catalog.find((candidate) => candidate.resource === resource);
+  const actions = entry?.actions ?? [];
+  // A condition goes on one action, never a wildcard, and means nothing on a record yet to be created.
+  const conditions = action === WILDCARD || action === POLICY_ACTIONS.create ? [] : (entry?.conditions ?? []);
+  const picked =
+    resource === WILDCARD ? WILDCARD : conditions.includes(condition) ? formatPermission({ slug: resource, action, condition }) : permissionOf(resource, action);
   return (
     <fieldset className="picker" aria-label={label}>
       <legend>{label}</legend>
@@ -31,7 +40,7 @@ export function PermissionPicker({ label, value, onChange }: PermissionPickerPro
         ))}
       </p>
       <div className="picker-add">
-        <select aria-label={`${label}: resource`} value={resource} onChange={(event) => (setResource(event.target.value), setAction(WILDCARD))}>
+        <select aria-label={`${label}: resource`} value={resource} onChange={(event) => (setResource(event.target.value), setAction(WILDCARD), setCondition(''))}>
           <option value={WILDCARD}>* (everything)</option>
           {catalog.map((entry) => (
             <option key={entry.resource} value={entry.resource}>
@@ -43,6 +52,16 @@ export function PermissionPicker({ label, value, onChange }: PermissionPickerPro
           <select aria-label={`${label}: action`} value={action} onChange={(event) => setAction(event.target.value)}>
             <option value={WILDCARD}>* (every action)</option>
             {actions.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        )}
+        {conditions.length > 0 && (
+          <select aria-label={`${label}: condition`} value={condition} onChange={(event) => setCondition(event.target.value)}>
+            <option value="">(every record)</option>
+            {conditions.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>

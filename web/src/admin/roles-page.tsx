@@ -2,6 +2,7 @@ import { usePermissionCatalog, useRolePermissions, useRoles, useUpdateRolePermis
 import { WILDCARD } from '@gatehouse/engine/wire';
 import { useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../components/status.js';
+import { ConditionCell } from './condition-cell.js';
 import { isRefused, PageRefusal } from './page-refusal.js';
 import { coverage, difference, permissionOf, toggled } from './permission-lists.js';
 import { useHolds } from './use-holds.js';
@@ -45,6 +46,8 @@ interface MatrixTableProps {
 }
 
 function MatrixTable({ label, heading, entries, columns, permissions, holds, onToggle }: MatrixTableProps) {
+  // Only models declare record conditions; the column shows when one of the table's does.
+  const conditioned = entries.some((entry) => (entry.conditions ?? []).length > 0);
   return (
     <table className="table matrix" aria-label={label}>
       <thead>
@@ -53,6 +56,7 @@ function MatrixTable({ label, heading, entries, columns, permissions, holds, onT
           {columns.map((action) => (
             <th key={action}>{action}</th>
           ))}
+          {conditioned && <th>Conditions</th>}
         </tr>
       </thead>
       <tbody>
@@ -69,6 +73,7 @@ function MatrixTable({ label, heading, entries, columns, permissions, holds, onT
                 <td key={action} className="cell cell-absent" />
               ),
             )}
+            {conditioned && <ConditionCell resource={entry.resource} conditions={entry.conditions ?? []} actions={entry.actions} permissions={permissions} holds={holds} onToggle={onToggle} />}
           </tr>
         ))}
       </tbody>
