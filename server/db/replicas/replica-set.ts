@@ -3,10 +3,11 @@ import type { Database } from '../connection/database.js';
 import type { Schema } from '../schema.js';
 import { walPosition, type WalPosition } from './wal-position.js';
 
-// A replica that stops answering, or falls behind, is skipped from the next poll on: within a
-// second, as long as one poll takes less than the rest of it.
+// A replica that refuses connections, or falls behind, is skipped from the next poll on; one that
+// stops answering, once it has not answered for a second. A slow answer on a busy machine is no
+// reason to skip it sooner.
 const POLL_INTERVAL_MS = 250;
-const POLL_TIMEOUT_MS = 700;
+const SILENCE_MS = 1_000;
 
 /** One standby as the service last saw it. */
 export interface ReplicaState {
@@ -27,6 +28,8 @@ interface Kept {
   readonly state: ReplicaState;
   readonly database: Database;
   polling: boolean;
+  /** When it last answered a poll (ms since the epoch). */
+  answeredAt: number;
   /** When a poll last found it caught up with the primary (ms since the epoch); null: not since it was first polled. */
   caughtUpAt: number | null;
 }
@@ -58,10 +61,12 @@ const nameOf = (url: string) => {
   return `${hostname}:${port || '5432'}`;
 };
 
-function timeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+const SILENT = Symbol('no answer yet');
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof SILENT> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('replica poll timed out')), ms);
+  const expired = new Promise<typeof SILENT>((resolve) => {
+    timer = setTimeout(() => resolve(SILENT), ms);
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
@@ -87,6 +92,7 @@ export class ReplicaSet {
       state: { name: nameOf(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
       database,
       polling: false,
+      answeredAt: 0,
       caughtUpAt: null,
     }));
   }
@@ -111,12 +117,17 @@ export class ReplicaSet {
     replica.polling = true;
     const { state } = replica;
     try {
-      const { rows } = await timeout(
+      const answer = await within(
         sql<PollRow>`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
           extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8 AS age`.execute(replica.database.db),
-        POLL_TIMEOUT_MS,
+        SILENCE_MS,
       );
-      const row = rows[0]!;
+      if (answer === SILENT) {
+        if (Date.now() - replica.answeredAt >= SILENCE_MS) Object.assign(state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
+        return;
+      }
+      replica.answeredAt = Date.now();
+      const row = answer.rows[0]!;
       // A server that left recovery was promoted: it is no replica of this primary any more.
       state.replayed = row.standby && row.replayed !== null ? walPosition(row.replayed) : null;
       const caughtUp = state.replayed !== null && primary !== null && state.replayed >= primary;

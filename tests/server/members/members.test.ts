@@ -40,7 +40,7 @@ describe('GET {t}/members', () => {
     const [owner, editor] = await Promise.all([seeded('owner@acme.test'), seeded('editor@acme.test')]);
     const response = await as(owner, acme).get('/members');
     expect(response.status).toBe(200);
-    expect(response.body.data.map((entry: { email: string }) => entry.email)).toEqual(['owner@acme.test', 'editor@acme.test', 'viewer@acme.test']);
+    expect(response.body.data.map((entry: { email: string }) => entry.email)).toEqual(['owner@acme.test', 'editor@acme.test', 'viewer@acme.test', 'contributor@acme.test']);
     expect(response.body.data[1]).toEqual({
       id: editor.id,
       name: 'Eddie Editor',

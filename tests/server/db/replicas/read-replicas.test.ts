@@ -68,6 +68,8 @@ describe('read replicas', () => {
 
   it('serves members\' reads from the standby, and their writes from the primary', async () => {
     const token = await server.login('owner@acme.test');
+    // Polled four times a second: once the poll after the sign-in has seen the standby.
+    await eventually(async () => /^gatehouse_replica_lag_seconds\{replica="[^"]+"\} \d/m.test(await (await fetch(server.server.metricsUrl!)).text()));
     const before = await readsServed(server);
     for (const path of READ_ROUTES) expect((await server.api.get(path, { token })).status).toBe(200);
     const after = await readsServed(server);
