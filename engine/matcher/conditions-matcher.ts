@@ -1,4 +1,4 @@
-import { buildMongoQueryMatcher, createMongoAbility, type AnyMongoAbility, type RawRuleOf } from '@casl/ability';
+import { buildMongoQueryMatcher, createMongoAbility, type AnyMongoAbility, type ConditionsMatcher, type RawRuleOf } from '@casl/ability';
 import { $and, $nor, $or, and, FieldCondition, nor, or, type FieldInstruction, type MongoQuery } from '@ucast/mongo2js';
 
 /**
@@ -19,7 +19,7 @@ const $elemMatch: FieldInstruction<MongoQuery> = {
  * default MongoDB operators with the compound `$and`, `$or` and `$nor` that record conditions
  * compile to. Interpreted by @ucast/js, the interpreters CASL itself uses.
  */
-export const conditionsMatcher = buildMongoQueryMatcher({ $and, $or, $nor, $elemMatch }, { and, or, nor });
+export const conditionsMatcher: ConditionsMatcher<MongoQuery> = buildMongoQueryMatcher({ $and, $or, $nor, $elemMatch }, { and, or, nor });
 
 /** `createMongoAbility` with the Gatehouse conditions matcher. */
 export function createConditionedAbility<T extends AnyMongoAbility>(rules: RawRuleOf<T>[]): T {

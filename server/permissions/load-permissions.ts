@@ -2,7 +2,7 @@ import { conditionContext, EMPTY_CATALOG, type PermissionSources } from '@gateho
 import type { CompiledQuery } from 'kysely';
 import { findUserById, userById } from '../db/repositories/users.js';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
-import type { ModelRegistry } from '../models/model-registry.js';
+import type { Services } from '../services.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Authorization, DataState, Stage } from '../http/state.js';
 import { compiledPermissions } from './compiled-permissions.js';
@@ -42,9 +42,9 @@ export function permissionReads(db: TenantTransaction, { userId, group }: { user
 }
 
 /** Loads the caller's permissions, compiled with the record conditions of `registry`'s models. */
-export function loadPermissions(registry: ModelRegistry | undefined): Stage<Facts, { authorization: Authorization }> {
-  const catalog = registry?.conditions ?? EMPTY_CATALOG;
+export function loadPermissions(services: Pick<Services, 'config'>): Stage<Facts, { authorization: Authorization }> {
   return async (ctx, next) => {
+    const catalog = services.config.models?.conditions ?? EMPTY_CATALOG;
     const { roleSlug, ...sources } = await sourcesOf(ctx.state);
     const { auth, organization, routeGroup } = ctx.state;
     const context = conditionContext({ user: auth?.user ?? null, organization: organization ?? null, routeGroup: routeGroup.name });

@@ -35,15 +35,15 @@ export const signedIn = (services: Services): RequestChain<GroupState, SignedInS
 
 /** A signed-in member acting in the addressed organization (or in a non-tenant group). */
 export const member = (services: Services, reads?: RequestReads): RequestChain<GroupState, MemberState> =>
-  RequestChain.from<GroupState>().then(openMemberRequest(services, reads)).then(loadPermissions(services.config.models));
+  RequestChain.from<GroupState>().then(openMemberRequest(services, reads)).then(loadPermissions(services));
 
 /** A signed-in member acting in the addressed organization, for the routes only tenant bases serve. */
 export const tenantMember = (services: Services, reads?: RequestReads): RequestChain<GroupState, TenantMemberState> =>
-  RequestChain.from<GroupState>().then(openTenantMemberRequest(services, reads)).then(loadPermissions(services.config.models));
+  RequestChain.from<GroupState>().then(openTenantMemberRequest(services, reads)).then(loadPermissions(services));
 
 /** Anyone, with no permissions, in the organization the request addresses: data requests of a group without auth. */
 export const guest = (services: Services): RequestChain<GroupState, DataState> =>
-  RequestChain.from<GroupState>().then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions(services.config.models));
+  RequestChain.from<GroupState>().then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions(services));
 
 /** Data requests: members in groups with auth, anyone (with no permissions) in groups without. */
 export function dataChain(group: RouteGroup, services: Services, reads?: RequestReads): RequestChain<GroupState, DataState> {
