@@ -83,6 +83,7 @@ describe('GET {t}/permission-catalog', () => {
       resource: 'posts',
       kind: 'model',
       actions: ['index', 'show', 'store', 'update', 'destroy', 'trashed', 'restore', 'forceDelete'],
+      conditions: ['own', 'published', 'visible'],
     });
     expect(entries.find((entry) => entry.resource === 'memberships')).toEqual({ resource: 'memberships', kind: 'administration', actions: ['index', 'update', 'destroy'] });
     const resources = entries.map((entry) => entry.resource);
