@@ -1,4 +1,6 @@
-import { conditionsOn, ForbiddenError } from '@gatehouse/engine';
+import { bothPlans, conditionsOn, ForbiddenError } from '@gatehouse/engine';
+import type { RawBuilder, SqlBool } from 'kysely';
+import { conditionSql } from '../listing/condition-sql.js';
 import { NO_NARROWING } from '../listing/build-index-query.js';
 import type { TrashedMode } from '../listing/gated-query.js';
 import type { ModelDefinition } from '../models/define-model.js';
@@ -19,4 +21,15 @@ export async function assertRecordCondition(context: DataActionContext, model: M
     throw new ForbiddenError({ gate: 'policy', permission: `${model.slug}.${action}`, conditions: conditionsOn(context.permissions, model.slug, action) });
   }
   context.admit(row, action);
+}
+
+/**
+ * The caller's conditions on a record action as SQL on the written table, for the write's own
+ * WHERE: the record gate reads it through `show` and the action's condition admits it (the
+ * action's plan in `authorize`), and the write changes it only while both still hold. Null when
+ * they hold for every record, as plain permissions give them: the write is then as before.
+ */
+export function writeCondition(context: DataActionContext, model: ModelDefinition, action: string): RawBuilder<SqlBool> | null {
+  const plan = bothPlans(context.plan(model.slug, 'show'), context.plan(model.slug, action));
+  return plan.kind === 'conditional' ? conditionSql(plan.condition, model, (slug) => context.registry.get(slug), model.table) : null;
 }
