@@ -1,14 +1,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idOf, startDataServer } from '../support/data-server.js';
+import { idOf, postId, startDataServer } from '../support/data-server.js';
 import type { ApiResponse } from '../support/http-client.js';
 import type { TestServer } from '../support/test-server.js';
 
 // Issue 35: every statement over posts reads through the contributor's record conditions
-// (posts.index:visible, posts.show:visible, posts.update:own, posts.destroy:own, and here also
-// posts.trashed:own, posts.restore:own, posts.forceDelete:own): a post outside them is missing
-// from a list, a 404 where the contributor may not see it, a 403 where it may see it but not
-// change it. index, show, update and destroy are in record-rules.test.ts.
+// (posts.index:visible, posts.show:visible, posts.update:own, posts.destroy:own, granted here
+// also posts.trashed:own, posts.restore:own, posts.forceDelete:own and comments.store): a post
+// outside them is missing from a list, a 404 where the contributor may not see it, a 403 where it
+// may see it but not change it. Index, show, update and destroy are in record-rules.test.ts.
 
 let server: TestServer;
 let other: pg.Client;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   server = await startDataServer();
   [contributor, owner] = await Promise.all([server.login('contributor@acme.test'), server.login('owner@acme.test')]);
   [editorId, contributorId] = await Promise.all([idOf(server, 'users', 'email', 'editor@acme.test'), idOf(server, 'users', 'email', 'contributor@acme.test')]);
-  const granted = ['posts.trashed:own', 'posts.restore:own', 'posts.forceDelete:own'];
+  const granted = ['posts.trashed:own', 'posts.restore:own', 'posts.forceDelete:own', 'comments.store'];
   const member = await server.api.request('PATCH', `/api/acme/members/${contributorId}`, { token: owner, body: { granted_permissions: granted } });
   expect(member.status).toBe(200);
   other = new pg.Client({ connectionString: server.database.ownerUrl });
@@ -35,11 +35,10 @@ afterAll(async () => {
 
 const ownPost = async (title: string) => (await server.api.post('/api/acme/posts', { token: contributor, body: { title, status: 'published' } })).body.id as number;
 const postRow = async (id: number) => (await server.sql<{ title: string; deleted_at: Date | null }>('SELECT title, deleted_at FROM posts WHERE id = $1', [id]))[0]!;
-const seeded = async (title: string) => (await server.sql<{ id: number }>('SELECT id FROM posts WHERE title = $1', [title]))[0]!.id;
 
 /** A seeded post deleted by its author (the owner), so it waits in the trash. */
 async function trashedSeed(title: string): Promise<number> {
-  const id = await seeded(title);
+  const id = await postId(server, title);
   expect((await server.api.delete(`/api/acme/posts/${id}`, { token: owner })).status).toBe(204);
   return id;
 }
@@ -88,16 +87,23 @@ describe('each statement reads through the conditions', () => {
     expect(computed.body).toMatchObject({ total: expected!.total, drafts: expected!.drafts });
   });
 
-  it('nested operations: 403 for a post it may see but not change, 404 for one it may not see, and nothing of the request stays', async () => {
+  it('nested operations: 403 for a post it may see but not change, 404 for one it may not see, 422 for a comment on it, and nothing of the request stays', async () => {
     const mine = await ownPost('Nested mine');
-    const [published, draft] = [await seeded('Quarterly roadmap'), await seeded('Security review')];
+    const [published, draft] = [await postId(server, 'Quarterly roadmap'), await postId(server, 'Security review')];
     const nested = (operation: object) =>
       server.api.post('/api/acme/posts/nested', { token: contributor, body: { operations: [{ action: 'update', id: mine, data: { title: 'Changed' } }, operation] } });
     const seen = await nested({ action: 'update', id: published, data: { title: 'Taken' } });
     expect([seen.status, seen.body]).toMatchObject([403, refusal('update')]);
     expect((await nested({ action: 'delete', id: draft })).status).toBe(404);
+    const hidden = await nested({ model: 'comments', action: 'create', data: { post_id: draft, body: 'On a hidden draft' } });
+    expect([hidden.status, hidden.body.errors]).toEqual([422, { 'operations.1.post_id': ['The selected post id is invalid.'] }]);
     expect((await postRow(mine)).title).toBe('Nested mine');
     expect((await postRow(published)).title).toBe('Quarterly roadmap');
+    expect(await server.sql("SELECT id FROM comments WHERE body = 'On a hidden draft'")).toEqual([]);
+
+    const visible = await nested({ model: 'comments', action: 'create', data: { post_id: published, body: 'On a published post' } });
+    expect(visible.status).toBe(200);
+    expect(visible.body[1]).toMatchObject({ post_id: published });
   });
 });
 
