@@ -149,4 +149,12 @@ describe('a write races a change of its record', () => {
     expect(answer.status).toBe(404);
     expect((await postRow(id)).deleted_at).toBeNull();
   });
+
+  it('a force delete of its trashed post handed to another author meanwhile is a 403, and the post stays', async () => {
+    const id = await ownPost('Binned, then handed over');
+    expect((await server.api.delete(`/api/acme/posts/${id}`, { token: contributor })).status).toBe(204);
+    const answer = await duringChange(id, `author_id = ${editorId}`, () => server.api.delete(`/api/acme/posts/${id}/force-delete`, { token: contributor }));
+    expect([answer.status, answer.body]).toMatchObject([403, refusal('forceDelete')]);
+    expect((await postRow(id)).deleted_at).not.toBeNull();
+  });
 });
