@@ -8,7 +8,7 @@ import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../harness/cli.js';
 import { REPOSITORY } from '../../harness/packed-packages.js';
-import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
+import { commandWords, readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 import { startDataServer } from '../server/support/data-server.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase, call, tampered, urlOf } from './support.js';
@@ -24,9 +24,6 @@ let server: TestServer;
 let tutorial: Tutorial;
 let billing: Server;
 let service: Gatehouse;
-
-/** `gatehouse …` of a shell block, its single-quoted words unquoted. */
-const words = (command: string) => (command.match(/'[^']*'|\S+/g) ?? []).map((word) => word.replace(/^'|'$/g, ''));
 
 beforeAll(async () => {
   [server, tutorial] = await Promise.all([startDataServer(), readTutorial(PAGE, 'A billing service with its own policies')]);
@@ -55,7 +52,7 @@ describe('the guide’s billing service', () => {
   it('runs InvoicePolicy on invoices.* granted in Gatehouse', async () => {
     expect([...tutorial.files.keys()]).toEqual(['billing/invoice-policy.ts', 'billing/server.ts']);
     const [grant] = tutorial.shell.flat();
-    const [program, ...args] = words(grant!);
+    const [program, ...args] = commandWords(grant!);
     expect(program).toBe('gatehouse');
     expect(await runCli(args, server.database.ownerUrl)).toMatchObject({ code: 0 });
 
