@@ -68,6 +68,11 @@ function parseBlocks(text: string): CodeBlock[] {
   return blocks;
 }
 
+/** One `## heading` section of a docs page (`docs/...md`), as printed: its prose and tables. */
+export async function readSection(page: string, heading: string): Promise<string> {
+  return section(await readFile(join(REPOSITORY, page), 'utf8'), heading, page);
+}
+
 /** Every fenced block of a docs page (`docs/...md`), as printed, for a test that runs the page's examples. */
 export async function readCodeBlocks(page: string): Promise<CodeBlock[]> {
   return parseBlocks(await readFile(join(REPOSITORY, page), 'utf8'));

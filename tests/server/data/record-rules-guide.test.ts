@@ -9,11 +9,12 @@ import { unpackAbility, type ConditionNode, type PolicyClass } from '@gatehouse/
 import { REPOSITORY } from '../../../harness/packed-packages.js';
 import { demoModels } from '../../../policies/demo-models.js';
 import { demoPolicies } from '../../../policies/demo-policies.js';
+import { COMPARISONS, CONTEXT_KEYS, MEMBERSHIPS, QUANTIFIERS } from '../../../engine/conditions/condition-tree.js';
 import { gatedQuery } from '../../../server/listing/gated-query.js';
 import { createModelRegistry } from '../../../server/models/model-registry.js';
 import type { LooseTransaction } from '../../../server/models/loose-schema.js';
 import { gatehouseRun } from '../../support/gatehouse-in-process.js';
-import { commandWords, readCodeBlocks, type CodeBlock } from '../../support/readme-tutorial.js';
+import { commandWords, readCodeBlocks, readSection, type CodeBlock } from '../../support/readme-tutorial.js';
 import { startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -115,6 +116,16 @@ describe('the Record rules guide, word for word', () => {
     expect(declared.conditions).toEqual(migration.conditions);
   });
 
+  it('names every operator and fact of the condition language, and no other', async () => {
+    const language = await readSection(PAGE, 'The condition language');
+    const tableRows = language.split('\n').filter((line) => /^\| `/.test(line));
+    const named = new Set(tableRows.flatMap((row) => (row.split(' | ')[0]!.match(/`[^`]+`/g) ?? []).flatMap((code) => code.match(/\b[a-z_]+\b/g) ?? [])));
+    for (const placeholder of ['attr', 'value', 'rel', 'condition', 'true', 'false']) named.delete(placeholder);
+    expect([...named].sort()).toEqual([...COMPARISONS, ...MEMBERSHIPS, 'null', 'and', 'or', 'not', ...QUANTIFIERS].sort());
+    const facts = /one of the caller's facts: (.*?)\.(?: |$)/.exec(language.replace(/\s+/g, ' '))![1]!;
+    expect(facts.match(/'[^']+'/g)!.map((fact) => fact.slice(1, -1))).toEqual([...CONTEXT_KEYS]);
+  });
+
   it('grants and denies conditioned permissions through the CLI, and refuses a condition the policy does not declare', async () => {
     const [grant, printed, typo, refusal, request, answer] = section('Permissions with a condition');
     try {
@@ -186,6 +197,7 @@ describe('the Record rules guide, word for word', () => {
   });
 
   it('explains on a terminal what it shows', async () => {
+    // The CLI reads the demo's config, whose PostPolicy declares the same conditions.
     const [command, printed] = section('Explain');
     expect(await runShell(command)).toEqual({ code: 0, stdout: printed!.text, stderr: '' });
   });
