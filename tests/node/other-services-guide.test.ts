@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import type { Gatehouse } from '@gatehouse/node';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../harness/cli.js';
+import { runCli, type CliRun } from '../../harness/cli.js';
 import { REPOSITORY } from '../../harness/packed-packages.js';
-import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
+import { commandWords, readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 import { startDataServer } from '../server/support/data-server.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase, call, tampered, urlOf } from './support.js';
@@ -24,9 +24,8 @@ let server: TestServer;
 let tutorial: Tutorial;
 let billing: Server;
 let service: Gatehouse;
-
-/** `gatehouse …` of a shell block, its single-quoted words unquoted. */
-const words = (command: string) => (command.match(/'[^']*'|\S+/g) ?? []).map((word) => word.replace(/^'|'$/g, ''));
+/** The guide's shell line, which grants the editor invoices.*: run before any test, which all need it. */
+let granted: { program: string | undefined; run: CliRun };
 
 beforeAll(async () => {
   [server, tutorial] = await Promise.all([startDataServer(), readTutorial(PAGE, 'A billing service with its own policies')]);
@@ -34,6 +33,8 @@ beforeAll(async () => {
     await mkdir(dirname(join(folder, path)), { recursive: true });
     await writeFile(join(folder, path), text);
   }
+  const [program, ...args] = commandWords(tutorial.shell.flat()[0]!);
+  granted = { program, run: await runCli(args, server.database.ownerUrl) };
   process.env.GATEHOUSE_URL = apiBase(server);
   const module = (await import(pathToFileURL(join(folder, 'billing', 'server.ts')).href)) as { app: Express; gatehouse: Gatehouse };
   service = module.gatehouse;
@@ -48,16 +49,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('the guide’s billing service', () => {
+// The guide's steps in its order: the last one takes Gatehouse down.
+describe('the guide’s billing service', { shuffle: false }, () => {
   const body = (fields: object) => ({ method: 'PATCH', body: JSON.stringify(fields) });
   const create = (amount: number) => ({ method: 'POST', body: JSON.stringify({ amount }) });
 
   it('runs InvoicePolicy on invoices.* granted in Gatehouse', async () => {
     expect([...tutorial.files.keys()]).toEqual(['billing/invoice-policy.ts', 'billing/server.ts']);
-    const [grant] = tutorial.shell.flat();
-    const [program, ...args] = words(grant!);
-    expect(program).toBe('gatehouse');
-    expect(await runCli(args, server.database.ownerUrl)).toMatchObject({ code: 0 });
+    expect(granted.program).toBe('gatehouse');
+    expect(granted.run).toMatchObject({ code: 0 });
 
     const url = urlOf(billing);
     const editor = await server.login('editor@acme.test');
