@@ -13,7 +13,6 @@
 // functions with the most of it. PostGraphile is not among the servers: its v5 releases
 // need Node 22, and Gatehouse supports Node 20 (docs/benchmarks.md). Writes
 // bench/results/node-cpu.json.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,7 @@ import { generateLoad } from './support/load-generator.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { ownerAuthorization } from './support/sign-in.js';
 import { benchSetting as setting } from './support/bench-setting.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 3);
@@ -38,7 +38,6 @@ const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE
 const PER_PAGE = 25;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'node-cpu.json');
 const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
 
 const SERVERS = { gatehouse: 'gatehouse', floor: 'floor', baseline: 'gatehouse, baseline' } as const;
@@ -129,9 +128,7 @@ await withBenchDatabase(async (ownerUrl) => {
     node: process.version,
     measured_at: new Date().toISOString(),
   };
-  await mkdir(dirname(resultsFile), { recursive: true });
-  await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify({ results, againstBaseline }, null, 2));
+  await writeBenchResult('node-cpu', result, { results, againstBaseline });
   console.log(`\nShow, profiled: ${printedProfile(profiles.show)}\n\nIndex, profiled: ${printedProfile(profiles.index)}`);
   console.log(`\nGoals (issue 39), one run, against the one-round-trip floor:\n${printedGoals(verdicts)}`);
 });
