@@ -8,6 +8,9 @@ export interface HttpTarget {
   server: ServerProcess;
   path: string;
   headers?: Record<string, string>;
+  /** Default GET, without a body. */
+  method?: string;
+  body?: string;
   /** Default: the rounds' own. */
   connections?: number;
 }
@@ -49,6 +52,8 @@ export async function measureTarget(
   const load = await generateLoad({
     url: `${target.server.url}${target.path}`,
     headers: { authorization, ...target.headers },
+    method: target.method,
+    body: target.body,
     connections: target.connections ?? connections,
     length: { seconds },
   });

@@ -22,10 +22,10 @@ type Message = { url: string } | CpuSample | { profiling: true } | { profile: Pr
 /**
  * Starts a benchmark server (a module under bench/http) in a process of its own, so its CPU
  * time is its own, and talks to it over IPC: it announces its URL, reports its CPU on demand and
- * exits when asked.
+ * exits when asked. `execPath`: the Node that runs it, default this one.
  */
-export async function startServerProcess(name: string, module: string, env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startServerProcess(name: string, module: string, env: Record<string, string>, execPath = process.execPath): Promise<ServerProcess> {
+  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execPath, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = async () => (await once(child, 'message'))[0] as Message;
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`benchmark server ${name} exited with ${String(code)} before it was ready`);
