@@ -9,7 +9,8 @@
 import Koa from 'koa';
 import pg from 'pg';
 import { claimsVerifier, openingStatement, refusalFor, SLUG, type OpeningRow } from './request-opening.js';
-import { serveBenchmarkParent } from '../support/server-process.js';
+import { createServer } from 'node:http';
+import { serveHttpToBenchmarkParent } from '../support/server-process.js';
 
 /** A data statement with its integer parameters ($1, $2...). */
 export interface Statement {
@@ -92,12 +93,5 @@ export async function serveMinimalEndpoint(transaction: RequestTransaction): Pro
     }
   });
 
-  const http = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => http.once('listening', resolve));
-  const { port } = http.address() as { port: number };
-  serveBenchmarkParent(`http://127.0.0.1:${port}`, async () => {
-    await new Promise((resolve) => http.close(resolve));
-    http.closeAllConnections();
-    await pool.end();
-  });
+  await serveHttpToBenchmarkParent(createServer(app.callback()), () => pool.end());
 }

@@ -15,7 +15,7 @@ import { makePgService } from 'postgraphile/adaptors/pg';
 import { grafserv } from 'postgraphile/grafserv/node';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
 import { claimsVerifier, openingStatement, refusalFor, SLUG, type OpeningRow } from '../http/request-opening.js';
-import { serveBenchmarkParent } from '../support/server-process.js';
+import { serveHttpToBenchmarkParent } from '../support/server-process.js';
 
 const GRAPHQL_PATH = '/graphql';
 /** What both documents read: a caller must be allowed both, never less than either needs. */
@@ -71,12 +71,7 @@ const http = createServer((req, res) => {
     },
   );
 });
-http.listen(0, '127.0.0.1');
-await new Promise((resolve) => http.once('listening', resolve));
-const { port } = http.address() as { port: number };
-serveBenchmarkParent(`http://127.0.0.1:${port}`, async () => {
-  await new Promise((resolve) => http.close(resolve));
-  http.closeAllConnections();
+await serveHttpToBenchmarkParent(http, async () => {
   await pgl.release();
   await pool.end();
 });

@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Session, type Profiler } from 'node:inspector/promises';
 
 export interface CpuSample {
@@ -80,4 +82,16 @@ export function serveBenchmarkParent(url: string, close: () => Promise<void>): v
     }
   });
   process.send!({ url });
+}
+
+/** Listens on a free loopback port and serves the parent as serveBenchmarkParent does; on stop, closes every connection, then `release`. */
+export async function serveHttpToBenchmarkParent(http: Server, release: () => Promise<void>): Promise<void> {
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  const { port } = http.address() as AddressInfo;
+  serveBenchmarkParent(`http://127.0.0.1:${port}`, async () => {
+    await new Promise((resolve) => http.close(resolve));
+    http.closeAllConnections();
+    await release();
+  });
 }
