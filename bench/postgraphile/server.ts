@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import pg from 'pg';
 import { postgraphile } from 'postgraphile';
+import { TYPES } from 'postgraphile/@dataplan/pg';
 import { makePgService } from 'postgraphile/adaptors/pg';
 import { grafserv } from 'postgraphile/grafserv/node';
 import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
@@ -28,8 +29,22 @@ const pool = new pg.Pool({ connectionString: url.toString(), max: Number(env.BEN
 const claimsOf = await claimsVerifier(env.BENCH_SECRET_KEY!);
 const settings = new WeakMap<IncomingMessage, Record<string, string>>();
 
+/** sessions.write_lsn is a pg_lsn, a type PostGraphile has no codec for: read as text, instead of a warning at every start. */
+const LsnAsText: GraphileConfig.Plugin = {
+  name: 'BenchLsnAsTextPlugin',
+  version: '0.0.0',
+  gather: {
+    hooks: {
+      async pgCodecs_findPgCodec(_info, event) {
+        if (!event.pgCodec && event.pgType.typname === 'pg_lsn') event.pgCodec = TYPES.text;
+      },
+    },
+  },
+};
+
 const pgl = postgraphile({
   extends: [PostGraphileAmberPreset],
+  plugins: [LsnAsText],
   // Conditions on any column, not just indexed ones: the floor's reads filter on deleted_at too.
   disablePlugins: ['PgIndexBehaviorsPlugin'],
   pgServices: [makePgService({ pool, schemas: ['public'], pgSettings: (ctx) => settings.get((ctx as { node: { req: IncomingMessage } }).node.req) ?? {} })],
