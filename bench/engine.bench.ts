@@ -1,10 +1,8 @@
 // The ability engine against raw CASL: checks per second of a compiled ability vs hand-written
 // CASL rules granting the same, and the time to build an ability. Results: bench/results/engine.json.
 import { createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compileAbility, effectivePermissions, type GatehouseAbility } from '@gatehouse/engine';
+import { writeBenchResult } from './support/bench-result.js';
 
 const SIZES = [10, 100, 1000];
 const ACTIONS = ['index', 'show', 'store', 'update', 'destroy', 'trashed', 'restore', 'forceDelete', 'publish', 'archive'];
@@ -158,7 +156,4 @@ for (const result of results) {
 }
 console.log(`\nTargets: check ratio >= ${TARGET_RATIO}x: ${targets.checkRatioMet ? 'met' : 'MISSED'}; build from 1,000 permissions < ${TARGET_BUILD_MS} ms: ${targets.buildMet ? 'met' : 'MISSED'}`);
 
-const output = join(dirname(fileURLToPath(import.meta.url)), 'results', 'engine.json');
-await mkdir(dirname(output), { recursive: true });
-await writeFile(output, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), targets, results, sink: sink > 0 }, null, 2)}\n`);
-console.log(`Results: ${output}`);
+await writeBenchResult('engine', { node: process.version, date: new Date().toISOString(), targets, results, sink: sink > 0 }, null);

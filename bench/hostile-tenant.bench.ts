@@ -14,13 +14,13 @@
 // Reports the victim's p50, p99 and error rate quiet and under attack, what the attackers got
 // (answers by status), the server's peak RSS, whether it kept serving, and the goals as met or
 // missed; writes bench/results/hostile-tenant.json.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DEMO_PASSWORD, seedDemo } from '../policies/seed.js';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
+import { writeBenchResult } from './support/bench-result.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { benchSetting as setting } from './support/bench-setting.js';
 import { printedGoals, verdictOf, type Goal } from './support/goals.js';
@@ -38,7 +38,6 @@ const INCLUDE_HOPS = setting('BENCH_INCLUDE_HOPS', 8);
 const PAGE_SIZES = [1000, 500, 250, 100, 50, 25];
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'hostile-tenant.json');
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 await withBenchDatabase(async (ownerUrl) => {
@@ -161,9 +160,7 @@ await withBenchDatabase(async (ownerUrl) => {
       node: process.version,
       measured_at: new Date().toISOString(),
     };
-    await mkdir(dirname(resultsFile), { recursive: true });
-    await writeFile(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(JSON.stringify({ victim: victimFigures, attacks, decision_log: report.decision_log, server: report.server }, null, 2));
+    await writeBenchResult('hostile-tenant', report, { victim: victimFigures, attacks, decision_log: report.decision_log, server: report.server });
     console.log(`\nGoals (issue 34):\n${printedGoals(verdicts)}`);
   } finally {
     await server.stop();

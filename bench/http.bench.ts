@@ -17,7 +17,6 @@
 // Reports req/s, p50, p99 and the CPU milliseconds per request of the server's process and of
 // PostgreSQL, the machine's load average (1, 5, 15 minutes) before and after the rounds, and each
 // of issue 27's goals as met or missed; writes bench/results/http.json.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +30,7 @@ import { peakRssDuring, rssMiB } from './support/process-memory.js';
 import { ownerAuthorization } from './support/sign-in.js';
 import { startServerProcess } from './support/server-process.js';
 import { benchSetting as setting } from './support/bench-setting.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 5);
@@ -46,7 +46,6 @@ const PER_PAGE = 25;
 const DEPTH = Math.min(50_000, Math.floor(ROWS / 2 / PER_PAGE) * PER_PAGE);
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'http.json');
 
 const SHOW_FLOOR = 'show: minimal, 1 round trip';
 const SHOW = 'show: gatehouse';
@@ -174,11 +173,9 @@ await withBenchDatabase(async (ownerUrl) => {
       node: process.version,
       measured_at: new Date().toISOString(),
     };
-    if (ONLY === '') {
-      await mkdir(dirname(resultsFile), { recursive: true });
-      await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-    }
-    console.log(JSON.stringify({ results, soak: soaked, ratios }, null, 2));
+    const shown = { results, soak: soaked, ratios };
+    if (ONLY === '') await writeBenchResult('http', result, shown);
+    else console.log(JSON.stringify(shown, null, 2));
     console.log(`\nGoals (issue 27), against the one-round-trip floor:\n${printedGoals(verdicts)}`);
   } finally {
     for (const server of [gatehouse, unobserved, metered, traced, minimal, floor]) await server.stop();

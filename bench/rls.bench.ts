@@ -2,15 +2,13 @@
 // 1,000 organizations, 1,000,000 posts; the 25 newest posts of one organization, asked as the
 // owner (a superuser: no RLS) and as the service, gatehouse_app inside withTenant (RLS), both
 // through kysely on one pooled connection. Writes bench/results/rls.json.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../server/db/connection/database.js';
 import type { DemoSchema } from '../policies/schema.js';
 import { withTenant } from '../server/db/transactions/tenant-transaction.js';
 import { withBenchDatabase } from './support/bench-database.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const ORGANIZATIONS = 1_000;
 const POSTS = 1_000_000;
@@ -18,7 +16,6 @@ const WARMUP = 300;
 const SAMPLES = 3_000;
 const PAGE = 25;
 
-const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'rls.json');
 
 // The owner needs the WHERE; under RLS it is redundant but kept, so both run the same query.
 const newestPosts = (db: Kysely<DemoSchema>, organizationId: number) =>
@@ -129,9 +126,7 @@ await withBenchDatabase(async (url) => {
       server: (await sql<{ server_version: string }>`SHOW server_version`.execute(owner)).rows[0]?.server_version,
       measured_at: new Date().toISOString(),
     };
-    await mkdir(dirname(resultsFile), { recursive: true });
-    await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    await writeBenchResult('rls', result);
     console.log(`RLS costs ${result.ratio}x the owner's p50 round trip, ${result.server_ratio}x its server time (target: under 1.2x).`);
   } finally {
     await Promise.all([owner.destroy(), app.close()]);

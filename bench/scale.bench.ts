@@ -4,11 +4,10 @@
 // alternate between them), each the same GET of 25 posts. Same machine, so a figure, not a target:
 // two instances can only help as far as the cores the database and the pooler leave free.
 // Writes bench/results/scale.json.
-import { readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { generateTokenKeyPair } from '../server/auth/token-keys.js';
 import { provisionAppLogin } from '../server/db/logins/app-login.js';
 import { seedDemo } from '../policies/seed.js';
@@ -18,6 +17,7 @@ import { startPgBouncer } from '../harness/pgbouncer.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { measureThroughput, type Throughput } from './support/measure-throughput.js';
 import { demoToken, getOk, serveDemo } from './support/served-demo.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const CONCURRENCY = 16;
 const ROUNDS = 3;
@@ -26,7 +26,6 @@ const POOL_PER_INSTANCE = 4;
 const SERVICE_PASSWORD = 'scale-bench-service-password';
 const SERVICE_ROLE = 'scale_bench_service';
 
-const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'scale.json');
 /** CPU time (user + system) a process has used, in milliseconds, from /proc (100 ticks a second). */
 async function cpuMs(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
@@ -104,9 +103,7 @@ await withBenchDatabase(async (ownerUrl) => {
       node: process.version,
       measured_at: new Date().toISOString(),
     };
-    await mkdir(dirname(resultsFile), { recursive: true });
-    await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    await writeBenchResult('scale', result);
     console.log(`one instance: ${one.requestsPerSecond} req/s; two instances: ${two.requestsPerSecond} req/s (${result.ratio}x).`);
   } finally {
     agent.destroy();

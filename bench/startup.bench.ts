@@ -11,7 +11,7 @@
 // Each way is started once to warm up (the OS file cache, tsx's transform cache, the service
 // login `gatehouse start` creates once), then BENCH_ROUNDS times
 // (default 3), interleaved; each figure is its own median. Writes bench/results/startup.json.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +31,7 @@ import { childRunning, peakRssDuring, rssMiB } from './support/process-memory.js
 import { seedBenchTenant } from './support/seed-bench-tenant.js';
 import { startServerProcess } from './support/server-process.js';
 import { benchSetting as setting } from './support/bench-setting.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 const ROUNDS = setting('BENCH_ROUNDS', 3);
 const SECONDS = setting('BENCH_SECONDS', 10);
@@ -43,7 +44,6 @@ const SERVICE_ROLE = 'startup_bench_service';
 const SERVICE_PASSWORD = 'startup-bench-service-password';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'startup.json');
 const DEMO_CONFIG = join(here, '..', 'policies', 'gatehouse.config.ts');
 /** The CLI as a checkout runs it (`npx gatehouse`), not the tests' prebuilt copy. */
 const GATEHOUSE = join(ROOT, 'server', 'bin', 'gatehouse.js');
@@ -220,9 +220,7 @@ await withBenchDatabase(async (ownerUrl) => {
       node: process.version,
       measured_at: new Date().toISOString(),
     };
-    await mkdir(dirname(resultsFile), { recursive: true });
-    await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(JSON.stringify(result, null, 2));
+    await writeBenchResult('startup', result);
   } finally {
     await rm(home, { recursive: true, force: true });
   }

@@ -3,10 +3,10 @@
 // engine consumer under 10 s, the server consumer under 20 s.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { writeEngineConsumer, writeServerConsumer } from '../harness/package-consumers.js';
 import { installConsumer, packPackages, repositoryVersion, scratchFolder, strictTsconfig, typeCheck } from '../harness/packed-packages.js';
+import { writeBenchResult } from './support/bench-result.js';
 
 async function writeBaseline(folder: string, source: string): Promise<void> {
   await mkdir(join(folder, 'src'), { recursive: true });
@@ -63,10 +63,7 @@ try {
   );
   if (!targets.engineMet || !targets.serverMet) process.exitCode = 1;
 
-  const output = join(dirname(fileURLToPath(import.meta.url)), 'results', 'types.json');
-  await mkdir(dirname(output), { recursive: true });
-  await writeFile(output, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), loadAverage: load, targets, checks }, null, 2)}\n`);
-  console.log(`Results: ${output}`);
+  await writeBenchResult('types', { node: process.version, date: new Date().toISOString(), loadAverage: load, targets, checks }, null);
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }

@@ -8,22 +8,15 @@
 // bench/http/one-round-trip-server.ts.
 import Koa from 'koa';
 import pg from 'pg';
-import { importTokenKeys, verifyToken } from '../../server/auth/token-keys.js';
-import { serveBenchmarkParent } from '../support/server-process.js';
+import { claimsVerifier, openingStatement, refusalFor, SLUG, type OpeningRow } from './request-opening.js';
+import { createServer } from 'node:http';
+import { serveHttpToBenchmarkParent } from '../support/server-process.js';
 
 /** A data statement with its integer parameters ($1, $2...). */
 export interface Statement {
   name: string;
   text: string;
   values: number[];
-}
-
-export interface OpeningRow {
-  session_valid: boolean;
-  role_id: number | null;
-  role_permissions: string[];
-  granted_permissions: string[];
-  denied_permissions: string[];
 }
 
 export type Rows = Record<string, unknown>[];
@@ -36,62 +29,26 @@ export type Rows = Record<string, unknown>[];
  */
 export type RequestTransaction = (client: pg.PoolClient, opening: string, statements: Statement[], refusal: (row: OpeningRow) => number | null) => Promise<Rows[] | number>;
 
-interface Claims {
-  userId: number;
-  sessionId: string;
-  routeGroup: string | null;
-}
-
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 class Refusal extends Error {
   constructor(readonly status: number) {
     super(String(status));
   }
 }
 
-const allows = (row: OpeningRow, action: string) => {
-  const permissions = [...row.role_permissions, ...row.granted_permissions].filter((permission) => !row.denied_permissions.includes(permission));
-  return permissions.includes('*') || permissions.includes('posts.*') || permissions.includes(`posts.${action}`);
-};
-
-/** The statuses in Gatehouse's order: the session (401), the membership (404), the permission (403). */
-const refusalFor = (action: string) => (row: OpeningRow) => (!row.session_valid ? 401 : row.role_id === null ? 404 : allows(row, action) ? null : 403);
-
 /** Serves the two routes with `transaction`, in this process, for the benchmark parent. */
 export async function serveMinimalEndpoint(transaction: RequestTransaction): Promise<void> {
   const env = process.env;
-  const { publicKey } = (await importTokenKeys(env.BENCH_SECRET_KEY!)).current;
+  const claimsOf = await claimsVerifier(env.BENCH_SECRET_KEY!);
   const url = new URL(env.BENCH_OWNER_URL!);
   url.searchParams.set('options', '-c role=gatehouse_app');
   const pool = new pg.Pool({ connectionString: url.toString(), max: Number(env.BENCH_POOL) });
-  const verified = new Map<string, Claims>();
 
-  async function claimsOf(header: string): Promise<Claims | null> {
-    const token = /^Bearer (\S+)$/.exec(header)?.[1];
-    if (!token) return null;
-    const known = verified.get(token);
-    if (known) return known;
-    try {
-      const payload = await verifyToken(publicKey, token);
-      const claims = { userId: Number(payload.sub), sessionId: String(payload.sid), routeGroup: typeof payload.grp === 'string' ? payload.grp : null };
-      if (!Number.isSafeInteger(claims.userId) || !UUID.test(claims.sessionId) || (claims.routeGroup !== null && !SLUG.test(claims.routeGroup))) return null;
-      verified.set(token, claims);
-      return claims;
-    } catch {
-      return null;
-    }
-  }
-
-  /** Every value in the opening has been checked to be exactly a UUID, an id or a slug. */
   async function inRequest(ctx: Koa.Context, action: string, statements: Statement[]): Promise<Rows[]> {
     const claims = await claimsOf(ctx.get('authorization'));
     if (!claims) throw new Refusal(401);
     const slug = ctx.path.split('/')[2] ?? '';
     if (!SLUG.test(slug)) throw new Refusal(404);
-    const grp = claims.routeGroup === null ? 'NULL' : `'${claims.routeGroup}'`;
-    const opening = `SELECT * FROM gatehouse_open_request('${claims.sessionId}', ${claims.userId}, ${grp}, true, 'tenant', '${slug}')`;
+    const opening = openingStatement(claims, slug);
     const client = await pool.connect();
     try {
       const result = await transaction(client, opening, statements, refusalFor(action));
@@ -136,12 +93,5 @@ export async function serveMinimalEndpoint(transaction: RequestTransaction): Pro
     }
   });
 
-  const http = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => http.once('listening', resolve));
-  const { port } = http.address() as { port: number };
-  serveBenchmarkParent(`http://127.0.0.1:${port}`, async () => {
-    await new Promise((resolve) => http.close(resolve));
-    http.closeAllConnections();
-    await pool.end();
-  });
+  await serveHttpToBenchmarkParent(createServer(app.callback()), () => pool.end());
 }

@@ -3,7 +3,8 @@
 // caller's permission is known, each data statement as a named prepared statement, then COMMIT
 // (three round trips for show, four for an index page with its total).
 import type pg from 'pg';
-import { serveMinimalEndpoint, type OpeningRow, type RequestTransaction } from './minimal-endpoint.js';
+import type { OpeningRow } from './request-opening.js';
+import { serveMinimalEndpoint, type RequestTransaction } from './minimal-endpoint.js';
 
 const stepByStep: RequestTransaction = async (client, opening, statements, refusal) => {
   const opened = (await client.query(`BEGIN; ${opening}`)) as unknown as pg.QueryResult[];

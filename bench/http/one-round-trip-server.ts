@@ -5,7 +5,8 @@
 // dropped here unless the caller's permission allows. A simple query takes no parameters, so each
 // value goes in as a literal, and only a safe integer may.
 import type pg from 'pg';
-import { serveMinimalEndpoint, type OpeningRow, type RequestTransaction, type Statement } from './minimal-endpoint.js';
+import type { OpeningRow } from './request-opening.js';
+import { serveMinimalEndpoint, type RequestTransaction, type Statement } from './minimal-endpoint.js';
 
 function integerLiteral(value: number | undefined): string {
   if (value === undefined || !Number.isSafeInteger(value)) throw new TypeError(`Not an integer parameter: ${String(value)}`);

@@ -1,5 +1,6 @@
+import { benchSetting } from './bench-setting.js';
 import { cpuMsBetween } from './cluster-cpu.js';
-import { generateLoad, type LoadResult } from './load-generator.js';
+import { generateLoad, type LoadOptions, type LoadResult } from './load-generator.js';
 import type { ServerProcess } from './server-process.js';
 
 /** One URL of one benchmark server, loaded by autocannon in each round. */
@@ -8,6 +9,9 @@ export interface HttpTarget {
   server: ServerProcess;
   path: string;
   headers?: Record<string, string>;
+  /** Default GET, without a body. */
+  method?: string;
+  body?: string;
   /** Default: the rounds' own. */
   connections?: number;
 }
@@ -35,6 +39,10 @@ export interface MedianFigures {
 export const round2 = (value: number) => Math.round(value * 100) / 100;
 const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
 
+/** The target's requests, at its own connections or else `connections`, for `length`. */
+const loadTarget = ({ server, path, headers, method, body, connections: own }: HttpTarget, authorization: string, connections: number, length: LoadOptions['length']) =>
+  generateLoad({ url: `${server.url}${path}`, headers: { authorization, ...headers }, method, body, connections: own ?? connections, length });
+
 /**
  * Loads the target for `seconds` and reads the CPU the server's process and PostgreSQL (a reading
  * of clusterCpu; null where /proc cannot be read) spent meanwhile, per request.
@@ -46,12 +54,7 @@ export async function measureTarget(
   postgresCpu: () => Promise<Map<string, number> | null>,
 ): Promise<Measured> {
   const [cpuBefore, pgBefore] = [await target.server.cpuMicros(), await postgresCpu()];
-  const load = await generateLoad({
-    url: `${target.server.url}${target.path}`,
-    headers: { authorization, ...target.headers },
-    connections: target.connections ?? connections,
-    length: { seconds },
-  });
+  const load = await loadTarget(target, authorization, connections, { seconds });
   const [cpuAfter, pgAfter] = [await target.server.cpuMicros(), await postgresCpu()];
   return {
     ...load,
@@ -73,8 +76,10 @@ export function medianFigures(measured: Measured[]): MedianFigures {
 
 /**
  * Every target measured in each of `rounds` interleaved rounds of `seconds` at `connections`
- * (unless the target names its own), after one warm-up
- * second each, so a machine busy for a while slows every target alike; the medians per target.
+ * (unless the target names its own), so a machine busy for a while slows every target alike; the
+ * medians per target. First each target answers BENCH_WARMUP_REQUESTS (default 1,000): a count,
+ * not a time, so a server whose code V8 has yet to optimize (its compiler's CPU counts as the
+ * process's) is as warm on a busy machine as on a quiet one.
  */
 export async function interleavedRounds(
   targets: HttpTarget[],
@@ -82,8 +87,9 @@ export async function interleavedRounds(
   authorization: string,
   postgresCpu: () => Promise<Map<string, number> | null>,
 ): Promise<Record<string, MedianFigures>> {
-  console.log('Warming up...');
-  for (const target of targets) await measureTarget(target, { ...length, seconds: 1 }, authorization, postgresCpu);
+  const warmup = benchSetting('BENCH_WARMUP_REQUESTS', 1000);
+  console.log(`Warming up: ${warmup} requests to each target...`);
+  for (const target of targets) await loadTarget(target, authorization, length.connections, { requests: warmup });
   const measured = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
   for (let round = 1; round <= rounds; round += 1) {
     // Each round starts one target further on, so no target always follows the same neighbour.

@@ -26,6 +26,8 @@ export interface LoadOptions {
   length: { seconds: number } | { requests: number };
   /** Default GET. */
   method?: string;
+  /** Sent with every request, as it is. */
+  body?: string;
 }
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -52,10 +54,11 @@ export async function generateLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 /** Runs autocannon as generateLoad does, counting the answers by status instead of failing on one. */
-export async function countedLoad({ url, headers, connections, length, method = 'GET' }: LoadOptions): Promise<CountedLoadResult> {
+export async function countedLoad({ url, headers, connections, length, method = 'GET', body }: LoadOptions): Promise<CountedLoadResult> {
   const [flag, value] = 'seconds' in length ? ['--duration', length.seconds] : ['--amount', length.requests];
   const args = [autocannon, '--json', '--connections', String(connections), '--method', method, flag, String(value)];
   for (const [name, value] of Object.entries(headers)) args.push('--headers', `${name}: ${value}`);
+  if (body !== undefined) args.push('--body', body);
   args.push(url);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

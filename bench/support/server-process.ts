@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Session, type Profiler } from 'node:inspector/promises';
 
 export interface CpuSample {
@@ -22,10 +24,10 @@ type Message = { url: string } | CpuSample | { profiling: true } | { profile: Pr
 /**
  * Starts a benchmark server (a module under bench/http) in a process of its own, so its CPU
  * time is its own, and talks to it over IPC: it announces its URL, reports its CPU on demand and
- * exits when asked.
+ * exits when asked. `execPath`: the Node that runs it, default this one.
  */
-export async function startServerProcess(name: string, module: string, env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startServerProcess(name: string, module: string, env: Record<string, string>, execPath = process.execPath): Promise<ServerProcess> {
+  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execPath, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = async () => (await once(child, 'message'))[0] as Message;
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`benchmark server ${name} exited with ${String(code)} before it was ready`);
@@ -80,4 +82,16 @@ export function serveBenchmarkParent(url: string, close: () => Promise<void>): v
     }
   });
   process.send!({ url });
+}
+
+/** Listens on a free loopback port and serves the parent as serveBenchmarkParent does; on stop, closes every connection, then `release`. */
+export async function serveHttpToBenchmarkParent(http: Server, release: () => Promise<void>): Promise<void> {
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  const { port } = http.address() as AddressInfo;
+  serveBenchmarkParent(`http://127.0.0.1:${port}`, async () => {
+    await new Promise((resolve) => http.close(resolve));
+    http.closeAllConnections();
+    await release();
+  });
 }
