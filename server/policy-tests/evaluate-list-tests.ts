@@ -4,27 +4,46 @@ import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import { permissionStory } from './explain-check.js';
 import pg from 'pg';
 import { ScratchTableError, type FixtureDatabase } from './fixture-database.js';
-import { recordGraph, type Fixtures } from './fixture-records.js';
+import type { recordGraph} from './fixture-records.js';
+import { type FixtureRow, type Fixtures } from './fixture-records.js';
 import { idList, judgeList } from './list-verdict.js';
 import type { ListTest } from './policy-test-schema.js';
 import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';
-import { callerOf, checkedAction, type CheckResult, type FilePermissions, type PolicyTestApp } from './test-caller.js';
+import { callerOf, checkedAction, type Caller, type CheckResult, type FilePermissions, type PolicyTestApp } from './test-caller.js';
 
 /** Opens the database list tests read their SQL lists from; its error says why none can be used. */
 export type FixtureDatabaseSource = () => Promise<FixtureDatabase>;
 
-/** A list test computed in memory, waiting for its SQL list. */
-export interface PreparedList {
-  readonly at: KeyPath;
-  readonly test: string;
-  readonly check: string;
+/** A check that needs the SQL list of `slug`'s fixtures under `plan`; judged once the database answers, or with why it could not. */
+export interface PendingSqlCheck {
   readonly slug: string;
   readonly plan: AccessPlan;
-  readonly expect: readonly number[];
-  /** The ids the caller's CASL rules (as the browser receives them) allow on the fixtures. */
-  readonly memory: readonly number[];
-  /** Which rules decide the list: the permission, or its conditioned entries. */
-  readonly rules: string;
+  judge(inSql: readonly number[] | string): CheckResult;
+}
+
+/** The file's fixtures: their checked rows, and the records the policy and CASL read, relations attached. */
+export interface FileRecords {
+  readonly fixtures: Fixtures;
+  readonly graph: ReturnType<typeof recordGraph>;
+}
+
+/**
+ * A caller's decisions on records, both ways: the CASL rules packed and unpacked as `GET
+ * {t}/user-role` sends them to the browser, and the plan the server's SQL filter reads through.
+ */
+export function callerRules(app: PolicyTestApp, { origin, user, organization, group }: Caller) {
+  const context = conditionContext({ user, organization, routeGroup: group.name });
+  const compiled = compiledPermissions({ role: origin.permissions, granted: origin.granted, denied: origin.denied }, { catalog: app.registry.conditions, context });
+  const browser = unpackAbility(packAbilityRules(compiled.ability));
+  return {
+    allows: (slug: string, action: string, record: object) => browser.can(action, subject(slug, { ...record })),
+    plan: (slug: string, action: string) => compiled.plan(slug, action),
+    /** Which rules decide: the permission's story, or its conditioned entries. */
+    rules(slug: string, action: string) {
+      const permission = `${slug}.${action}`;
+      return compiled.plan(slug, action).kind === 'conditional' ? `${permission} holds by ${conditionsOn(compiled.permissions, slug, action).join(', ')}` : permissionStory(origin, permission);
+    },
+  };
 }
 
 /** The model a list test is about: the one it names, else the only one the file has records of. */
@@ -35,39 +54,50 @@ function listModel(list: ListTest, fixtures: Fixtures, problem: (message: string
 }
 
 /**
- * A list test's checks that need no database: its principal, model and action, and the list
- * the caller's CASL rules give, packed and unpacked as `GET {t}/user-role` sends them to the browser.
+ * A list test: its principal, model and action checked, its list computed by the caller's CASL
+ * rules over the fixtures, then judged against the SQL list and `expect`.
  */
-export function prepareListTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, permissions: FilePermissions, fixtures: Fixtures, list: ListTest, name: string | undefined, at: KeyPath): PreparedList {
+export function prepareListTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, permissions: FilePermissions, records: FileRecords, list: ListTest, name: string | undefined, at: KeyPath): PendingSqlCheck {
   const { problemAt } = loaded;
   const here = [...at, 'list'];
-  const slug = listModel(list, fixtures, (problem) => problemAt([...here, 'model'], problem));
+  const slug = listModel(list, records.fixtures, (problem) => problemAt([...here, 'model'], problem));
   if (!app.registry.has(slug)) throw problemAt([...here, 'model'], `no registered model ${slug}`);
   const caller = callerOf(app, loaded, permissions.roles, list.as, {}, { principal: [...here, 'as'], routeGroup: [...here, 'as'] }, { slug, at: [...here, 'model'] });
-  const model = app.registry.get(slug);
-  const action = checkedAction(model, list.action, permissions.named, (problem) => problemAt([...here, 'action'], problem));
-
-  const { origin, user, organization, group } = caller;
-  const context = conditionContext({ user, organization, routeGroup: group.name });
-  const compiled = compiledPermissions({ role: origin.permissions, granted: origin.granted, denied: origin.denied }, { catalog: app.registry.conditions, context });
-  const browser = unpackAbility(packAbilityRules(compiled.ability));
-  const records = recordGraph(app.registry, fixtures).get(slug) ?? [];
-  const plan = compiled.plan(slug, action);
-  const permission = `${slug}.${action}`;
+  const action = checkedAction(app.registry.get(slug), list.action, permissions.named, (problem) => problemAt([...here, 'action'], problem));
+  const rules = callerRules(app, caller);
+  const memory = (records.graph.get(slug) ?? []).filter((record) => rules.allows(slug, action, record)).map((record) => record.id as number);
+  const result = { file: loaded.file, line: loaded.lineAt(here), test: name ?? `${list.as} ${slug}`, check: `list ${action}`, expected: idList(list.expect) };
   return {
-    at: here,
-    test: name ?? `${list.as} ${slug}`,
-    check: `list ${action}`,
     slug,
-    plan,
-    expect: list.expect,
-    memory: records.filter((record) => browser.can(action, subject(slug, { ...record }))).map((record) => record.id as number),
-    rules: plan.kind === 'conditional' ? `${permission} holds by ${conditionsOn(compiled.permissions, slug, action).join(', ')}` : permissionStory(origin, permission),
+    plan: rules.plan(slug, action),
+    judge(inSql) {
+      if (typeof inSql === 'string') return { ...result, actual: `${idList(memory)} in memory, none in SQL`, passed: false, explanation: inSql };
+      const { actual, passed, difference } = judgeList(list.expect, memory, inSql);
+      return { ...result, actual, passed, explanation: passed ? rules.rules(slug, action) : `${difference}; ${rules.rules(slug, action)}` };
+    },
   };
 }
 
-/** The database's lists for `prepared`, in order, or why it could not give them. */
-async function sqlLists(app: PolicyTestApp, loaded: LoadedPolicyTestFile, fixtures: Fixtures, prepared: readonly PreparedList[], database: FixtureDatabaseSource): Promise<number[][] | string> {
+/**
+ * A record test's action on a fixture, decided again by the CASL rules and by the SQL filter:
+ * the two must agree (the policy's own decision, overrides included, is the test's other check).
+ */
+export function recordSqlCheck(rules: ReturnType<typeof callerRules>, slug: string, action: string, record: FixtureRow, result: Omit<CheckResult, 'expected' | 'actual' | 'passed' | 'explanation'>): PendingSqlCheck {
+  const memory = rules.allows(slug, action, record) ? 'allow' : 'deny';
+  return {
+    slug,
+    plan: rules.plan(slug, action),
+    judge(inSql) {
+      if (typeof inSql === 'string') return { ...result, expected: memory, actual: 'not computed', passed: false, explanation: inSql };
+      const actual = inSql.includes(record.id) ? 'allow' : 'deny';
+      const agree = actual === memory ? `the CASL rules and the SQL filter agree on record ${record.id}` : `the in-memory check and the SQL filter disagree on record ${record.id}`;
+      return { ...result, expected: memory, actual, passed: actual === memory, explanation: `${agree}; ${rules.rules(slug, action)}` };
+    },
+  };
+}
+
+/** The database's lists for `pending`, in order, or why it could not give them. */
+async function sqlLists(app: PolicyTestApp, loaded: LoadedPolicyTestFile, fixtures: Fixtures, pending: readonly PendingSqlCheck[], database: FixtureDatabaseSource): Promise<number[][] | string> {
   let opened: FixtureDatabase;
   try {
     opened = await database();
@@ -79,10 +109,10 @@ async function sqlLists(app: PolicyTestApp, loaded: LoadedPolicyTestFile, fixtur
     return await opened.withFixtures(
       app.registry,
       fixtures,
-      prepared.map((list) => list.slug),
+      pending.map((check) => check.slug),
       async (lister) => {
         const found: number[][] = [];
-        for (const list of prepared) found.push(await lister(list.slug, list.plan));
+        for (const check of pending) found.push(await lister(check.slug, check.plan));
         return found;
       },
       refused,
@@ -94,16 +124,11 @@ async function sqlLists(app: PolicyTestApp, loaded: LoadedPolicyTestFile, fixtur
 }
 
 /**
- * The SQL list of each prepared test, from the fixtures written into the database and rolled
- * back, then each test judged. Without a usable database every list test fails, saying why: a
- * list checked in memory only would prove nothing about the SQL it exists to compare.
+ * The checks that need SQL, judged on the fixtures written into the database and rolled back.
+ * Without a usable database each fails, saying why: a list checked in memory only would prove
+ * nothing about the SQL it exists to compare.
  */
-export async function judgeListTests(app: PolicyTestApp, loaded: LoadedPolicyTestFile, fixtures: Fixtures, prepared: readonly PreparedList[], database: FixtureDatabaseSource): Promise<CheckResult[]> {
-  const lists = await sqlLists(app, loaded, fixtures, prepared, database);
-  return prepared.map((list, index) => {
-    const result = { file: loaded.file, line: loaded.lineAt(list.at), test: list.test, check: list.check };
-    if (typeof lists === 'string') return { ...result, expected: idList(list.expect), actual: `${idList(list.memory)} in memory, none in SQL`, passed: false, explanation: lists };
-    const { expected, actual, passed, difference } = judgeList(list.expect, list.memory, lists[index]!);
-    return { ...result, expected, actual, passed, explanation: passed ? list.rules : `${difference}; ${list.rules}` };
-  });
+export async function judgeSqlChecks(app: PolicyTestApp, loaded: LoadedPolicyTestFile, fixtures: Fixtures, pending: readonly PendingSqlCheck[], database: FixtureDatabaseSource): Promise<CheckResult[]> {
+  const lists = await sqlLists(app, loaded, fixtures, pending, database);
+  return pending.map((check, index) => check.judge(typeof lists === 'string' ? lists : lists[index]!));
 }

@@ -18,8 +18,8 @@ import { checkResourceAction } from '../data/check-resource-action.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { ServiceResource } from '../permissions/service-resources.js';
 import { explainAction, explainInclude, explainRead, explainWrite, permissionStory, type PermissionOrigin } from './explain-check.js';
-import { judgeListTests, prepareListTest, type FixtureDatabaseSource, type PreparedList } from './evaluate-list-tests.js';
-import { checkFixtures } from './fixture-records.js';
+import { callerRules, judgeSqlChecks, prepareListTest, recordSqlCheck, type FileRecords, type FixtureDatabaseSource, type PendingSqlCheck } from './evaluate-list-tests.js';
+import { checkFixtures, recordGraph } from './fixture-records.js';
 import type { Outcome, RecordTest } from './policy-test-schema.js';
 import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';
 import { callerOf, checkedAction, type CheckResult, type FilePermissions, type PolicyTestApp } from './test-caller.js';
@@ -51,20 +51,26 @@ export async function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPoli
       throw problemAt(['principals', name, 'role'], `no role ${principal.role} in ${content.roles ? 'this file’s roles' : 'the config’s organizationRoles'} (${Object.keys(roles).join(', ')})`);
     }
   }
+  const fixtures = checkFixtures(app.registry, content.records, problemAt);
   for (const [name, resource] of Object.entries(content.resources)) {
     if (!app.registry.has(resource.model) && serviceResourceOf(app, resource.model) === undefined) throw problemAt(['resources', name, 'model'], `no registered model ${resource.model}`);
+    if (resource.record === undefined) continue;
+    if (resource.attributes !== undefined) throw problemAt(['resources', name, 'attributes'], 'a resource has attributes or is a record of records, not both');
+    if (!fixtures.get(resource.model)?.some((row) => row.id === resource.record)) throw problemAt(['resources', name, 'record'], `no record ${resource.record} of ${resource.model} in records`);
   }
   // A custom action is one some role or principal names: anything else is a typo, not a test.
   const named = new Set([...Object.values(roles), ...permissionLists(content).map(([, permissions]) => permissions)].flat());
-  const fixtures = checkFixtures(app.registry, content.records, problemAt);
-  const judged = content.tests.map((test, index): CheckResult[] | PreparedList => {
+  const records: FileRecords = { fixtures, graph: recordGraph(app.registry, fixtures) };
+  const checks = content.tests.flatMap((test, index): (CheckResult | PendingSqlCheck)[] => {
     const at = ['tests', index];
-    return test.list ? prepareListTest(app, loaded, { roles, named }, fixtures, test.list, test.name, at) : evaluateTest(app, loaded, { roles, named }, test as RecordTest, at);
+    return test.list ? [prepareListTest(app, loaded, { roles, named }, records, test.list, test.name, at)] : evaluateTest(app, loaded, { roles, named }, records, test as RecordTest, at);
   });
-  const lists = judged.filter((entry): entry is PreparedList => !Array.isArray(entry));
-  const listed = lists.length === 0 ? [] : await judgeListTests(app, loaded, fixtures, lists, database);
-  return judged.flatMap((entry) => (Array.isArray(entry) ? entry : listed[lists.indexOf(entry)]!));
+  const pending = checks.filter(isPending);
+  const judged = pending.length === 0 ? [] : await judgeSqlChecks(app, loaded, fixtures, pending, database);
+  return checks.map((check) => (isPending(check) ? judged[pending.indexOf(check)]! : check));
 }
+
+const isPending = (check: CheckResult | PendingSqlCheck): check is PendingSqlCheck => 'judge' in check;
 
 function permissionLists(content: LoadedPolicyTestFile['content']): [KeyPath, readonly string[]][] {
   const lists: [KeyPath, readonly string[]][] = Object.entries(content.roles ?? {}).map(([name, permissions]) => [['roles', name], permissions]);
@@ -80,7 +86,7 @@ function permissionLists(content: LoadedPolicyTestFile['content']): [KeyPath, re
 /** `update`, or `delete (destroy)` where a policy method name stands for its action. */
 const checkName = (name: string, action: string) => (action === name || (STANDARD_ACTIONS as readonly string[]).includes(name) ? action : `${name} (${action})`);
 
-function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles, named }: FilePermissions, test: RecordTest, at: KeyPath): CheckResult[] {
+function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles, named }: FilePermissions, records: FileRecords, test: RecordTest, at: KeyPath): (CheckResult | PendingSqlCheck)[] {
   const { content, problemAt, lineAt } = loaded;
   const resource = content.resources[test.resource];
   if (!resource) throw problemAt([...at, 'resource'], `no resource ${test.resource} in resources`);
@@ -113,16 +119,20 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles,
     routeGroup: group.name,
     catalog: app.registry.conditions,
   }) as ResourcePolicy<object>;
-  const record = { ...resource.attributes };
+  const fixture = resource.record === undefined ? undefined : records.graph.get(model.slug)!.find((row) => row.id === resource.record)!;
+  const record = { ...(fixture ?? resource.attributes) };
+  const rules = fixture && callerRules(app, caller);
   const known = (field: string, path: KeyPath) => {
     if (!Object.hasOwn(model.attributes, field)) throw problemAt(path, `${field} is not an attribute of model ${model.slug}`);
   };
 
-  const results: CheckResult[] = [];
+  const results: (CheckResult | PendingSqlCheck)[] = [];
   for (const [name, expected] of Object.entries(test.actions ?? {})) {
     const action = checkedAction(model, name, named, (problem) => problemAt([...at, 'actions', name], problem));
     const allowed = policy.can(action, user, record);
-    results.push(result([...at, 'actions', name], checkName(name, action), expected, outcome(allowed), explainAction(policy, origin, action, allowed)));
+    const check = checkName(name, action);
+    results.push(result([...at, 'actions', name], check, expected, outcome(allowed), explainAction(policy, origin, action, allowed)));
+    if (fixture && rules) results.push(recordSqlCheck(rules, model.slug, action, fixture, { file: loaded.file, line: lineAt([...at, 'actions', name]), test: label, check: `${check} in SQL` }));
   }
 
   const readable = new Set(exposedAttributes(model, readableAttribute(policy, user)));

@@ -62,8 +62,8 @@ const isLive = (model: ModelDefinition, row: FixtureRow) => !model.softDeletes |
  * rows left out as an include leaves them out. Records share their related objects, so the graph
  * is as deep as any condition reads, whatever its relations nest.
  */
-export function recordGraph(registry: ModelRegistry, fixtures: Fixtures): ReadonlyMap<string, readonly Record<string, unknown>[]> {
-  const records = new Map([...fixtures].map(([slug, rows]) => [slug, rows.map((row) => ({ ...row }) as Record<string, unknown>)]));
+export function recordGraph(registry: ModelRegistry, fixtures: Fixtures): Fixtures {
+  const records = new Map([...fixtures].map(([slug, rows]) => [slug, rows.map((row): Record<string, unknown> & FixtureRow => ({ ...row }))]));
   for (const [slug, rows] of fixtures) {
     const model = registry.get(slug);
     for (const [index, row] of rows.entries()) {

@@ -27,7 +27,8 @@ const principal = z.union(
   { error: 'must have either role (with optional granted, denied) or permissions' },
 );
 
-const resource = z.strictObject({ model: z.string().min(1), attributes: z.record(z.string(), z.unknown()).default({}) });
+/** A record of a model: its attributes as written here, or (`record`) one of the file's fixtures by id. */
+const resource = z.strictObject({ model: z.string().min(1), attributes: z.record(z.string(), z.unknown()).optional(), record: z.number().int().optional() });
 
 /** A fixture: one row of a model, its id and attribute values (the others are NULL). */
 const fixture = z.looseObject({ id: z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an integer') }).int('must be an integer') });

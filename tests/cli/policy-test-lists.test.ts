@@ -64,7 +64,7 @@ describe('gatehouse policy test: records and list tests', () => {
     const before = await postsRows();
     const { lines, error } = await gatehouse(database.ownerUrl, CONTRIBUTOR);
     expect(error).toBeNull();
-    expect(lines).toEqual(['7 passed, 0 failed']);
+    expect(lines).toEqual(['21 passed, 0 failed']);
     expect(await postsRows()).toEqual(before);
   });
 
@@ -134,6 +134,7 @@ tests:
     ['an unknown model', LIST_FILE.replace('  posts:', '  post:'), 4, 'records.post: no registered model post'],
     ['a list test with a record test’s keys', LIST_FILE.replace('  - name: own posts\n', '  - principal: contributor\n'), 9, 'tests[0].principal: is not a key of a list test'],
     ['an unknown action', LIST_FILE.replace('action: update', 'action: edit'), 10, 'tests[0].list.action: no action edit'],
+    ['a resource naming no record', LIST_FILE.replace('records:', 'resources:\n  ghost: { model: posts, record: 9 }\nrecords:'), 4, 'resources.ghost.record: no record 9 of posts in records'],
   ])('names the file, the line and the key of %s, before using the database', async (_case, text, line, problem) => {
     const path = await file('broken-records.policy.yaml', text);
     const { lines, error } = await gatehouse('postgres://nobody@127.0.0.1:1/gatehouse', path);
@@ -163,11 +164,14 @@ describe('the in-memory and SQL lists disagreeing', () => {
         "CREATE COLLATION case_insensitive (provider = icu, locale = 'und-u-ks-level2', deterministic = false); DROP VIEW analytics.posts; " +
           'ALTER TABLE posts ALTER COLUMN status TYPE text COLLATE case_insensitive',
       );
-      const path = await file('collation.policy.yaml', LIST_FILE.replace('status: published', 'status: Published'));
+      const text = `${LIST_FILE.replace('[1, 2] }\n  - list', '[2] }\n  - list').replace('status: published', 'status: Published').replace('records:', 'resources:\n  welcome: { model: posts, record: 1 }\nrecords:')}  - { principal: contributor, resource: welcome, actions: { show: deny } }\n`;
+      const path = await file('collation.policy.yaml', text);
       const { lines } = await gatehouse(collated.ownerUrl, path);
-      expect(lines).toContain(
-        `FAIL ${path}:11 contributor posts: list index expected [1, 2], got [2] in memory, [1, 2] in SQL: the in-memory check and the SQL filter disagree: 1 in SQL only; posts.index holds by posts.index:visible`,
-      );
+      expect(lines).toEqual([
+        `FAIL ${path}:13 contributor posts: list index expected [1, 2], got [2] in memory, [1, 2] in SQL: the in-memory check and the SQL filter disagree: 1 in SQL only; posts.index holds by posts.index:visible`,
+        `FAIL ${path}:14 contributor welcome: show in SQL expected deny, got allow: the in-memory check and the SQL filter disagree on record 1; posts.show holds by posts.show:visible`,
+        '2 passed, 2 failed',
+      ]);
     } finally {
       await collated.drop();
     }
