@@ -1,11 +1,10 @@
 import { subject } from '@casl/ability';
 import { conditionContext, conditionsOn, packAbilityRules, unpackAbility, type AccessPlan } from '@gatehouse/engine';
+import pg from 'pg';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import { permissionStory } from './explain-check.js';
-import pg from 'pg';
 import { ScratchTableError, type FixtureDatabase } from './fixture-database.js';
-import type { recordGraph} from './fixture-records.js';
-import { type FixtureRow, type Fixtures } from './fixture-records.js';
+import type { FixtureRow, Fixtures } from './fixture-records.js';
 import { idList, judgeList } from './list-verdict.js';
 import type { ListTest } from './policy-test-schema.js';
 import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';
@@ -21,10 +20,10 @@ export interface PendingSqlCheck {
   judge(inSql: readonly number[] | string): CheckResult;
 }
 
-/** The file's fixtures: their checked rows, and the records the policy and CASL read, relations attached. */
+/** The file's fixtures: their checked rows, and the records the policy and CASL read, relations attached (recordGraph). */
 export interface FileRecords {
   readonly fixtures: Fixtures;
-  readonly graph: ReturnType<typeof recordGraph>;
+  readonly graph: Fixtures;
 }
 
 /**
