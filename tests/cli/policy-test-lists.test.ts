@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createProgram } from '../../server/cli/program.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeList } from '../../server/policy-tests/list-verdict.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { gatehouseRun } from '../support/gatehouse-in-process.js';
 import { queryOnce } from '../support/query.js';
 
 // `gatehouse policy test` with records and list tests, in-process on a copy of the demo database:
@@ -12,19 +12,10 @@ import { queryOnce } from '../support/query.js';
 let folder: string;
 let database: TestDatabase;
 
-async function gatehouse(databaseUrl: string, ...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
-  vi.stubEnv('DATABASE_URL', databaseUrl);
-  try {
-    await createProgram().parseAsync(['policy', 'test', ...args], { from: 'user' });
-    return { lines, error: null };
-  } catch (error) {
-    return { lines, error: error as Error };
-  } finally {
-    log.mockRestore();
-    vi.unstubAllEnvs();
-  }
+/** `gatehouse policy test <args>` on the database at `databaseUrl`: its exit code and the lines it prints. */
+async function gatehouse(databaseUrl: string, ...args: string[]): Promise<{ code: number; lines: string[] }> {
+  const { code, stdout } = await gatehouseRun(databaseUrl, ['policy', 'test', ...args]);
+  return { code, lines: stdout.split('\n').filter(Boolean) };
 }
 
 const file = async (name: string, text: string) => {
@@ -62,16 +53,16 @@ afterAll(async () => {
 describe('gatehouse policy test: records and list tests', () => {
   it('passes the demo’s contributor file, in memory and in SQL, and keeps no row', async () => {
     const before = await postsRows();
-    const { lines, error } = await gatehouse(database.ownerUrl, CONTRIBUTOR);
-    expect(error).toBeNull();
+    const { lines, code } = await gatehouse(database.ownerUrl, CONTRIBUTOR);
+    expect(code).toBe(0);
     expect(lines).toEqual(['21 passed, 0 failed']);
     expect(await postsRows()).toEqual(before);
   });
 
   it('fails a list whose expect is wrong, naming the ids and the rules', async () => {
     const path = await file('wrong.policy.yaml', LIST_FILE);
-    const { lines, error } = await gatehouse(database.ownerUrl, path);
-    expect(error?.message).toBe('1 passed, 1 failed');
+    const { lines, code } = await gatehouse(database.ownerUrl, path);
+    expect(code).toBe(1);
     expect(lines).toEqual([
       `FAIL ${path}:10 own posts: list update expected [1, 2], got [2]: missing 1; posts.update holds by posts.update:own`,
       '1 passed, 1 failed',
@@ -111,19 +102,20 @@ tests:
   - list: { as: commenter, model: posts, action: update, expect: [1, 3] }
 `,
     );
-    const { lines, error } = await gatehouse(database.ownerUrl, path, '--config', config);
-    expect(error).toBeNull();
+    const { lines, code } = await gatehouse(database.ownerUrl, path, '--config', config);
+    expect(code).toBe(0);
     expect(lines).toEqual(['2 passed, 0 failed']);
   });
 
   it('fails every list test, saying why, when no database can be reached', async () => {
     const path = await file('offline.policy.yaml', LIST_FILE.replace('[1, 2] }\n  - list', '[2] }\n  - list'));
-    const { lines, error } = await gatehouse('postgres://nobody@127.0.0.1:1/gatehouse', path);
-    expect(error?.message).toBe('0 passed, 2 failed');
+    const { lines, code } = await gatehouse('postgres://nobody@127.0.0.1:1/gatehouse', path);
+    expect(code).toBe(1);
     expect(lines[0]).toBe(
       `FAIL ${path}:10 own posts: list update expected [2], got [2] in memory, none in SQL: no database to compute the SQL list on: ` +
         'Cannot use the database at 127.0.0.1:1 (DATABASE_URL): connection refused, is PostgreSQL running there?',
     );
+    expect(lines.at(-1)).toBe('0 passed, 2 failed');
   });
 
   it.each([
@@ -137,8 +129,8 @@ tests:
     ['a resource naming no record', LIST_FILE.replace('records:', 'resources:\n  ghost: { model: posts, record: 9 }\nrecords:'), 4, 'resources.ghost.record: no record 9 of posts in records'],
   ])('names the file, the line and the key of %s, before using the database', async (_case, text, line, problem) => {
     const path = await file('broken-records.policy.yaml', text);
-    const { lines, error } = await gatehouse('postgres://nobody@127.0.0.1:1/gatehouse', path);
-    expect(error?.message).toBe('0 passed, 1 failed');
+    const { lines, code } = await gatehouse('postgres://nobody@127.0.0.1:1/gatehouse', path);
+    expect(code).toBe(1);
     expect(lines).toEqual([expect.stringContaining(`FAIL ${path}:${line}: ${problem}`), '0 passed, 1 failed']);
   });
 });
