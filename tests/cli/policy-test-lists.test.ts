@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeList } from '../../server/policy-tests/list-verdict.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { gatehouseRun } from '../support/gatehouse-in-process.js';
 import { queryOnce } from '../support/query.js';
 
@@ -116,6 +116,21 @@ tests:
         'Cannot use the database at 127.0.0.1:1 (DATABASE_URL): connection refused, is PostgreSQL running there?',
     );
     expect(lines.at(-1)).toBe('0 passed, 2 failed');
+  });
+
+  it('fails the list tests of a database that is not migrated, saying so', async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      const path = await file('unmigrated.policy.yaml', LIST_FILE);
+      const { lines, code } = await gatehouse(empty.ownerUrl, path);
+      expect(code).toBe(1);
+      expect(lines.at(-2)).toBe(
+        `FAIL ${path}:11 contributor posts: list index expected [1, 2], got [1, 2] in memory, none in SQL: the SQL list could not be computed: ` +
+          'the database has no table posts for model posts: migrate it first (gatehouse migrate)',
+      );
+    } finally {
+      await empty.drop();
+    }
   });
 
   it.each([
