@@ -12,6 +12,12 @@ export type FixtureRow = Readonly<Record<string, unknown>> & { readonly id: numb
 /** A file's fixtures, checked against the models: rows by model slug, in the file's order. */
 export type Fixtures = ReadonlyMap<string, readonly FixtureRow[]>;
 
+/** The file's fixtures: their checked rows, and the records the policy and CASL read, relations attached (recordGraph). */
+export interface FileRecords {
+  readonly fixtures: Fixtures;
+  readonly graph: Fixtures;
+}
+
 /** Whether a YAML value may be stored in an attribute of `type` (null always may). */
 const TYPE_CHECKS: Record<AttributeType, { readonly holds: (value: unknown) => boolean; readonly name: string }> = {
   integer: { holds: (value) => typeof value === 'number' && isStoredInteger(value), name: 'an integer (32 bits)' },

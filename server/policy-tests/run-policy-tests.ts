@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { evaluatePolicyTests } from './evaluate-policy-tests.js';
-import type { FixtureDatabaseSource } from './evaluate-list-tests.js';
+import type { FixtureDatabaseSource } from './sql-checks.js';
 import type { FixtureDatabase } from './fixture-database.js';
 import type { CheckResult, PolicyTestApp } from './test-caller.js';
 import { findPolicyTestFiles } from './find-policy-test-files.js';
