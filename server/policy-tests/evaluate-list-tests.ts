@@ -25,7 +25,7 @@ export function prepareListTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile
   const caller = callerOf(app, loaded, permissions.roles, list.as, {}, { principal: [...here, 'as'], routeGroup: [...here, 'as'] }, { slug, at: [...here, 'model'] });
   const action = checkedAction(app.registry.get(slug), list.action, permissions.named, (problem) => problemAt([...here, 'action'], problem));
   const rules = callerRules(app, caller);
-  const memory = (records.graph.get(slug) ?? []).filter((record) => rules.allows(slug, action, record)).map((record) => record.id as number);
+  const memory = (records.graph.get(slug) ?? []).filter((record) => rules.allows(slug, action, record)).map((record) => record.id);
   const result = { file: loaded.file, line: loaded.lineAt(here), test: name ?? `${list.as} ${slug}`, check: `list ${action}`, expected: idList(list.expect) };
   return {
     slug,
