@@ -1,6 +1,5 @@
 import {
   authorizeIncludes,
-  DEFAULT_TEST_ORGANIZATION,
   ForbiddenIncludeError,
   InvalidPermissionError,
   parsePermission,
@@ -9,57 +8,34 @@ import {
   readableAttribute,
   STANDARD_ACTIONS,
   UnknownIncludeError,
-  type PolicyMethod,
   type ResourcePolicy,
 } from '@gatehouse/engine';
-import { POLICY_ACTIONS } from '@gatehouse/engine/wire';
 import { exposedAttributes } from '../data/exposed-attributes.js';
 import { settableFields } from '../data/writable-fields.js';
 import type { ModelDefinition } from '../models/define-model.js';
-import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
-import type { RouteGroup } from '../models/route-group.js';
+import { relationSlugIn } from '../models/model-registry.js';
 import { checkResourceAction } from '../data/check-resource-action.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import type { ServiceResource } from '../permissions/service-resources.js';
 import { explainAction, explainInclude, explainRead, explainWrite, permissionStory, type PermissionOrigin } from './explain-check.js';
-import type { Outcome, PolicyTest, Principal } from './policy-test-schema.js';
+import { callerRules } from './caller-rules.js';
+import { prepareListTest } from './evaluate-list-tests.js';
+import { checkFixtures, recordGraph, type FileRecords } from './fixture-records.js';
+import { judgeSqlChecks, recordSqlCheck, type FixtureDatabaseSource, type PendingSqlCheck } from './sql-checks.js';
+import type { Outcome, RecordTest } from './policy-test-schema.js';
 import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';
-
-/** What the tests need of the application: its models and policies, route groups and organization roles. */
-export interface PolicyTestApp {
-  readonly registry: ModelRegistry;
-  readonly routeGroups: readonly RouteGroup[];
-  readonly organizationRoles: Readonly<Record<string, readonly string[]>>;
-  /** The resources of other services the config declares: their actions are decided by the permission alone. */
-  readonly services: readonly ServiceResource[];
-}
-
-/** One expectation of one test, judged. */
-export interface CheckResult {
-  readonly file: string;
-  readonly line: number;
-  /** The test's name, else `{principal} {resource}`. */
-  readonly test: string;
-  /** `update`, `read internal_notes`, `write title on create`, `include comments.author`. */
-  readonly check: string;
-  readonly expected: string;
-  readonly actual: string;
-  readonly passed: boolean;
-  readonly explanation: string;
-}
+import { callerOf, checkedAction, type CheckResult, type FilePermissions, type PolicyTestApp } from './test-caller.js';
 
 const outcome = (allowed: boolean): Outcome => (allowed ? 'allow' : 'deny');
-
-/** `update` or the policy method name `delete`: both name the permission action `destroy`. */
-const actionOf = (name: string) => (Object.hasOwn(POLICY_ACTIONS, name) ? POLICY_ACTIONS[name as PolicyMethod] : name);
 
 /**
  * Runs one file's tests in-process against the application's own models and policies: the
  * policies bound with `policyFor` (the server's layering and compilation of permissions), the
- * read and write gates and include authorization the data routes use. A file that names
- * something the application does not have throws its PolicyTestFileError before any test runs.
+ * read and write gates and include authorization the data routes use. List tests are computed
+ * in memory too, then in SQL on `database` (opened only for a file that has them). A file that
+ * names something the application does not have throws its PolicyTestFileError before any test runs.
  */
-export function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPolicyTestFile): CheckResult[] {
+export async function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPolicyTestFile, database: FixtureDatabaseSource): Promise<CheckResult[]> {
   const { content, problemAt } = loaded;
   const roles = content.roles ?? app.organizationRoles;
   for (const [path, permissions] of permissionLists(content)) {
@@ -77,19 +53,26 @@ export function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPolicyTest
       throw problemAt(['principals', name, 'role'], `no role ${principal.role} in ${content.roles ? 'this file’s roles' : 'the config’s organizationRoles'} (${Object.keys(roles).join(', ')})`);
     }
   }
+  const fixtures = checkFixtures(app.registry, content.records, problemAt);
   for (const [name, resource] of Object.entries(content.resources)) {
     if (!app.registry.has(resource.model) && serviceResourceOf(app, resource.model) === undefined) throw problemAt(['resources', name, 'model'], `no registered model ${resource.model}`);
+    if (resource.record === undefined) continue;
+    if (resource.attributes !== undefined) throw problemAt(['resources', name, 'attributes'], 'a resource has attributes or is a record of records, not both');
+    if (!fixtures.get(resource.model)?.some((row) => row.id === resource.record)) throw problemAt(['resources', name, 'record'], `no record ${resource.record} of ${resource.model} in records`);
   }
   // A custom action is one some role or principal names: anything else is a typo, not a test.
   const named = new Set([...Object.values(roles), ...permissionLists(content).map(([, permissions]) => permissions)].flat());
-  return content.tests.flatMap((test, index) => evaluateTest(app, loaded, { roles, named }, test, ['tests', index]));
+  const records: FileRecords = { fixtures, graph: recordGraph(app.registry, fixtures) };
+  const checks = content.tests.flatMap((test, index): (CheckResult | PendingSqlCheck)[] => {
+    const at = ['tests', index];
+    return test.list ? [prepareListTest(app, loaded, { roles, named }, records, test.list, test.name, at)] : evaluateTest(app, loaded, { roles, named }, records, test as RecordTest, at);
+  });
+  const pending = checks.filter(isPending);
+  const judged = pending.length === 0 ? [] : await judgeSqlChecks(app, loaded, fixtures, pending, database);
+  return checks.map((check) => (isPending(check) ? judged[pending.indexOf(check)]! : check));
 }
 
-/** The permission lists the file's tests draw on: the roles in force, and every permission a role or principal names. */
-interface FilePermissions {
-  readonly roles: Readonly<Record<string, readonly string[]>>;
-  readonly named: ReadonlySet<string>;
-}
+const isPending = (check: CheckResult | PendingSqlCheck): check is PendingSqlCheck => 'judge' in check;
 
 function permissionLists(content: LoadedPolicyTestFile['content']): [KeyPath, readonly string[]][] {
   const lists: [KeyPath, readonly string[]][] = Object.entries(content.roles ?? {}).map(([name, permissions]) => [['roles', name], permissions]);
@@ -102,38 +85,18 @@ function permissionLists(content: LoadedPolicyTestFile['content']): [KeyPath, re
   return lists;
 }
 
-function routeGroupOf(app: PolicyTestApp, principal: Principal, requested: string | undefined, fail: (problem: string) => Error): RouteGroup {
-  if (requested !== undefined) {
-    const group = app.routeGroups.find((candidate) => candidate.name === requested);
-    if (!group) throw fail(`no route group ${requested} (the config has ${app.routeGroups.map((candidate) => candidate.name).join(', ')})`);
-    return group;
-  }
-  const wanted = 'role' in principal ? (group: RouteGroup) => group.tenancy !== 'none' : (group: RouteGroup) => group.tenancy === 'none';
-  const group = app.routeGroups.find((candidate) => candidate.isDefault && wanted(candidate)) ?? app.routeGroups.find(wanted);
-  if (!group) throw fail(`no route group ${'role' in principal ? 'with' : 'without'} organizations for this principal: name one with route_group`);
-  return group;
-}
+/** `update`, or `delete (destroy)` where a policy method name stands for its action. */
+const checkName = (name: string, action: string) => (action === name || (STANDARD_ACTIONS as readonly string[]).includes(name) ? action : `${name} (${action})`);
 
-function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles, named }: FilePermissions, test: PolicyTest, at: KeyPath): CheckResult[] {
+function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles, named }: FilePermissions, records: FileRecords, test: RecordTest, at: KeyPath): (CheckResult | PendingSqlCheck)[] {
   const { content, problemAt, lineAt } = loaded;
-  const principal = content.principals[test.principal];
-  if (!principal) throw problemAt([...at, 'principal'], `no principal ${test.principal} in principals`);
   const resource = content.resources[test.resource];
   if (!resource) throw problemAt([...at, 'resource'], `no resource ${test.resource} in resources`);
   const service = serviceResourceOf(app, resource.model);
-  const group = routeGroupOf(app, principal, test.route_group ?? principal.route_group, (problem) => problemAt([...at, 'route_group'], problem));
-  if (service === undefined && !group.models.includes(resource.model)) throw problemAt([...at, 'resource'], `model ${resource.model} is not served in route group ${group.name}`);
-  const tenant = group.tenancy !== 'none';
-  if (tenant !== 'role' in principal) {
-    throw problemAt([...at, 'principal'], tenant ? `route group ${group.name} has organizations: its principals have a role` : `route group ${group.name} has no organizations: its principals have permissions, not a role`);
-  }
+  const served = service === undefined ? { slug: resource.model, at: [...at, 'resource'] } : null;
+  const caller = callerOf(app, loaded, roles, test.principal, test, { principal: [...at, 'principal'], routeGroup: [...at, 'route_group'] }, served);
+  const { principal, group, origin, user } = caller;
 
-  const origin: PermissionOrigin = {
-    source: 'role' in principal ? `role ${principal.role}` : 'users.permissions',
-    permissions: 'role' in principal ? roles[principal.role]! : principal.permissions,
-    granted: principal.granted ?? [],
-    denied: principal.denied ?? [],
-  };
   const label = test.name ?? `${test.principal} ${test.resource}`;
   const result: Judge = (path, check, expected, actual, explanation) => ({
     file: loaded.file,
@@ -148,34 +111,30 @@ function evaluateTest(app: PolicyTestApp, loaded: LoadedPolicyTestFile, { roles,
   if (service !== undefined) return evaluateResourceTest(service, origin, test, at, { result, problemAt });
 
   const model = app.registry.get(resource.model);
-  const user = { id: principal.id ?? Object.keys(content.principals).indexOf(test.principal) + 1 };
   const policy = policyFor(app.registry.policy(model), {
     role: 'role' in principal ? principal.role : null,
     permissions: origin.permissions,
     granted: origin.granted,
     denied: origin.denied,
     user,
-    organization: tenant ? (test.organization ?? ('organization' in principal ? principal.organization : undefined) ?? DEFAULT_TEST_ORGANIZATION) : null,
+    organization: caller.organization,
     routeGroup: group.name,
+    catalog: app.registry.conditions,
   }) as ResourcePolicy<object>;
-  const record = { ...resource.attributes };
+  const fixture = resource.record === undefined ? undefined : records.graph.get(model.slug)!.find((row) => row.id === resource.record)!;
+  const record = { ...(fixture ?? resource.attributes) };
+  const rules = fixture && callerRules(app, caller);
   const known = (field: string, path: KeyPath) => {
     if (!Object.hasOwn(model.attributes, field)) throw problemAt(path, `${field} is not an attribute of model ${model.slug}`);
   };
 
-  const results: CheckResult[] = [];
+  const results: (CheckResult | PendingSqlCheck)[] = [];
   for (const [name, expected] of Object.entries(test.actions ?? {})) {
-    const action = actionOf(name);
-    if (!(STANDARD_ACTIONS as readonly string[]).includes(action) && !named.has(`${model.slug}.${action}`)) {
-      throw problemAt(
-        [...at, 'actions', name],
-        `no action ${name}: not a standard action (${STANDARD_ACTIONS.join(', ')}), a policy method (${Object.keys(POLICY_ACTIONS).join(', ')}), ` +
-          `nor a custom action a role or principal names (${model.slug}.${action})`,
-      );
-    }
+    const action = checkedAction(model, name, named, (problem) => problemAt([...at, 'actions', name], problem));
     const allowed = policy.can(action, user, record);
-    const check = action === name || (STANDARD_ACTIONS as readonly string[]).includes(name) ? action : `${name} (${action})`;
+    const check = checkName(name, action);
     results.push(result([...at, 'actions', name], check, expected, outcome(allowed), explainAction(policy, origin, action, allowed)));
+    if (fixture && rules) results.push(recordSqlCheck(rules, model.slug, action, fixture, { file: loaded.file, line: lineAt([...at, 'actions', name]), test: label, check: `${check} in SQL` }));
   }
 
   const readable = new Set(exposedAttributes(model, readableAttribute(policy, user)));
@@ -223,7 +182,7 @@ const serviceResourceOf = (app: PolicyTestApp, name: string) => (app.registry.ha
 function evaluateResourceTest(
   service: ServiceResource,
   origin: PermissionOrigin,
-  test: PolicyTest,
+  test: RecordTest,
   at: KeyPath,
   { result, problemAt }: { result: Judge; problemAt: LoadedPolicyTestFile['problemAt'] },
 ): CheckResult[] {

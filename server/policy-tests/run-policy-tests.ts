@@ -1,5 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
-import { evaluatePolicyTests, type CheckResult, type PolicyTestApp } from './evaluate-policy-tests.js';
+import { evaluatePolicyTests } from './evaluate-policy-tests.js';
+import type { FixtureDatabaseSource } from './sql-checks.js';
+import type { FixtureDatabase } from './fixture-database.js';
+import type { CheckResult, PolicyTestApp } from './test-caller.js';
 import { findPolicyTestFiles } from './find-policy-test-files.js';
 import { PolicyTestFileError } from './policy-test-file-error.js';
 import { readPolicyTestFile } from './read-policy-test-file.js';
@@ -19,17 +22,26 @@ function shortName(file: string, cwd: string): string {
   return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
-/** Runs every policy test file `paths` name; file names in the results are relative to `cwd`. */
-export async function runPolicyTests(app: PolicyTestApp, paths: readonly string[], cwd = process.cwd()): Promise<PolicyTestRun> {
+/**
+ * Runs every policy test file `paths` name; file names in the results are relative to `cwd`.
+ * `openDatabase` is called at most once, by the first file with list tests, and closed at the end.
+ */
+export async function runPolicyTests(app: PolicyTestApp, paths: readonly string[], openDatabase: FixtureDatabaseSource, cwd = process.cwd()): Promise<PolicyTestRun> {
   const results: CheckResult[] = [];
   const fileErrors: PolicyTestFileError[] = [];
-  for (const file of await findPolicyTestFiles(paths)) {
-    try {
-      results.push(...evaluatePolicyTests(app, await readPolicyTestFile(shortName(file, cwd))));
-    } catch (error) {
-      if (!(error instanceof PolicyTestFileError)) throw error;
-      fileErrors.push(error);
+  let database: Promise<FixtureDatabase> | undefined;
+  const once: FixtureDatabaseSource = () => (database ??= openDatabase());
+  try {
+    for (const file of await findPolicyTestFiles(paths)) {
+      try {
+        results.push(...(await evaluatePolicyTests(app, await readPolicyTestFile(shortName(file, cwd)), once)));
+      } catch (error) {
+        if (!(error instanceof PolicyTestFileError)) throw error;
+        fileErrors.push(error);
+      }
     }
+  } finally {
+    await database?.then((opened) => opened.close()).catch(() => {});
   }
   const passed = results.filter((result) => result.passed).length;
   return { results, fileErrors, passed, failed: results.length - passed + fileErrors.length };

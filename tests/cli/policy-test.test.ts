@@ -3,15 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgram } from '../../server/cli/program.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // `gatehouse policy test` in-process, as CI runs it: the demo's own policy files, and files that
-// fail or are malformed. Nothing here starts a database or a server.
+// fail or are malformed. The demo's list tests read a copy of the demo database; nothing starts a server.
 let folder: string;
+let database: TestDatabase;
 let printed: string[];
 
 async function gatehouse(...args: string[]): Promise<{ lines: string[]; error: Error | null }> {
   printed = [];
   const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+  vi.stubEnv('DATABASE_URL', database.ownerUrl);
   try {
     await createProgram().parseAsync(['policy', 'test', ...args], { from: 'user' });
     return { lines: printed, error: null };
@@ -19,6 +22,7 @@ async function gatehouse(...args: string[]): Promise<{ lines: string[]; error: E
     return { lines: printed, error: error as Error };
   } finally {
     log.mockRestore();
+    vi.unstubAllEnvs();
   }
 }
 
@@ -42,11 +46,12 @@ tests:
 `;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'gatehouse-policy-test-'));
+  [folder, database] = await Promise.all([mkdtemp(join(tmpdir(), 'gatehouse-policy-test-')), createTestDatabase()]);
 });
 
 afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
+  await database.drop();
 });
 
 afterEach(() => vi.restoreAllMocks());

@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Option } from 'commander';
 import { ConfigError } from '../../errors/config-error.js';
-import type { PolicyTestApp } from '../../policy-tests/evaluate-policy-tests.js';
+import type { FixtureDatabase } from '../../policy-tests/fixture-database.js';
+import type { PolicyTestApp } from '../../policy-tests/test-caller.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
 import { ReportedFailureError } from '../reported-failure.js';
@@ -19,6 +20,20 @@ export class PolicyTestsFailedError extends ReportedFailureError {
     super(summary);
     this.name = 'PolicyTestsFailedError';
   }
+}
+
+/** The database list tests compute their SQL lists on: DATABASE_URL, else the embedded cluster, as other commands reach it. */
+async function fixtureDatabase(): Promise<FixtureDatabase> {
+  const [{ openDatabaseTarget }, { openFixtureDatabase }] = await Promise.all([import('../database-target.js'), import('../../policy-tests/fixture-database.js')]);
+  const target = await openDatabaseTarget();
+  const database = openFixtureDatabase(target.ownerUrl);
+  return {
+    withFixtures: (...args) => database.withFixtures(...args),
+    async close() {
+      await database.close();
+      await target.stop();
+    },
+  };
 }
 
 async function testPolicies(paths: string[], options: TestOptions): Promise<void> {
@@ -56,7 +71,7 @@ async function testPolicies(paths: string[], options: TestOptions): Promise<void
   const where = paths.length > 0 ? paths : config.policyTests === undefined ? [] : [config.policyTests];
   if (where.length === 0) throw new ConfigError('Name the policy test files or folders, or set policyTests in the config.');
 
-  const run = await runPolicyTests(app, where);
+  const run = await runPolicyTests(app, where, fixtureDatabase);
   const summary = summaryLine(run);
   const junit = options.reporter === 'junit' ? junitReport(run) : null;
   // The summary ends standard output, unless that is the XML: then it goes to standard error.
@@ -78,7 +93,9 @@ async function testPolicies(paths: string[], options: TestOptions): Promise<void
 export const policyCommand: CliCommand = (program) => {
   commandGroup(program, 'policy', "Check the application's policies")
     .command('test')
-    .description("Run policy tests (*.policy.yaml) against the application's models and policies, in-process: no database, no server")
+    .description(
+      "Run policy tests (*.policy.yaml) against the application's models and policies, in-process; list tests also in SQL on the database (DATABASE_URL, else the embedded cluster)",
+    )
     .argument('[paths...]', "files or folders of *.policy.yaml (default: the config's policyTests folder)")
     .addOption(configOption(', else the demo in a checkout'))
     .addOption(new Option('--reporter <format>', 'text, or junit for JUnit XML').choices(['text', 'junit']).default('text'))
