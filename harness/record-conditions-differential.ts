@@ -15,8 +15,12 @@ import { defineModel, type ModelDefinition } from '../server/models/define-model
 export type DifferentialDatabase = Kysely<Record<string, Record<string, unknown>>>;
 
 /** A connection to an empty database that reads rows as the service does. */
-export const openDifferentialDatabase = (ownerUrl: string): DifferentialDatabase =>
-  new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: ownerUrl, max: 1, types: ROW_TYPES }) }) });
+export function openDifferentialDatabase(ownerUrl: string): DifferentialDatabase {
+  const pool = new pg.Pool({ connectionString: ownerUrl, max: 1, types: ROW_TYPES });
+  // Dropping the database right after may end the connection before the pool has let it go.
+  pool.on('error', () => {});
+  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+}
 
 const posts = defineModel({
   slug: 'posts',
@@ -68,7 +72,8 @@ export interface PostFixture {
   comments: { flagged: boolean | null; body: string | null }[];
 }
 
-export const hostileRows = (maxLength = 8): fc.Arbitrary<PostFixture[]> =>
+/** A table's rows, between `minLength` and `maxLength` of them. */
+export const hostileRows = ({ minLength = 1, maxLength = 8 } = {}): fc.Arbitrary<PostFixture[]> =>
   fc.array(
     fc.record({
       title: nullable(HOSTILE_STRINGS),
@@ -80,7 +85,7 @@ export const hostileRows = (maxLength = 8): fc.Arbitrary<PostFixture[]> =>
       starts_at: nullable(HOSTILE_TIMESTAMPS),
       comments: fc.array(fc.record({ flagged: fc.option(fc.boolean(), { nil: null }), body: nullable(HOSTILE_STRINGS) }), { maxLength: 3 }),
     }),
-    { minLength: 1, maxLength },
+    { minLength, maxLength },
   );
 
 const text = (attribute: 'title' | 'code') =>
