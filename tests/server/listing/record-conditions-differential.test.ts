@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bothWays, createDifferentialTables, generatedCondition, hostileRows, openDifferentialDatabase, type DifferentialDatabase, type PostFixture } from '../../../harness/record-conditions-differential.js';
+import { createConditionCatalog, InvalidConditionError } from '@gatehouse/engine';
+import { bothWays, createDifferentialTables, DIFFERENTIAL_MODELS, generatedCondition, hostileRows, openDifferentialDatabase, type DifferentialDatabase, type PostFixture } from '../../../harness/record-conditions-differential.js';
 import { createEmptyDatabase, type TestDatabase } from '../../support/database.js';
 
 // Issue 35: for generated conditions and hostile rows (harness/record-conditions-differential.ts:
@@ -63,5 +64,14 @@ describe('record conditions: the SQL list and the in-memory check agree', () => 
     const rows = [row({ published_at: '2024-01-01T00:00:00+14:00', starts_at: '2024-03-10T02:30:00-05:00' }), row({ published_at: 'infinity', starts_at: '-infinity' }), row({})];
     expect(await bothWays(db, { published_at: null }, rows)).toEqual(agreeing([3]));
     expect(await bothWays(db, { starts_at: { null: false } }, rows)).toEqual(agreeing([1, 2]));
+  });
+
+  it('refuses any comparison of a timestamp, which a Date on the server and a string in the browser would answer apart', () => {
+    const edge = '2024-03-31T01:00:00Z';
+    for (const test of [edge, { eq: edge }, { ne: edge }, { lt: edge }, { lte: edge }, { gt: edge }, { gte: edge }, { in: [edge] }, { nin: [edge] }, { gte: { context: 'user.id' } }]) {
+      for (const attribute of ['published_at', 'starts_at']) {
+        expect(() => createConditionCatalog(Object.values(DIFFERENTIAL_MODELS), { posts: { dated: { [attribute]: test } } }), JSON.stringify(test)).toThrow(InvalidConditionError);
+      }
+    }
   });
 });
