@@ -17,7 +17,6 @@
 // (default 3) of BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 8), medians per target.
 // Writes bench/results/record-rules.json.
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import pg from 'pg';
 import { databaseUrl } from '../harness/cluster.js';
 import { bothWays, createDifferentialTables, generatedCondition, hostileRows, openDifferentialDatabase } from '../harness/record-conditions-differential.js';
 import { withBenchDatabase } from './support/bench-database.js';
+import { writeBenchResult } from './support/bench-result.js';
 import { seededBenchServersEnv } from './support/bench-servers-env.js';
 import { benchSetting as setting } from './support/bench-setting.js';
 import { clusterCpu } from './support/cluster-cpu.js';
@@ -48,7 +48,6 @@ const SHOWN = 5;
 const CONTRIBUTOR = 'contributor@acme.test';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsFile = join(here, 'results', 'record-rules.json');
 
 interface Disagreement {
   seed: number;
@@ -181,9 +180,7 @@ await withBenchDatabase(async (ownerUrl) => {
     node: process.version,
     measured_at: new Date().toISOString(),
   };
-  await mkdir(dirname(resultsFile), { recursive: true });
-  await writeFile(resultsFile, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify({ differential, results }, null, 2));
+  await writeBenchResult('record-rules', result, { differential, results });
   console.log(`\nGoals (issue 35), one run:\n${printedGoals(verdicts)}`);
   console.log(`\nDifferential: ${differential.rows_checked} rows checked in ${differential.cases} cases, ${differential.disagreements} disagreements`);
   if (differential.disagreements > 0) process.exitCode = 1;
