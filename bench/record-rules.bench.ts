@@ -13,8 +13,9 @@
 // its own), lists `posts` through `posts.index:visible` and `hand_scoped_posts` (the same table,
 // bench/support/hand-scoped-posts.ts) through a plain `hand_scoped_posts.index` whose model's
 // record scope writes `visible` by hand. Both answer the same rows (checked first). One server
-// in a process of its own serves both, autocannon in another; BENCH_ROUNDS interleaved rounds
-// (default 3) of BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 8), medians per target.
+// in a process of its own serves both, autocannon in another; after BENCH_WARMUP_REQUESTS requests
+// to each (default 1,000), BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 3)
+// at BENCH_CONNECTIONS (default 8), medians per target.
 // Writes bench/results/record-rules.json.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
