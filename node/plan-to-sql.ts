@@ -38,6 +38,8 @@ function sqlTarget(table: PlanTable): SqlTarget {
     column: (attribute) => table.columns?.[attribute] ?? attribute,
     // A resolved plan holds numbers for integer attributes only: the renderer casts them, below.
     integer: () => false,
+    // ...and strings for text attributes only: the compiler compares them byte for byte.
+    text: () => false,
     relation(name) {
       const relation = table.relations?.[name];
       if (relation === undefined) throw new UnmappedRelationError(name);

@@ -5,15 +5,19 @@
 // that drops them, so the cost measured is the service's, not a collector's. The SDK is loaded
 // only then, as `gatehouse serve` does: `npm run bench -- startup` times this process's start too.
 // BENCH_DECISION_LOG=database stores refusals in decision_logs (`npm run bench -- hostile-tenant`).
+// BENCH_HAND_SCOPED_POSTS=1 serves bench/support/hand-scoped-posts.ts too (`npm run bench -- record-rules`).
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
 import { demoData } from '../../policies/demo-data.js';
 import { DEMO_ROUTE_GROUPS } from '../../policies/route-groups.js';
 import { createServer } from '../../server/create-server.js';
 import { DEMO_ROLES } from '../../policies/seed.js';
+import { handScopedPosts, HandScopedPostPolicy } from '../support/hand-scoped-posts.js';
 import { serveBenchmarkParent } from '../support/server-process.js';
 
 const env = process.env;
+const handScoped = env.BENCH_HAND_SCOPED_POSTS === '1';
+const routeGroups = DEMO_ROUTE_GROUPS.map((group) => (handScoped && group.default ? { ...group, models: [...(group.models ?? []), handScopedPosts.slug] } : group));
 const tracing = env.BENCH_TRACING === '1';
 const dropped: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
 const sdk = tracing ? new (await import('@opentelemetry/sdk-node')).NodeSDK({ spanProcessors: [new BatchSpanProcessor({ exporter: dropped })], instrumentations: [] }) : null;
@@ -22,9 +26,9 @@ const server = await createServer({
   database: { connectionString: env.BENCH_OWNER_URL!, maxConnections: Number(env.BENCH_POOL) },
   allowOwnerConnection: true,
   tokens: { secretKey: env.BENCH_SECRET_KEY! },
-  routeGroups: DEMO_ROUTE_GROUPS,
+  routeGroups,
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
-  data: demoData,
+  data: handScoped ? { models: [...demoData.models, handScopedPosts], policies: { ...demoData.policies, HandScopedPostPolicy } } : demoData,
   logger: pino(pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
   metrics: env.BENCH_METRICS === '1' ? { port: 0, host: '127.0.0.1' } : undefined,
   tracing,

@@ -12,6 +12,7 @@ function sqlTarget(model: ModelDefinition, lookup: ModelLookup): SqlTarget {
     softDeletes: model.softDeletes,
     column: (attribute) => attribute,
     integer: (attribute) => model.attributes[attribute] === 'integer',
+    text: (attribute) => model.attributes[attribute] === 'string',
     relation(name) {
       const relation = model.relations[name]!;
       return { kind: relation.kind, foreignKey: relation.foreignKey, target: sqlTarget(lookup(relation.model), lookup) };

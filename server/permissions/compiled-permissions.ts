@@ -46,29 +46,37 @@ const NO_CONDITIONS: RuleConditions = { catalog: EMPTY_CATALOG, context: NO_CONT
  * sizes pass REMEMBERED_BYTES.
  */
 const remembered = new LRUCache<string, CompiledPermissions>({ maxSize: REMEMBERED_BYTES });
+const compiled = { abilities: 0, plans: 0 };
 
 export function compiledPermissions({ role, granted = [], denied = [] }: PermissionSources, conditions: RuleConditions = NO_CONDITIONS): CompiledPermissions {
   const lists = [[...role], [...granted], [...denied]];
   const conditioned = lists.some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
   const key = JSON.stringify(conditioned ? [lists, identityOf(conditions.catalog), conditions.context] : lists);
-  let compiled = remembered.get(key);
-  if (!compiled) {
+  let entry = remembered.get(key);
+  if (!entry) {
+    compiled.abilities += 1;
     const permissions = Object.freeze(effectivePermissions({ role, granted, denied }));
     const plans = new Map<string, AccessPlan>();
-    compiled = {
+    entry = {
       permissions,
       ability: compileAbility(permissions, conditions),
       plan(slug, action) {
         const asked = `${slug}.${action}`;
         let plan = plans.get(asked);
-        if (plan === undefined) plans.set(asked, (plan = accessPlan(permissions, slug, action, conditions.catalog, conditions.context)));
+        if (plan === undefined) {
+          compiled.plans += 1;
+          plans.set(asked, (plan = accessPlan(permissions, slug, action, conditions.catalog, conditions.context)));
+        }
         return plan;
       },
     };
-    remembered.set(key, compiled, { size: entrySize(key, lists.flat().length) });
+    remembered.set(key, entry, { size: entrySize(key, lists.flat().length) });
   }
-  return compiled;
+  return entry;
 }
+
+/** How many abilities, and plans of theirs, were compiled rather than found: what a test reads to see them shared between requests. */
+export const compilations = (): Readonly<typeof compiled> => ({ ...compiled });
 
 /** The remembered abilities' accounted size, in bytes: never above REMEMBERED_BYTES. */
 export const rememberedSize = (): number => remembered.calculatedSize;

@@ -121,7 +121,7 @@ describe('planToSql', () => {
 
   it('writes values as parameters, in columns the service names, never as text', () => {
     const where = planToSql(plan({ op: 'nin', attribute: 'title', values: ["x' or 1=1 --", 7] }), { table: 'billing.invoices', columns: { title: 'label' } }, { firstParameter: 3 });
-    expect(where).toEqual({ sql: '("billing"."invoices"."label" is null or "billing"."invoices"."label" not in ($3, $4::bigint))', values: ["x' or 1=1 --", 7] });
+    expect(where).toEqual({ sql: '("billing"."invoices"."label" is null or "billing"."invoices"."label" not in ($3 collate "C", $4::bigint))', values: ["x' or 1=1 --", 7] });
   });
 
   it('refuses a relation it was not told how to join', () => {

@@ -5,6 +5,7 @@ import { statementClient, type StatementObserver } from './statement-client.js';
 import { connectionHosts } from './connection-hosts.js';
 import { PrimaryLocator } from './primary-locator.js';
 import { primaryFollowingClient } from './primary-following-client.js';
+import { ROW_TYPES } from './row-types.js';
 
 export const APP_ROLE = 'gatehouse_app';
 
@@ -77,6 +78,7 @@ export function openDatabase<S = Schema>(
     max: maxConnections,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     Client: hosts ? primaryFollowingClient(Client, new PrimaryLocator(hosts)) : Client,
+    types: ROW_TYPES,
   });
   // An idle client losing its server (restart, network) must not crash the process.
   pool.on('error', () => {});

@@ -1,78 +1,22 @@
-import { subject } from '@casl/ability';
 import fc from 'fast-check';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAbility, conditionContext, createConditionCatalog, resolveCondition, type RecordCondition } from '@gatehouse/engine';
-import { conditionSql } from '../../../server/listing/condition-sql.js';
-import { defineModel, type ModelDefinition } from '../../../server/models/define-model.js';
+import { createConditionCatalog, InvalidConditionError } from '@gatehouse/engine';
+import { bothWays, createDifferentialTables, DIFFERENTIAL_MODELS, generatedCondition, hostileRows, openDifferentialDatabase, type DifferentialDatabase, type PostFixture } from '../../../harness/record-conditions-differential.js';
 import { createEmptyDatabase, type TestDatabase } from '../../support/database.js';
 
-// Issue 35: for generated conditions and hostile rows, the SQL filter holds a row exactly when the
-// in-memory CASL check allows it: NULLs, empty relations (CASL issue 1073), case, `%` and `_`,
-// integers at the edges of int4.
-
-const posts = defineModel({
-  slug: 'posts',
-  tenantOwned: false,
-  attributes: { title: 'string', author_id: 'integer', score: 'integer', pinned: 'boolean' },
-  fillable: [],
-  relations: { comments: { kind: 'hasMany', model: 'comments', foreignKey: 'post_id' }, author: { kind: 'belongsTo', model: 'users', foreignKey: 'author_id' } },
-});
-const comments = defineModel({ slug: 'comments', tenantOwned: false, attributes: { post_id: 'integer', flagged: 'boolean', body: 'string' }, fillable: [] });
-const users = defineModel({ slug: 'users', tenantOwned: false, attributes: { name: 'string' }, fillable: [] });
-const MODELS: Record<string, ModelDefinition> = { posts, comments, users };
-
-const STRINGS = ['a', 'A', '%', '_', 'a%', 'é', 'e\u0301', ''];
-const INTEGERS = [0, 1, -1, 7, 2147483647, -2147483648];
-const nullable = <T>(values: readonly T[]) => fc.option(fc.constantFrom(...values), { nil: null });
-
-const ROWS = fc.array(
-  fc.record({
-    title: nullable(STRINGS),
-    author_id: fc.option(fc.constantFrom(1, 2), { nil: null }),
-    score: nullable(INTEGERS),
-    pinned: fc.option(fc.boolean(), { nil: null }),
-    comments: fc.array(fc.record({ flagged: fc.option(fc.boolean(), { nil: null }), body: nullable(STRINGS) }), { maxLength: 3 }),
-  }),
-  { minLength: 1, maxLength: 8 },
-);
-
-const LEAF: fc.Arbitrary<RecordCondition> = fc.oneof(
-  fc.record({ title: fc.oneof(fc.constantFrom(...STRINGS), fc.constant(null), fc.record({ ne: fc.constantFrom(...STRINGS) }), fc.record({ in: fc.subarray(STRINGS) }), fc.record({ nin: fc.subarray(STRINGS) })) }),
-  fc.record({ score: fc.oneof(fc.record({ lt: fc.constantFrom(...INTEGERS, 3000000000) }), fc.record({ gte: fc.constantFrom(...INTEGERS) }), fc.record({ null: fc.boolean() })) }),
-  fc.record({ pinned: fc.oneof(fc.boolean(), fc.record({ ne: fc.boolean() })) }),
-  fc.record({ author_id: fc.constant({ context: 'user.id' }) }),
-  fc.constantFrom<RecordCondition>({ comments: { some: {} } }, { comments: { none: {} } }, { comments: { every: {} } }),
-  fc.constantFrom<RecordCondition>(
-    { comments: { every: { flagged: false } } },
-    { comments: { none: { flagged: true } } },
-    { comments: { some: { body: { ne: 'a' } } } },
-    { author: { some: { name: 'a' } } },
-    { author: { every: { name: { ne: 'A' } } } },
-  ),
-);
-
-const CONDITION: fc.Arbitrary<RecordCondition> = fc.letrec<{ node: RecordCondition }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    LEAF,
-    fc.record({ not: tie('node') }),
-    fc.record({ and: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
-    fc.record({ or: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
-  ),
-})).node;
+// Issue 35: for generated conditions and hostile rows (harness/record-conditions-differential.ts:
+// NULLs, empty relations (CASL issue 1073), case and a case-insensitive collation, `%` and `_`,
+// integers at the edges of int4, timestamps at time-zone edges), the SQL filter holds a row exactly
+// when the in-memory CASL check allows it, on the server and in the browser. The long version:
+// `npm run bench -- record-rules`.
 
 let database: TestDatabase;
-let db: Kysely<Record<string, Record<string, unknown>>>;
+let db: DifferentialDatabase;
 
 beforeAll(async () => {
   database = await createEmptyDatabase();
-  db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.ownerUrl, max: 1 }) }) });
-  await sql`create table users (id integer primary key, name text)`.execute(db);
-  await sql`create table posts (id integer primary key, title text, author_id integer, score integer, pinned boolean)`.execute(db);
-  await sql`create table comments (id serial primary key, post_id integer, flagged boolean, body text)`.execute(db);
-  await sql`insert into users values (1, 'a'), (2, 'A')`.execute(db);
+  db = openDifferentialDatabase(database.ownerUrl);
+  await createDifferentialTables(db);
 });
 
 afterAll(async () => {
@@ -80,54 +24,54 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface PostFixture {
-  title: string | null;
-  author_id: number | null;
-  score: number | null;
-  pinned: boolean | null;
-  comments: { flagged: boolean | null; body: string | null }[];
-}
-
-/** The rows in SQL, and which of them the condition lets through there and in memory. */
-async function bothWays(condition: RecordCondition, rows: PostFixture[]) {
-  const catalog = createConditionCatalog(Object.values(MODELS), { posts: { generated: condition } });
-  const context = conditionContext({ user: { id: 1 }, organization: null, routeGroup: null });
-  const ability = compileAbility(['posts.update:generated'], { catalog, context });
-  await sql`truncate posts, comments`.execute(db);
-  const inMemory: number[] = [];
-  for (const [index, record] of rows.entries()) {
-    const id = index + 1;
-    await sql`insert into posts values (${id}, ${record.title}, ${record.author_id}, ${record.score}, ${record.pinned})`.execute(db);
-    for (const comment of record.comments) await sql`insert into comments (post_id, flagged, body) values (${id}, ${comment.flagged}, ${comment.body})`.execute(db);
-    const author = record.author_id === null ? null : { id: record.author_id, name: record.author_id === 1 ? 'a' : 'A' };
-    if (ability.can('update', subject('posts', { id, ...record, author }))) inMemory.push(id);
-  }
-  const resolved = resolveCondition(catalog.condition('posts', 'generated')!, context);
-  const filtered = await db.selectFrom('posts').select('id').where(conditionSql(resolved, posts, (slug) => MODELS[slug]!, 'posts')).orderBy('id').execute();
-  return { inSql: filtered.map((row) => row.id as number), inMemory };
-}
+const row = (values: Partial<PostFixture>): PostFixture => ({ title: null, code: null, author_id: null, score: null, pinned: null, published_at: null, starts_at: null, comments: [], ...values });
+const agreeing = (ids: number[]) => ({ inSql: ids, inMemory: ids, inBrowser: ids });
 
 describe('record conditions: the SQL list and the in-memory check agree', () => {
   it('on every generated condition and hostile row (seeded)', async () => {
     await fc.assert(
-      fc.asyncProperty(CONDITION, ROWS, async (condition, rows) => {
-        const { inSql, inMemory } = await bothWays(condition, rows);
-        expect(inSql).toEqual(inMemory);
+      fc.asyncProperty(generatedCondition, hostileRows(), async (condition, rows) => {
+        const { inSql, inMemory, inBrowser } = await bothWays(db, condition, rows);
+        expect(inMemory).toEqual(inSql);
+        expect(inBrowser).toEqual(inSql);
       }),
       { seed: 35, numRuns: 60 },
     );
   });
 
   it('answers every on an empty relation as true both ways (CASL issue 1073)', async () => {
-    const rows: PostFixture[] = [{ title: 'a', author_id: 1, score: 1, pinned: false, comments: [] }, { title: 'a', author_id: 1, score: 1, pinned: false, comments: [{ flagged: true, body: 'a' }] }];
-    expect(await bothWays({ comments: { every: { flagged: false } } }, rows)).toEqual({ inSql: [1], inMemory: [1] });
+    const rows = [row({ comments: [] }), row({ comments: [{ flagged: true, body: 'a' }] })];
+    expect(await bothWays(db, { comments: { every: { flagged: false } } }, rows)).toEqual(agreeing([1]));
   });
 
   it('answers not (a = x) on NULL as true both ways, and an ordering on NULL as false', async () => {
-    const rows: PostFixture[] = [{ title: null, author_id: null, score: null, pinned: null, comments: [] }];
-    expect(await bothWays({ not: { title: 'a' } }, rows)).toEqual({ inSql: [1], inMemory: [1] });
-    expect(await bothWays({ score: { lt: 10 } }, rows)).toEqual({ inSql: [], inMemory: [] });
-    expect(await bothWays({ not: { score: { lt: 10 } } }, rows)).toEqual({ inSql: [1], inMemory: [1] });
-    expect(await bothWays({ author_id: { context: 'user.id' } }, rows)).toEqual({ inSql: [], inMemory: [] });
+    const rows = [row({})];
+    expect(await bothWays(db, { not: { title: 'a' } }, rows)).toEqual(agreeing([1]));
+    expect(await bothWays(db, { score: { lt: 10 } }, rows)).toEqual(agreeing([]));
+    expect(await bothWays(db, { not: { score: { lt: 10 } } }, rows)).toEqual(agreeing([1]));
+    expect(await bothWays(db, { author_id: { context: 'user.id' } }, rows)).toEqual(agreeing([]));
+  });
+
+  it('compares text byte for byte, even in a column with a case-insensitive collation', async () => {
+    const rows = [row({ code: 'a' }), row({ code: 'A' }), row({ code: 'é' }), row({ code: 'e\u0301' })];
+    expect(await bothWays(db, { code: 'a' }, rows)).toEqual(agreeing([1]));
+    expect(await bothWays(db, { code: { in: ['é'] } }, rows)).toEqual(agreeing([3]));
+    expect(await bothWays(db, { code: { nin: ['A', 'é'] } }, rows)).toEqual(agreeing([1, 4]));
+    expect(await bothWays(db, { code: { ne: 'A' } }, rows)).toEqual(agreeing([1, 3, 4]));
+  });
+
+  it('tells a timestamp at a time-zone edge, or an infinite one, from NULL', async () => {
+    const rows = [row({ published_at: '2024-01-01T00:00:00+14:00', starts_at: '2024-03-10T02:30:00-05:00' }), row({ published_at: 'infinity', starts_at: '-infinity' }), row({})];
+    expect(await bothWays(db, { published_at: null }, rows)).toEqual(agreeing([3]));
+    expect(await bothWays(db, { starts_at: { null: false } }, rows)).toEqual(agreeing([1, 2]));
+  });
+
+  it('refuses any comparison of a timestamp, which a Date on the server and a string in the browser would answer apart', () => {
+    const edge = '2024-03-31T01:00:00Z';
+    for (const test of [edge, { eq: edge }, { ne: edge }, { lt: edge }, { lte: edge }, { gt: edge }, { gte: edge }, { in: [edge] }, { nin: [edge] }, { gte: { context: 'user.id' } }]) {
+      for (const attribute of ['published_at', 'starts_at']) {
+        expect(() => createConditionCatalog(Object.values(DIFFERENTIAL_MODELS), { posts: { dated: { [attribute]: test } } }), JSON.stringify(test)).toThrow(InvalidConditionError);
+      }
+    }
   });
 });
