@@ -2,6 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../../server/db/connection/database.js';
+import { isStatementCancelled } from '../../../../server/db/connection/statement-cancelled.js';
 import { StatementSkippedError } from '../../../../server/db/connection/statement-skipped-error.js';
 import { inOpenedTransaction } from '../../../../server/db/transactions/tenant-transaction.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
@@ -63,5 +64,17 @@ describe('a statement failing in the middle of a read-ahead', () => {
     expect(answers[0]).toMatchObject({ code: '22012' });
     expect(answers.slice(1).map((answer) => answer instanceof StatementSkippedError)).toEqual([true, true]);
     expect(await traced()).toBeNull();
+  });
+
+  it('is a cancellation for the readers after a statement its deadline cancelled', async () => {
+    const slept = CompiledQuery.raw('SELECT pg_sleep($1::integer)', [30]);
+    const answers = await inOpenedTransaction(
+      database.db,
+      "BEGIN; SET LOCAL statement_timeout = '20ms'",
+      (trx) => Promise.all([slept, echoed].map((statement) => trx.executeQuery(statement).then(({ rows }) => rows, (error: unknown) => error))),
+      { statements: [slept, echoed], complete: true },
+    );
+    expect(answers[1]).toBeInstanceOf(StatementSkippedError);
+    expect(answers.map(isStatementCancelled)).toEqual([true, true]);
   });
 });
