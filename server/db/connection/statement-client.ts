@@ -61,8 +61,12 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
  *
  * The client runs in pg's pipeline mode: a query is written at once, not after the answer to the
  * one before, so a transaction's opening, a read's statements and its COMMIT go out in one write
- * (`read-ahead.ts`) and are answered in order, each with its own Sync (an error fails only its
- * own statement and, inside the transaction, those after it; COMMIT then rolls back).
+ * (`read-ahead.ts`) and are answered in order. Its statements with parameters are written by the
+ * client itself (`statement-batch.ts`): a read's statements as Parse (a name's first use on the
+ * connection only), Bind, Describe and Execute each, closed by ONE Sync, so PostgreSQL answers one
+ * ReadyForQuery for them all, not one each. The opening and COMMIT stay simple-protocol texts
+ * with a Sync of their own: an error in the reads skips the rest of their batch, COMMIT still
+ * runs and answers as a rollback, and the connection is out of the transaction.
  *
  * While a request's transaction watches its caller (`request-deadline.ts`), a caller that goes
  * away cancels the statement the connection is running, with the protocol's cancel request; the
@@ -197,7 +201,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
     #sendBatch(statements: readonly { text: string; values: unknown[] }[]): Promise<pg.QueryResult>[] {
       if (statements.length === 0) return [];
       const done = statements.map(({ text }) => observer?.sent(this, text));
-      // A statement without parameters (a count of all rows) is named neither: its text is its whole plan's key.
+      // A text without parameters gets no name: it may carry its values as literals, each variant taking a name for good.
       const named = statements.map(({ text, values }) => ({ text, values, name: prepare && values.length > 0 ? statementName(text) : undefined }));
       const batch = new StatementBatch(named, this.#prepared, this);
       super.query(batch);
