@@ -103,5 +103,5 @@ await withBenchDatabase(async (ownerUrl) => {
   );
   console.log(JSON.stringify(results, null, 2));
   await mkdir(dirname(resultsFile), { recursive: true });
-  await writeFile(resultsFile, `${JSON.stringify({ workers: WORKERS, iterations: ITERATIONS, rounds: ROUNDS, results }, null, 2)}\n`);
+  await writeFile(resultsFile, `${JSON.stringify({ node: process.version, measured_at: new Date().toISOString(), workers: WORKERS, iterations: ITERATIONS, rounds: ROUNDS, results }, null, 2)}\n`);
 });
