@@ -49,9 +49,9 @@ interface Pending {
  * with a Sync per statement.
  *
  * `prepared` holds the names the connection has a Parse for; a name is parsed on its first use
- * only. A Parse of a failed batch may or may not have happened (the failing statement's own), so
- * its names are forgotten and the next Parse of one is preceded by a Close, which PostgreSQL takes
- * for a statement that does not exist as well.
+ * only. Whether the failing statement's own Parse happened is not told, so the names parsed for
+ * it and for the statements after it are forgotten, and every Parse of a name is preceded by a
+ * Close, which PostgreSQL takes for a statement that does not exist as well.
  *
  * pg's pipelined client takes only its own Query class (it refuses pg-cursor and the like, which
  * keep portals open across round trips): the batch is one, with its own submit and handlers.
