@@ -3,6 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
 import { UNWATCH_CALLER, WATCH_CALLER } from '../transactions/request-deadline.js';
 import { sendCancelRequest, type BackendKey } from './cancel-request.js';
+import { StatementBatch } from './statement-batch.js';
 
 /** How many distinct statement texts get a name; the rest still run, unnamed. */
 const NAMED_STATEMENTS = 2_000;
@@ -60,8 +61,12 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
  *
  * The client runs in pg's pipeline mode: a query is written at once, not after the answer to the
  * one before, so a transaction's opening, a read's statements and its COMMIT go out in one write
- * (`read-ahead.ts`) and are answered in order, each with its own Sync (an error fails only its
- * own statement and, inside the transaction, those after it; COMMIT then rolls back).
+ * (`read-ahead.ts`) and are answered in order. Its statements with parameters are written by the
+ * client itself (`statement-batch.ts`): a read's statements as Parse (a name's first use on the
+ * connection only), Bind, Describe and Execute each, closed by ONE Sync, so PostgreSQL answers one
+ * ReadyForQuery for them all, not one each. The opening and COMMIT stay simple-protocol texts
+ * with a Sync of their own: an error in the reads skips the rest of their batch, COMMIT still
+ * runs and answers as a rollback, and the connection is out of the transaction.
  *
  * While a request's transaction watches its caller (`request-deadline.ts`), a caller that goes
  * away cancels the statement the connection is running, with the protocol's cancel request; the
@@ -70,6 +75,8 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
 export function statementClient({ prepare, observer }: { prepare: boolean; observer?: StatementObserver }): typeof pg.Client {
   return class StatementClient extends pg.Client {
     #ahead: SentAhead[] = [];
+    /** The names of the prepared statements this connection has a Parse for (`statement-batch.ts`). */
+    readonly #prepared = new Set<string>();
     /** The read-ahead's COMMIT is on its way: no other statement may follow it in this transaction. */
     #committing = false;
     /** Statements sent and not answered yet. */
@@ -159,13 +166,17 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       stream.cork();
       try {
         const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#send(opening, []);
-        const ahead = [...missing.map(({ sql, parameters }) => ({ sql, parameters: [...parameters] })), ...(complete ? [{ sql: 'COMMIT', parameters: [] }] : [])];
-        for (const { sql, parameters } of ahead) {
-          const answer = this.#send(sql, parameters);
+        const reads = missing.map(({ sql, parameters }) => ({ text: sql, values: [...parameters] }));
+        const ahead = [...reads, ...(complete ? [{ text: 'COMMIT', values: [] }] : [])];
+        // COMMIT keeps a Sync of its own: after a failed read PostgreSQL skips to the next Sync, and a
+        // COMMIT in the reads' batch would be skipped with them, leaving the transaction open.
+        const answers = [...this.#sendBatch(reads), ...(complete ? [this.#send('COMMIT', [])] : [])];
+        ahead.forEach(({ text, values }, index) => {
+          const answer = answers[index]!;
           // Read or not, an answer's failure is its reader's: unread, it is dropped, never unhandled.
           answer.catch(() => {});
-          this.#ahead.push({ key: statementKey(sql, parameters), answer });
-        }
+          this.#ahead.push({ key: statementKey(text, values), answer });
+        });
         this.#committing = complete;
         return opened;
       } finally {
@@ -173,21 +184,39 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       }
     }
 
+    /** A bare text (a transaction's opening, COMMIT) goes as one simple-protocol query; a statement with parameters, as a batch of one. */
     #send(text: string, parameters: unknown[]): Promise<pg.QueryResult> {
-      const send = super.query as (query: string | pg.QueryConfig) => Promise<QueryResults>;
-      // pg copies a config object property by property on every query; a bare text (a
-      // transaction's opening, COMMIT) needs none.
-      const name = prepare && parameters.length > 0 ? statementName(text) : undefined;
+      if (parameters.length > 0) return this.#sendBatch([{ text, values: parameters }])[0]!;
       const done = observer?.sent(this, text);
-      const sent = parameters.length === 0 ? send.call(this, text) : send.call(this, { text, values: parameters, ...(name ? { name } : {}) });
+      // Answered straight from pg's callback, as a batch's statements are from their messages: the
+      // observer hears the answers in the order they came.
+      const send = super.query as (text: string, callback: (error: Error | null, result: QueryResults) => void) => void;
+      const answer = new Promise<pg.QueryResult>((resolve, reject) =>
+        send.call(this, text, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result[result.length - 1]! : result))),
+      );
+      return this.#watched(answer, done);
+    }
+
+    /** Statements with one Sync (`statement-batch.ts`), each answered on its own. */
+    #sendBatch(statements: readonly { text: string; values: unknown[] }[]): Promise<pg.QueryResult>[] {
+      if (statements.length === 0) return [];
+      const done = statements.map(({ text }) => observer?.sent(this, text));
+      // A text without parameters gets no name: it may carry its values as literals, each variant taking a name for good.
+      const named = statements.map(({ text, values }) => ({ text, values, name: prepare && values.length > 0 ? statementName(text) : undefined }));
+      const batch = new StatementBatch(named, this.#prepared, this);
+      super.query(batch);
+      return batch.answers.map((answer, index) => this.#watched(answer, done[index]));
+    }
+
+    /** Counts the statement as running until it is answered, and tells the observer of its answer. */
+    #watched(answer: Promise<pg.QueryResult>, done: StatementDone | undefined): Promise<pg.QueryResult> {
       this.#running += 1;
       const answeredOrFailed = () => void (this.#running -= 1);
-      sent.then(answeredOrFailed, answeredOrFailed);
+      answer.then(answeredOrFailed, answeredOrFailed);
       // A caller gone before the statement was sent: it is cancelled as soon as it runs.
       if (this.#caller?.aborted) this.#callerLeft();
-      const answered = sent.then((result) => (Array.isArray(result) ? result[result.length - 1]! : result));
-      if (!done) return answered;
-      return answered.then(
+      if (!done) return answer;
+      return answer.then(
         (result) => {
           done(result.rowCount, false);
           return result;

@@ -127,6 +127,51 @@ describe('a read takes one round trip', () => {
   });
 });
 
+// The protocol's messages as the proxy saw them go out (Latin-1): an Execute of the unnamed portal
+// for all rows, and a Sync, which PostgreSQL answers with a ReadyForQuery of its own.
+const EXECUTE = 'E\0\0\0\u0009\0\0\0\0\0';
+const SYNC = 'S\0\0\0\u0004';
+const count = (text: string, message: string) => text.split(message).length - 1;
+
+describe("a read's statements go out with one Sync", () => {
+  it.each([
+    ['show with two includes', () => `/api/acme/posts/${roadmap}?include=author,comments`],
+    ['index, counted exactly', () => '/api/acme/posts?filter[status]=published&sort=-title'],
+  ])('%s', async (_name, path) => {
+    const from = proxy.roundTrips.length;
+    const response = await server.api.get(path(), { token: tokens.owner, headers: { Prefer: 'count=exact' } });
+    expect(response.status).toBe(200);
+    const [read] = proxy.roundTrips.slice(from).filter((trip) => trip.sent.includes('gatehouse_open_request'));
+    expect(count(read!.sent, EXECUTE)).toBeGreaterThanOrEqual(2);
+    expect(count(read!.sent, SYNC)).toBe(1);
+  });
+});
+
+describe('a statement failing in the middle of a read', () => {
+  it('answers as any failed read did, and leaves every connection clean, its statements ready again', async () => {
+    const path = `/api/acme/posts/${roadmap}?include=comments,author`;
+    // The include of comments (the second of three statements) fails for want of a privilege.
+    await server.sql('REVOKE SELECT ON comments FROM gatehouse_app');
+    let failed;
+    try {
+      failed = await measured('owner', 'GET', path);
+    } finally {
+      await server.sql('GRANT SELECT ON comments TO gatehouse_app');
+    }
+    expect(failed.response.status).toBe(500);
+    expect(failed.response.body).toEqual({ message: 'Server Error' });
+    expect(failed.roundTrips).toBe(1);
+    const [read] = proxy.roundTrips.filter((trip) => trip.sent.includes('gatehouse_open_request')).slice(-1);
+    expect([count(read!.sent, EXECUTE), count(read!.sent, SYNC)]).toEqual([3, 1]);
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all([path, path, `/api/acme/posts/${roadmap}`].map((each) => server.api.get(each, { token: tokens.owner })));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(answers[0]!.body.comments.map((comment: { body: string }) => comment.body)).toContain('Exciting.');
+      expect(answers[1]!.body.author.name).toBe('Olivia Owner');
+    }
+  });
+});
+
 describe('POST {t}/authorize', () => {
   it('answers every check in the caller’s one tenant transaction', async () => {
     const [comment] = await server.sql<{ id: number }>("SELECT id FROM comments WHERE body = 'Exciting.'");

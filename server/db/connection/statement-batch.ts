@@ -1,0 +1,169 @@
+import pg from 'pg';
+import pgUtils from 'pg/lib/utils.js';
+import { StatementSkippedError } from './statement-skipped-error.js';
+
+/** A statement with parameters; a name makes it a prepared statement the connection keeps. */
+export interface BatchedStatement {
+  text: string;
+  values: readonly unknown[];
+  name: string | undefined;
+}
+
+/** The messages of pg's Connection a batch writes, as pg's own Query writes them. */
+interface Wire {
+  stream: { cork(): void; uncork(): void };
+  close(target: { type: 'S'; name: string }): void;
+  parse(statement: { text: string; name: string | undefined }): void;
+  bind(bound: { statement: string | undefined; values: (string | Buffer | null)[] }): void;
+  describe(target: { type: 'P' }): void;
+  execute(portal: null): void;
+  sync(): void;
+}
+
+/** pg's Result as its Query and pg-cursor fill it, message by message. */
+interface ResultBuilder extends pg.QueryResult {
+  addFields(fields: unknown[]): void;
+  parseRow(fields: unknown[]): unknown;
+  addRow(row: unknown): void;
+  addCommandComplete(message: unknown): void;
+}
+
+/** The client's type parsers (its own, then pg's global ones). */
+export interface TypeParsers {
+  getTypeParser(oid: number, format?: string): unknown;
+}
+
+interface Pending {
+  resolve(result: pg.QueryResult): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Statements written as Parse/Bind/Describe/Execute one after the other and closed by ONE Sync:
+ * PostgreSQL answers them in order and with one ReadyForQuery, which pg's pipelined client
+ * accounts for as one query. Each statement still gets its own answer (`answers`), settled at its
+ * CommandComplete (the last at the ReadyForQuery, after which nothing can fail it any more).
+ *
+ * After an error PostgreSQL skips every message up to the Sync: the failing statement gets the
+ * error, the ones after it a StatementSkippedError, and the transaction is aborted as it would be
+ * with a Sync per statement.
+ *
+ * `prepared` holds the names the connection has a Parse for; a name is parsed on its first use
+ * only. Whether the failing statement's own Parse happened is not told, so the names parsed for
+ * it and for the statements after it are forgotten, and every Parse of a name is preceded by a
+ * Close, which PostgreSQL takes for a statement that does not exist as well.
+ *
+ * pg's pipelined client takes only its own Query class (it refuses pg-cursor and the like, which
+ * keep portals open across round trips): the batch is one, with its own submit and handlers.
+ */
+export class StatementBatch extends pg.Query {
+  readonly answers: Promise<pg.QueryResult>[];
+  readonly #statements: readonly BatchedStatement[];
+  readonly #prepared: Set<string>;
+  readonly #results: ResultBuilder[];
+  readonly #pending: (Pending | null)[];
+  /** The statement PostgreSQL is answering now. */
+  #current = 0;
+  /** A row of the current statement that its type parser refused: its failure, once it completes. */
+  #rowError: Error | null = null;
+  /** The names this batch parses, by statement. */
+  readonly #parsing: (string | undefined)[] = [];
+
+  constructor(statements: readonly BatchedStatement[], prepared: Set<string>, types: TypeParsers) {
+    super({ text: '-- gatehouse: statement batch' });
+    this.#statements = statements;
+    this.#prepared = prepared;
+    this.#results = statements.map(() => new pg.Result('', types as typeof pg.types) as unknown as ResultBuilder);
+    const pending: Pending[] = [];
+    this.answers = statements.map(() => new Promise<pg.QueryResult>((resolve, reject) => void pending.push({ resolve, reject })));
+    this.#pending = pending;
+  }
+
+  // pg types Query#submit as a property; it calls it with its Connection and takes a returned Error as the query's failure.
+  override submit = (connection: pg.Connection): Error | null => {
+    const wire = connection as unknown as Wire;
+    let values: (string | Buffer | null)[][];
+    try {
+      values = this.#statements.map((statement) => statement.values.map((value) => pgUtils.prepareValue(value)));
+    } catch (error) {
+      // A value pg cannot send fails the batch before anything of it is written.
+      return error as Error;
+    }
+    wire.stream.cork();
+    try {
+      this.#statements.forEach(({ text, name }, index) => {
+        if (name === undefined || !this.#prepared.has(name)) {
+          if (name !== undefined) {
+            wire.close({ type: 'S', name });
+            this.#prepared.add(name);
+          }
+          wire.parse({ text, name });
+          this.#parsing[index] = name;
+        }
+        wire.bind({ statement: name, values: values[index]! });
+        wire.describe({ type: 'P' });
+        wire.execute(null);
+      });
+      wire.sync();
+    } finally {
+      wire.stream.uncork();
+    }
+    return null;
+  };
+
+  handleRowDescription(message: { fields: unknown[] }): void {
+    this.#results[this.#current]!.addFields(message.fields);
+  }
+
+  handleDataRow(message: { fields: unknown[] }): void {
+    if (this.#rowError) return;
+    const result = this.#results[this.#current]!;
+    try {
+      result.addRow(result.parseRow(message.fields));
+    } catch (error) {
+      this.#rowError = error as Error;
+    }
+  }
+
+  handleCommandComplete(message: unknown): void {
+    this.#results[this.#current]!.addCommandComplete(message);
+    this.#completed();
+  }
+
+  handleEmptyQuery(): void {
+    this.#completed();
+  }
+
+  /** The last statement is settled at the ReadyForQuery: until the Sync, an error may still fail it. */
+  #completed(): void {
+    if (this.#current === this.#statements.length - 1) return;
+    this.#settle(this.#current);
+    this.#current += 1;
+    this.#rowError = null;
+  }
+
+  #settle(index: number): void {
+    const pending = this.#pending[index];
+    this.#pending[index] = null;
+    if (this.#rowError) pending?.reject(this.#rowError);
+    else pending?.resolve(this.#results[index]!);
+  }
+
+  handleReadyForQuery(): void {
+    this.#settle(this.#current);
+  }
+
+  /**
+   * An ErrorResponse (pg has then stopped handing this batch anything, its ReadyForQuery
+   * included), a value pg could not send, or the connection lost.
+   */
+  handleError(error: Error): void {
+    this.#pending.forEach((pending, index) => {
+      if (!pending) return;
+      this.#pending[index] = null;
+      const name = this.#parsing[index];
+      if (name !== undefined) this.#prepared.delete(name);
+      pending.reject(index === this.#current ? error : new StatementSkippedError(error));
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../../../server/db/connection/database.js';
+import { isStatementCancelled } from '../../../../server/db/connection/statement-cancelled.js';
+import { StatementSkippedError } from '../../../../server/db/connection/statement-skipped-error.js';
+import { inOpenedTransaction } from '../../../../server/db/transactions/tenant-transaction.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+
+// A read-ahead's statements go out with one Sync (server/db/connection/statement-batch.ts). One
+// connection, so what a failed batch leaves behind is what the next transaction gets.
+let testDb: TestDatabase;
+let database: Database<unknown>;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  database = openDatabase({ connectionString: testDb.ownerUrl, maxConnections: 1 });
+});
+
+afterAll(async () => {
+  await database.close();
+  await testDb.drop();
+});
+
+// The transaction leaves a trace until it ends: a temporary table, gone again if it rolls back.
+const OPENING = 'BEGIN; CREATE TEMPORARY TABLE batch_trace (n integer)';
+const written = CompiledQuery.raw('INSERT INTO batch_trace VALUES ($1) RETURNING n', [7]);
+const divided = (by: number) => CompiledQuery.raw('SELECT 10 / $1::integer AS n', [by]);
+const echoed = CompiledQuery.raw('SELECT $1::text AS word', ['after']);
+
+/** Runs the statements as one complete read-ahead; each is then read, and what each answered comes back. */
+function readAhead(statements: CompiledQuery[]) {
+  return inOpenedTransaction(
+    database.db,
+    OPENING,
+    (trx) => Promise.all(statements.map((statement) => trx.executeQuery(statement).then(({ rows }) => rows, (error: unknown) => error))),
+    { statements, complete: true },
+  );
+}
+
+const traced = async () => (await sql<{ trace: string | null }>`SELECT to_regclass('pg_temp.batch_trace')::text AS trace`.execute(database.db)).rows[0]!.trace;
+
+describe('a statement failing in the middle of a read-ahead', () => {
+  it('fails its own reader with its error and the readers after it with one that says they did not run', async () => {
+    const [before, failed, after] = await readAhead([written, divided(0), echoed]);
+    expect(before).toEqual([{ n: 7 }]);
+    expect(failed).toBeInstanceOf(pg.DatabaseError);
+    expect(failed).toMatchObject({ code: '22012' });
+    expect(after).toBeInstanceOf(StatementSkippedError);
+    expect((after as Error).message).toMatch(/^Not run: a statement sent before it in the same batch failed \(division by zero\)$/);
+  });
+
+  it('ends the transaction as a rollback and leaves the connection ready, its statements prepared again where needed', async () => {
+    await readAhead([written, divided(0), echoed]);
+    expect(await traced()).toBeNull();
+    // The failed statement was parsed before it failed, the one after it never was: both run now.
+    expect(await readAhead([written, divided(5), echoed])).toEqual([[{ n: 7 }], [{ n: 2 }], [{ word: 'after' }]]);
+    expect(await traced()).toBe('batch_trace');
+  });
+
+  it('fails every reader when its first statement fails', async () => {
+    await sql`DISCARD TEMPORARY`.execute(database.db);
+    const answers = await readAhead([divided(0), written, echoed]);
+    expect(answers[0]).toMatchObject({ code: '22012' });
+    expect(answers.slice(1).map((answer) => answer instanceof StatementSkippedError)).toEqual([true, true]);
+    expect(await traced()).toBeNull();
+  });
+
+  it('is a cancellation for the readers after a statement its deadline cancelled', async () => {
+    const slept = CompiledQuery.raw('SELECT pg_sleep($1::integer)', [30]);
+    const answers = await inOpenedTransaction(
+      database.db,
+      "BEGIN; SET LOCAL statement_timeout = '20ms'",
+      (trx) => Promise.all([slept, echoed].map((statement) => trx.executeQuery(statement).then(({ rows }) => rows, (error: unknown) => error))),
+      { statements: [slept, echoed], complete: true },
+    );
+    expect(answers[1]).toBeInstanceOf(StatementSkippedError);
+    expect(answers.map(isStatementCancelled)).toEqual([true, true]);
+  });
+});
