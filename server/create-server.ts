@@ -24,6 +24,7 @@ import { statementSpans } from './observability/statement-spans.js';
 import { gatehouseTracer } from './observability/tracing.js';
 import { transactionTimer } from './observability/transaction-timer.js';
 import { PageCursors } from './listing/page-cursor.js';
+import { RecordJsonCatalog } from './listing/record-json.js';
 import { ConfigError } from './errors/config-error.js';
 import { checkModelTables } from './db/migrations/check-model-tables.js';
 import { checkOrganizationRoles } from './organizations/check-organization-roles.js';
@@ -89,13 +90,17 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const observability: Observability = { metrics, tracer, stageLogs };
   const statementObserver = observers(metrics && transactionTimer(metrics), tracer || stageLogs ? statementSpans(tracer) : null);
   const database: Database = openDatabase(await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger), statementObserver);
+  const recordJson = new RecordJsonCatalog();
   const checks = async () => {
     // A database that is down or not migrated yet is /api/ready's to report, not a reason to
     // refuse to start; only roles the database says are missing are.
     await checkOrganizationRoles(database.db, resolved).catch((error: unknown) => {
       if (error instanceof ConfigError) throw error;
     });
-    if (resolved.models) await checkModelTables(database.db, resolved.models);
+    if (resolved.models) {
+      await checkModelTables(database.db, resolved.models);
+      if (resolved.recordJson === 'postgres') await recordJson.load(database.db, resolved.models);
+    }
   };
   await checks().catch(async (error: unknown) => {
     await database.close();
@@ -130,6 +135,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throttle: new Throttle(resolved.throttle),
     fairShares,
     cursors: new PageCursors(resolved.tokens.secretKey),
+    recordJson,
     background,
     logger,
     decisions,

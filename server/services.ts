@@ -6,6 +6,7 @@ import type { ResolvedConfig } from './config/server-config.js';
 import type { MailWorker } from './mail/mail-worker.js';
 import type { Observability } from './observability/observability.js';
 import type { PageCursors } from './listing/page-cursor.js';
+import type { RecordJsonCatalog } from './listing/record-json.js';
 import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
 import type { DecisionLog } from './decisions/decision-log.js';
@@ -25,6 +26,8 @@ export interface Services {
   fairShares: FairShares;
   /** Signs and reads index cursors; keyed from the token key, which every instance shares. */
   cursors: PageCursors;
+  /** Which models' records PostgreSQL writes as JSON, read from the catalog at start. */
+  recordJson: RecordJsonCatalog;
   /** Work done after the answer, which it must not wait for. */
   background: BackgroundTasks;
   logger: Logger;

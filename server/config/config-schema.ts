@@ -84,6 +84,7 @@ export const configSchema = z.strictObject({
     .optional(),
   fairShare: z.strictObject({ organization: z.number().positive().optional(), user: z.number().positive().optional(), waitMs: z.number().int().nonnegative().optional() }).optional(),
   services: servicesConfigSchema.optional(),
+  recordJson: z.enum(['postgres', 'node']).optional(),
   migrations: z.string().optional(),
   policyTests: z.string().optional(),
   seed: fn('a function (ownerConnectionString) => Promise<boolean>').optional(),

@@ -142,6 +142,12 @@ export interface ServerConfig {
    * 'approve']}}}`; more can be registered at run time (`docs/guides/other-services.md`).
    */
   services?: ServicesConfig;
+  /**
+   * Who writes the JSON of index and show answers: `postgres` (the default) has PostgreSQL write
+   * it where the answer is the same byte for byte (`docs/reference/record-json.md`), `node` always
+   * has Node write it (for comparing the two).
+   */
+  recordJson?: 'postgres' | 'node';
 }
 
 export interface ResolvedConfig {
@@ -178,6 +184,7 @@ export interface ResolvedConfig {
   fairShare: ResolvedFairShare;
   /** The resources of other services the configuration declares. */
   services: readonly ServiceResource[];
+  recordJson: 'postgres' | 'node';
 }
 
 const DAY = 24 * 60 * 60;
@@ -251,5 +258,6 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     decisionLog: resolveDecisionLog(config.decisionLog),
     fairShare: resolveFairShare(config.fairShare, config.database.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
     services: resolveServiceResources(config.services, modelSlugs(models)),
+    recordJson: config.recordJson ?? 'postgres',
   };
 }

@@ -7,8 +7,8 @@ import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js'
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
-import { fetchPage, fetchPageStatement, pageRows } from '../listing/fetch-page.js';
-import { PageCursors } from '../listing/page-cursor.js';
+import { fetchPage, fetchPageStatement, jsonPageStatement, pageRows, readPage, RECORD_JSON } from '../listing/fetch-page.js';
+import { PageCursors, type KeyValues } from '../listing/page-cursor.js';
 import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
@@ -24,7 +24,10 @@ import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
 import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
-import { recordSerializer } from './serialize-record.js';
+import { recordSerializer, shownAttributes } from './serialize-record.js';
+import { JsonText } from './json-text.js';
+import { readableGuesses } from './readable-guesses.js';
+import { recordJsonFields, type RecordJsonCatalog, type RecordJsonFields } from '../listing/record-json.js';
 
 export interface Pagination {
   /** Null for a keyset page. */
@@ -56,6 +59,18 @@ export interface RecordList {
   pagination: Pagination;
 }
 
+/** A list whose records PostgreSQL wrote: `data` is their array's JSON. */
+export interface JsonRecordList {
+  data: JsonText;
+  pagination: Pagination;
+}
+
+/** How a route reads records: where PostgreSQL may write their JSON, and the organization its reader addresses (for the guesses). */
+export interface RecordReading {
+  catalog: RecordJsonCatalog;
+  organizationSlug: string | null;
+}
+
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
 /** An exactly counted page by number. */
@@ -79,29 +94,78 @@ function listingSelection(model: ModelDefinition, scope: ScopeContext, query: Pa
   return { binding, after, selection };
 }
 
-async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> {
+/** A reader as `readableGuesses` keys it. */
+const readerKey = ({ routeGroup, userId }: ScopeContext, organizationSlug: string | null, model: ModelDefinition) => trailReaderKey({ routeGroup, organizationSlug, userId, model: model.slug });
+
+/** What PostgreSQL writes of the records `readable` lets through (every exposed attribute when null), unless the request needs Node to write them: includes, computed attributes. */
+function jsonFields(catalog: RecordJsonCatalog, model: ModelDefinition, query: ShapeQuery, readable: ReadonlySet<string> | null): RecordJsonFields | null {
+  const columns = catalog.columns(model);
+  if (!columns || query.includes.length > 0 || query.computedAttributes.length > 0) return null;
+  return recordJsonFields(columns, shownAttributes(readable ?? new Set(columns.map(({ name }) => name)), query.fields[model.slug]));
+}
+
+/** The JSON fields of a read now that the caller's read gate is known, remembered for its reader's next plan. */
+function readFields(context: DataActionContext, model: ModelDefinition, query: ShapeQuery, reading: RecordReading | null): RecordJsonFields | null {
+  if (!reading) return null;
+  const readable = recordSerializer(context).readable(model);
+  readableGuesses.set(readerKey(context.scope, reading.organizationSlug, model), readable);
+  return jsonFields(reading.catalog, model, query, readable);
+}
+
+/** The JSON fields of a read planned ahead: those its reader could read the last time, every exposed one the first time. */
+function plannedFields(read: PlannedRead, query: ShapeQuery, catalog: RecordJsonCatalog | null): RecordJsonFields | null {
+  return catalog && jsonFields(catalog, read.model, query, readableGuesses.get(readerKey(read.scope, read.organizationSlug, read.model)) ?? null);
+}
+
+/** A read's statements once it knows them all: those sent ahead are read, the others go with COMMIT, in a transaction of their own if one's COMMIT is on its way (a wrong guess). */
+const sendReads = (context: DataActionContext, statements: CompiledQuery[]) =>
+  sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId: context.scope.organizationId, userId: context.scope.userId }));
+
+const countMode = (model: ModelDefinition, listing: Listing) => listing.preferredCount ?? model.count;
+
+async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', reading: RecordReading | null = null): Promise<RecordList | JsonRecordList> {
   const query = gateListing(context, model, raw, trashed);
   const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
   const request = { ...query, after };
-  const page = await fetchPage(context.trx, selection, request);
-  const count = await countRows(context.trx, selection, listing.preferredCount ?? model.count);
-  return {
-    data: await serializeWithIncludes(context, model, page.rows, query, pageRows(context.trx, selection, request)),
-    pagination: {
-      currentPage: after === null ? query.page : null,
-      lastPage: count.total === null ? null : lastPage(count.total, query.perPage),
-      perPage: query.perPage,
-      total: count.total,
-      estimated: count.estimated,
-      nextCursor: page.nextKey === null ? null : listing.cursors.encode(binding, page.nextKey),
-      countApplied: listing.preferredCount,
-    },
+  const fields = readFields(context, model, query, reading);
+  const mode = countMode(model, listing);
+  let data: LooseRow[] | JsonText;
+  let nextKey: KeyValues | null;
+  if (fields) {
+    const statement = jsonPageStatement(context.trx, selection, request, fields);
+    await sendReads(context, [statement, ...countStatements(context.trx, selection, mode)]);
+    const page = await readPage(context.trx, statement, request);
+    data = new JsonText(`[${page.rows.map((row) => row[RECORD_JSON] as string).join(',')}]`);
+    nextKey = page.nextKey;
+  } else {
+    const page = await fetchPage(context.trx, selection, request);
+    data = page.rows;
+    nextKey = page.nextKey;
+  }
+  const count = await countRows(context.trx, selection, mode);
+  const pagination: Pagination = {
+    currentPage: after === null ? query.page : null,
+    lastPage: count.total === null ? null : lastPage(count.total, query.perPage),
+    perPage: query.perPage,
+    total: count.total,
+    estimated: count.estimated,
+    nextCursor: nextKey === null ? null : listing.cursors.encode(binding, nextKey),
+    countApplied: listing.preferredCount,
   };
+  if (data instanceof JsonText) return { data, pagination };
+  return { data: await serializeWithIncludes(context, model, data, query, pageRows(context.trx, selection, request)), pagination };
 }
 
-export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'without');
+/** An index or trash page as a route answers it: its records' JSON written by PostgreSQL where `reading` lets it. */
+export const listAnswer = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', reading: RecordReading) =>
+  listRecords(context, model, raw, listing, trashed, reading);
 
-export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => listRecords(context, model, raw, listing, 'only');
+/** Without a RecordReading, Node writes the records: for callers that read them as objects. */
+const nodeList = (list: Promise<RecordList | JsonRecordList>) => list as Promise<RecordList>;
+
+export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => nodeList(listRecords(context, model, raw, listing, 'without'));
+
+export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => nodeList(listRecords(context, model, raw, listing, 'only'));
 
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
@@ -237,13 +301,15 @@ function plannedWithIncludes(read: PlannedRead, selection: Selection, includes: 
 }
 
 /** What indexRecords and trashedRecords read, their includes with them where they can be planned. */
-export function planListing(read: PlannedRead, listing: Listing, trashed: 'without' | 'only'): ReadAhead | null {
+export function planListing(read: PlannedRead, listing: Listing, trashed: 'without' | 'only', catalog: RecordJsonCatalog | null = null): ReadAhead | null {
   const { db, registry, model, scope, raw } = read;
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseEndpointParameters(registry, model, raw);
   const { after, selection } = listingSelection(model, scope, query, listing, trashed);
   const request = { ...query, after };
-  const statements = () => [fetchPageStatement(db, selection, request), ...countStatements(db, selection, listing.preferredCount ?? model.count)];
+  const fields = plannedFields(read, query, catalog);
+  const page = () => (fields ? jsonPageStatement(db, selection, request, fields) : fetchPageStatement(db, selection, request));
+  const statements = () => [page(), ...countStatements(db, selection, countMode(model, listing))];
   return plannedWithIncludes(read, selection, query.includes, statements, () => pageRows(db, selection, request));
 }
 

@@ -24,6 +24,11 @@ export interface SerializeOptions {
   included?: IncludedRelations;
 }
 
+/** The exposed attributes a request shows: those its `fields` names, and the key, so clients can address the record; all without `fields`. */
+export function shownAttributes(exposed: ReadonlySet<string>, requested: readonly string[] | undefined): ReadonlySet<string> {
+  return requested ? new Set([...exposed].filter((name) => name === 'id' || requested.includes(name))) : exposed;
+}
+
 /** Builds a model's piece once per serializer, however many rows pass through. */
 function perModel<T>(build: (model: ModelDefinition) => T): (model: ModelDefinition) => T {
   const built = new Map<ModelDefinition, T>();
@@ -42,11 +47,8 @@ export function recordSerializer(context: DataActionContext, { fields = {}, comp
   const readable = perModel((model) => readableAttribute(context.policyFor(model), context.user));
   // The names that may leave, found once per model: each row is then copied in one pass.
   const exposed = perModel((model) => new Set(exposedAttributes(model, readable(model))));
-  const shown = perModel((model) => {
-    const requested = fields[model.slug];
-    return requested ? new Set([...exposed(model)].filter((name) => name === 'id' || requested.includes(name))) : exposed(model);
-  });
-  const copier = (names: (model: ModelDefinition) => Set<string>) => (model: ModelDefinition) => {
+  const shown = perModel((model) => shownAttributes(exposed(model), fields[model.slug]));
+  const copier = (names: (model: ModelDefinition) => ReadonlySet<string>) => (model: ModelDefinition) => {
     const allowed = names(model);
     return (values: LooseRow): LooseRow => {
       const record: LooseRow = {};

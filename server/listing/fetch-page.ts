@@ -5,6 +5,7 @@ import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
 import { boundQuery, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from './selection-statement.js';
 import type { BoundValues } from '../db/statements/bound-values.js';
+import { recordJson, type RecordJsonFields } from './record-json.js';
 
 export interface Page {
   rows: LooseRow[];
@@ -45,14 +46,39 @@ export function pageRows(trx: LooseTransaction, selection: Selection, request: P
   return (bound) => boundQuery(trx, selection, PAGE_ROWS, (own) => pageShape(request, own, request.perPage), bound);
 }
 
-/** One page of a selection, in the requested order, and where the next one starts. */
-export async function fetchPage(trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> {
+/** The rows `statement` (a page statement of `request`) reads, and where the next page starts. */
+export async function readPage(trx: LooseTransaction, statement: CompiledQuery, request: PageRequest): Promise<Page> {
   const key = sortKey(request.sort);
   const { perPage } = request;
-  const { rows: fetched } = await trx.executeQuery<LooseRow>(fetchPageStatement(trx, selection, request));
+  const { rows: fetched } = await trx.executeQuery<LooseRow>(statement);
   const keyOf = (row: LooseRow) => key.map((_, index) => (row[keyAlias(index)] ?? null) as string | null);
   const rows = fetched.slice(0, perPage);
   const nextKey = fetched.length > perPage && rows.length > 0 ? keyOf(rows[rows.length - 1]!) : null;
   for (const row of rows) for (let index = 0; index < key.length; index += 1) delete row[keyAlias(index)];
   return { rows, nextKey };
+}
+
+/** One page of a selection, in the requested order, and where the next one starts. */
+export const fetchPage = (trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> => readPage(trx, fetchPageStatement(trx, selection, request), request);
+
+/** The column of a JSON page's rows that holds the record's JSON. */
+export const RECORD_JSON = '__json';
+
+interface JsonPageShape {
+  page: PageShape;
+  table: string;
+  fields: RecordJsonFields;
+}
+
+const JSON_PAGE: SelectionStatement<JsonPageShape> = {
+  build: (selected, { page, table, fields }) => pageStatement(selected, page, (query) => query.select(recordJson(table, fields.columns, fields.shown).as(RECORD_JSON))).compile(),
+};
+
+/** The statement of one page whose records PostgreSQL writes as JSON (`recordJson`): rows of RECORD_JSON and the sort key. */
+export function jsonPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest, { columns, shown }: RecordJsonFields): CompiledQuery {
+  return selectionStatement<JsonPageShape>(trx, selection, JSON_PAGE, (bound) => ({
+    page: pageShape(request, bound, request.perPage + 1),
+    table: selection.model.table,
+    fields: { columns, shown: shown.map((flag) => bound.bind(flag)) },
+  }));
 }

@@ -9,21 +9,23 @@ import type { DataActionContext } from '../data/data-action-context.js';
 import { dataActionContextFromRequest } from '../data/data-action-context-from-request.js';
 import { coerceFormFields } from '../data/form-fields.js';
 import { runNestedOperations } from '../data/nested-operations.js';
-import { paginated } from '../data/paginated.js';
+import { paginated, paginatedJson } from '../data/paginated.js';
+import { JsonText } from '../data/json-text.js';
+import type { Services } from '../services.js';
 import { preferredCount } from '../models/count-mode.js';
-import type { PageCursors } from '../listing/page-cursor.js';
 import {
   auditTrail,
   computeAggregates,
-  indexRecords,
+  listAnswer,
   planAggregates,
   planAudit,
   planListing,
   planShow,
   showRecord,
-  trashedRecords,
+  type JsonRecordList,
   type Listing,
   type PlannedRead,
+  type RecordList,
 } from '../data/read-actions.js';
 import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
@@ -32,10 +34,13 @@ import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRec
 import { planRecordWrite, planStore } from '../data/write-plans.js';
 import type { RecordMethod } from '../data/action-gates.js';
 
-type Handler = (context: DataActionContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, cursors: PageCursors) => Promise<unknown>;
+/** What a data route reads with beyond its request: cursor keys, and where PostgreSQL writes records' JSON. */
+export type ReadServices = Pick<Services, 'cursors' | 'recordJson'>;
+
+type Handler = (context: DataActionContext, model: ModelDefinition, ctx: GatehouseContext<DataState>, services: ReadServices) => Promise<unknown>;
 
 /** What a read route's handler is going to read, planned before the request's opening answers (`tenancy/request-reads.ts`). */
-type Reads = (read: PlannedRead, ctx: GatehouseContext<GroupState>, cursors: PageCursors, params: Record<string, string>) => ReadAhead | null;
+type Reads = (read: PlannedRead, ctx: GatehouseContext<GroupState>, services: ReadServices, params: Record<string, string>) => ReadAhead | null;
 
 /** What an endpoint answers with, for the API reference. */
 export type DataAnswer = 'list' | 'record' | 'none' | 'aggregates' | 'audit' | 'nested';
@@ -62,7 +67,16 @@ export interface DataRoute {
 const query = (ctx: Pick<GatehouseContext, 'query'>) => ctx.query as RawQuery;
 const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[name] ?? '';
 const body = (ctx: GatehouseContext<GroupState>) => ctx.request.body;
-const listing = (ctx: Pick<GatehouseContext, 'get'>, cursors: PageCursors): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+const listing = (ctx: Pick<GatehouseContext, 'get'>, { cursors }: ReadServices): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
+const organizationSlug = (ctx: GatehouseContext<DataState>) => ctx.state.organization?.slug ?? null;
+
+/** An index or trash page, its records' JSON written by PostgreSQL where it can. */
+const list =
+  (trashed: 'without' | 'only'): Handler =>
+  async (context, model, ctx, services) => {
+    const answer = await listAnswer(context, model, query(ctx), listing(ctx, services), trashed, { catalog: services.recordJson, organizationSlug: organizationSlug(ctx) });
+    return answer.data instanceof JsonText ? paginatedJson(ctx, answer as JsonRecordList) : paginated(ctx, answer as RecordList);
+  };
 // Store and update also take form bodies, whose fields are typed by the model.
 const record = (ctx: GatehouseContext<GroupState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
 
@@ -74,23 +88,23 @@ const update: Handler = (context, model, ctx) => updateRecord(context, model, pa
 /** What a record action reads before it writes, with the owner parent an update's body names. */
 const recordWrite =
   (method: RecordMethod): Reads =>
-  (read, ctx, _cursors, params) =>
+  (read, ctx, _services, params) =>
     planRecordWrite(read, params.id ?? '', method, method === 'update' ? record(ctx, read.model) : undefined);
 
 // Literal segments come before `/:model/:id`, which would otherwise swallow them.
 export const DATA_ROUTES: readonly DataRoute[] = [
   { operation: 'computed', method: 'get', path: '/:model/computed', status: 200, summary: (slug) => `Aggregates over ${slug}`, query: 'computed', answer: 'aggregates', handle: (context, model, ctx) => computeAggregates(context, model, query(ctx)), reads: (read) => planAggregates(read) },
-  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: async (context, model, ctx, cursors) => paginated(ctx, await trashedRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'only') },
+  { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: list('only'), reads: (read, ctx, services) => planListing(read, listing(ctx, services), 'only', services.recordJson) },
   { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
-  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: async (context, model, ctx, cursors) => paginated(ctx, await indexRecords(context, model, query(ctx), listing(ctx, cursors))), reads: (read, ctx, cursors) => planListing(read, listing(ctx, cursors), 'without') },
+  { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: list('without'), reads: (read, ctx, services) => planListing(read, listing(ctx, services), 'without', services.recordJson) },
   { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model), LAST), reads: (read, ctx) => planStore(read, record(ctx, read.model)) },
-  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _cursors, params) => planShow(read, params.id ?? '') },
+  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _services, params) => planShow(read, params.id ?? '') },
   { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
   { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
   { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('delete') },
   { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('restore') },
   { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('forceDelete') },
-  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx), ctx.state.organization?.slug ?? null)), reads: (read, _ctx, _cursors, params) => planAudit(read, params.id ?? '') },
+  { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx), organizationSlug(ctx))), reads: (read, _ctx, _services, params) => planAudit(read, params.id ?? '') },
 ];
 
 /** `POST {dataBase}/nested`: operations on any models the group serves. */
@@ -109,14 +123,19 @@ export const modelHas = (model: ModelDefinition, route: DataRoute) =>
 
 function respond(ctx: GatehouseContext<DataState>, status: number, result: unknown): void {
   ctx.status = status;
-  if (status !== 204) ctx.body = result;
+  if (status === 204) return;
+  // Koa writes an object with JSON.stringify, as `application/json; charset=utf-8`: the same for text PostgreSQL wrote.
+  if (result instanceof JsonText) {
+    ctx.body = result.text;
+    ctx.type = 'json';
+  } else ctx.body = result;
 }
 
 /** A data endpoint's handler, behind its group's request context. */
-export function dataEndpoint(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, observability?: Observability): GatehouseMiddleware<DataState> {
+export function dataEndpoint(route: DataRoute, registry: ModelRegistry, services: ReadServices, observability?: Observability): GatehouseMiddleware<DataState> {
   return async (ctx) => {
     const context = dataActionContextFromRequest(ctx, registry, observability);
-    respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, cursors));
+    respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, services));
   };
 }
 
@@ -129,12 +148,12 @@ export function nestedEndpoint(registry: ModelRegistry, observability?: Observab
  * What a data route reads, for its member chain to send with the request's opening; undefined for
  * a route that plans nothing (a nested request). The route matcher has already set the path's parameters.
  */
-export function routeReads(route: DataRoute, registry: ModelRegistry, cursors: PageCursors, db: LooseTransaction): RequestReads | undefined {
+export function routeReads(route: DataRoute, registry: ModelRegistry, services: ReadServices, db: LooseTransaction): RequestReads | undefined {
   const { reads } = route;
   if (!reads) return undefined;
   return (ctx, { userId, group, organizationSlug, organizationId }) => {
     const slug = ctx.params.model ?? '';
     if (!group.models.includes(slug) || !registry.has(slug)) return null;
-    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: organizationId ?? null, userId, routeGroup: group.name }, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, cursors, ctx.params);
+    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: organizationId ?? null, userId, routeGroup: group.name }, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, services, ctx.params);
   };
 }

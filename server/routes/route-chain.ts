@@ -12,8 +12,8 @@ import type { PlacedDataRoute, PlacedNestedRoute, PlacedRoute } from './placed-r
  */
 export function routeChain(placed: PlacedRoute | PlacedDataRoute | PlacedNestedRoute, services: Services): GatehouseMiddleware<GroupState>[] {
   if (placed.kind === 'route') return placed.route.handle(services, { group: placed.group, base: placed.base });
-  const { cursors, observability } = services;
+  const { observability } = services;
   if (placed.kind === 'nested') return dataChain(placed.group, services).before(nestedEndpoint(placed.models, observability));
-  const reads = routeReads(placed.route, placed.models, cursors, loose(services.db));
-  return [noteDecisionTarget(placed.route), ...dataChain(placed.group, services, reads).before(dataEndpoint(placed.route, placed.models, cursors, observability))];
+  const reads = routeReads(placed.route, placed.models, services, loose(services.db));
+  return [noteDecisionTarget(placed.route), ...dataChain(placed.group, services, reads).before(dataEndpoint(placed.route, placed.models, services, observability))];
 }

@@ -1,0 +1,107 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../db/repositories/executor.js';
+import { readTableColumns, type TableColumn } from '../db/repositories/table-columns.js';
+import type { ModelDefinition } from '../models/define-model.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import { exposedAttributes } from '../data/exposed-attributes.js';
+
+type Column = RawBuilder<unknown>;
+
+/**
+ * JS's `Date#toJSON` of a timestamptz as pg parses it (`postgres-date`): UTC, milliseconds
+ * truncated, the year as four digits or, outside 0..9999, signed six (1 BC is year 0); infinity
+ * and dates past JS's range are null.
+ */
+function isoTimestamp(value: Column): Column {
+  const utc = sql`(${value} AT TIME ZONE 'UTC')`;
+  const year = sql`(extract(year FROM ${utc})::int + CASE WHEN extract(year FROM ${utc}) < 0 THEN 1 ELSE 0 END)`;
+  const printedYear = sql`CASE WHEN ${year} BETWEEN 0 AND 9999 THEN lpad(${year}::text, 4, '0') WHEN ${year} > 9999 THEN '+' || lpad(${year}::text, 6, '0') ELSE '-' || lpad((-${year})::text, 6, '0') END`;
+  return sql`CASE WHEN isfinite(${value}) AND ${value} < '275760-09-13 00:00:00.001+00' THEN ${printedYear} || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+}
+
+const asText = (value: Column): Column => sql`${value}::text`;
+const asIs = (value: Column): Column => value;
+
+/**
+ * The column types PostgreSQL writes exactly as Node would write what pg parses from them, each
+ * with the value to write: numbers pg keeps as text (int8, numeric) as text, timestamps as
+ * `toJSON` prints them. Any other type (floats, whose shortest form PostgreSQL prints
+ * differently, json, dates pg reads in the process's time zone...) keeps its model on Node.
+ */
+const JSON_VALUES: Readonly<Record<string, (value: Column) => Column>> = {
+  int2: asIs,
+  int4: asIs,
+  int8: asText,
+  numeric: asText,
+  bool: asIs,
+  text: asIs,
+  varchar: asIs,
+  uuid: asIs,
+  _text: asIs,
+  _varchar: asIs,
+  timestamptz: isoTimestamp,
+};
+
+/** The columns a model's records may show, in the order Node writes them (the table's), each with its type. */
+export type RecordColumns = readonly TableColumn[];
+
+/** What the record's JSON shows of its model's columns: a flag per column, bound as a value, so the field list changes no SQL. */
+export type ShownColumns = readonly boolean[];
+
+/** A record's JSON as a request asks for it: its model's columns, and which of them it shows. */
+export interface RecordJsonFields {
+  columns: RecordColumns;
+  shown: ShownColumns;
+}
+
+/** The columns of `shown`, as flags over `columns`. */
+export const recordJsonFields = (columns: RecordColumns, shown: ReadonlySet<string>): RecordJsonFields => ({ columns, shown: columns.map(({ name }) => shown.has(name)) });
+
+// concat_ws takes at most 100 arguments, its separator one of them.
+const MAX_COLUMNS = 99;
+
+/**
+ * One record as JSON text, built by PostgreSQL from the row of `table` in the statement: the
+ * columns `shown` flags, written as Node's serializer writes them, keys in the same order and no
+ * spaces (json_build_object would write some). Its SQL is the same whatever the columns shown.
+ */
+export function recordJson(table: string, columns: RecordColumns, shown: ShownColumns): RawBuilder<string> {
+  const members = columns.map(({ name, type }, index) => {
+    const value = JSON_VALUES[type]!(sql.ref(`${table}.${name}`));
+    return sql`CASE WHEN ${shown[index]} THEN ${sql.lit(`${JSON.stringify(name)}:`)} || coalesce(to_json(${value})::text, 'null') END`;
+  });
+  return sql<string>`'{' || concat_ws(',', ${sql.join(members)}) || '}'`;
+}
+
+/**
+ * Which models' records PostgreSQL can write as Node would, read from the catalog once at start:
+ * a model whose every exposed column has a type of JSON_VALUES. Until it is read (a database down
+ * at start), or for any other model, records take Node's path; so does a request that asks for
+ * computed attributes or includes (the caller decides that).
+ */
+export class RecordJsonCatalog {
+  #tables = new Map<string, readonly TableColumn[]>();
+  readonly #models = new WeakMap<ModelDefinition, readonly TableColumn[] | null>();
+
+  async load(db: Executor, registry: ModelRegistry): Promise<void> {
+    this.#tables = await readTableColumns(db, [...new Set(registry.models.map((model) => model.table))]);
+  }
+
+  /** The columns of the model's records PostgreSQL writes, or null where they need Node. */
+  columns(model: ModelDefinition): RecordColumns | null {
+    return this.#exposed(model);
+  }
+
+  #exposed(model: ModelDefinition): readonly TableColumn[] | null {
+    let exposed = this.#models.get(model);
+    if (exposed === undefined) {
+      const columns = this.#tables.get(model.table);
+      if (!columns) return null;
+      const names = new Set(exposedAttributes(model, () => true));
+      const shown = columns.filter(({ name }) => names.has(name));
+      exposed = shown.length <= MAX_COLUMNS && shown.every(({ type }) => Object.hasOwn(JSON_VALUES, type)) ? shown : null;
+      this.#models.set(model, exposed);
+    }
+    return exposed;
+  }
+}
