@@ -7,7 +7,7 @@ import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js'
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
-import { fetchPage, fetchPageStatement, jsonPageStatement, pageRows, readPage, RECORD_JSON } from '../listing/fetch-page.js';
+import { fetchPage, fetchPageStatement, jsonPageStatement, pageRows, readPage } from '../listing/fetch-page.js';
 import { PageCursors, type KeyValues } from '../listing/page-cursor.js';
 import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
@@ -23,11 +23,12 @@ import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
-import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
-import { recordSerializer, shownAttributes } from './serialize-record.js';
+import { findRecord, parseRecordId, recordJsonStatement, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
+import { sendReadsLast } from './send-last-reads.js';
+import { recordSerializer } from './serialize-record.js';
 import { JsonText } from './json-text.js';
-import { readableGuesses } from './readable-guesses.js';
-import { recordJsonFields, type RecordJsonCatalog, type RecordJsonFields } from '../listing/record-json.js';
+import { jsonRead, jsonStatement, plannedFields, type JsonNarrowing, type RecordReading } from './json-reads.js';
+import { RECORD_JSON, type RecordJsonCatalog } from '../listing/record-json.js';
 
 export interface Pagination {
   /** Null for a keyset page. */
@@ -65,11 +66,6 @@ export interface JsonRecordList {
   pagination: Pagination;
 }
 
-/** How a route reads records: where PostgreSQL may write their JSON, and the organization its reader addresses (for the guesses). */
-export interface RecordReading {
-  catalog: RecordJsonCatalog;
-  organizationSlug: string | null;
-}
 
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
@@ -94,48 +90,22 @@ function listingSelection(model: ModelDefinition, scope: ScopeContext, query: Pa
   return { binding, after, selection };
 }
 
-/** A reader as `readableGuesses` keys it. */
-const readerKey = ({ routeGroup, userId }: ScopeContext, organizationSlug: string | null, model: ModelDefinition) => trailReaderKey({ routeGroup, organizationSlug, userId, model: model.slug });
-
-/** What PostgreSQL writes of the records `readable` lets through (every exposed attribute when null), unless the request needs Node to write them: includes, computed attributes. */
-function jsonFields(catalog: RecordJsonCatalog, model: ModelDefinition, query: ShapeQuery, readable: ReadonlySet<string> | null): RecordJsonFields | null {
-  const columns = catalog.columns(model);
-  if (!columns || query.includes.length > 0 || query.computedAttributes.length > 0) return null;
-  return recordJsonFields(columns, shownAttributes(readable ?? new Set(columns.map(({ name }) => name)), query.fields[model.slug]));
-}
-
-/** The JSON fields of a read now that the caller's read gate is known, remembered for its reader's next plan. */
-function readFields(context: DataActionContext, model: ModelDefinition, query: ShapeQuery, reading: RecordReading | null): RecordJsonFields | null {
-  if (!reading) return null;
-  const readable = recordSerializer(context).readable(model);
-  readableGuesses.set(readerKey(context.scope, reading.organizationSlug, model), readable);
-  return jsonFields(reading.catalog, model, query, readable);
-}
-
-/** The JSON fields of a read planned ahead: those its reader could read the last time, every exposed one the first time. */
-function plannedFields(read: PlannedRead, query: ShapeQuery, catalog: RecordJsonCatalog | null): RecordJsonFields | null {
-  return catalog && jsonFields(catalog, read.model, query, readableGuesses.get(readerKey(read.scope, read.organizationSlug, read.model)) ?? null);
-}
-
-/** A read's statements once it knows them all: those sent ahead are read, the others go with COMMIT, in a transaction of their own if one's COMMIT is on its way (a wrong guess). */
-const sendReads = (context: DataActionContext, statements: CompiledQuery[]) =>
-  sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId: context.scope.organizationId, userId: context.scope.userId }));
-
 const countMode = (model: ModelDefinition, listing: Listing) => listing.preferredCount ?? model.count;
 
 async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', reading: RecordReading | null = null): Promise<RecordList | JsonRecordList> {
   const query = gateListing(context, model, raw, trashed);
   const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
   const request = { ...query, after };
-  const fields = readFields(context, model, query, reading);
+  const json = jsonRead(context, model, query, reading);
   const mode = countMode(model, listing);
   let data: LooseRow[] | JsonText;
   let nextKey: KeyValues | null;
-  if (fields) {
-    const statement = jsonPageStatement(context.trx, selection, request, fields);
-    await sendReads(context, [statement, ...countStatements(context.trx, selection, mode)]);
+  if (json) {
+    const { statement, narrow } = await jsonStatement(context, json, (fields) => jsonPageStatement(context.trx, selection, request, fields));
+    await sendReadsLast(context, [statement, ...countStatements(context.trx, selection, mode)]);
     const page = await readPage(context.trx, statement, request);
-    data = new JsonText(`[${page.rows.map((row) => row[RECORD_JSON] as string).join(',')}]`);
+    const records = page.rows.map((row) => row[RECORD_JSON] as string);
+    data = new JsonText(`[${(narrow ? records.map(narrow) : records).join(',')}]`);
     nextKey = page.nextKey;
   } else {
     const page = await fetchPage(context.trx, selection, request);
@@ -167,12 +137,30 @@ export const indexRecords = (context: DataActionContext, model: ModelDefinition,
 
 export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => nodeList(listRecords(context, model, raw, listing, 'only'));
 
-export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
-  const { row, query } = await gateShow(context, model, id, raw);
-  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query, reads: 'record' };
+const showSelection = (model: ModelDefinition, scope: ScopeContext, query: ParsedQuery): Selection => ({ model, scope, trashed: 'without', narrowing: query, reads: 'record' });
+
+async function readRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, reading: RecordReading | null): Promise<LooseRow | JsonText> {
+  // How the record's JSON is cut, once its statement is chosen.
+  const cut: { narrow: JsonNarrowing } = { narrow: null };
+  const jsonOf = async (parsed: ParsedQuery) => {
+    const json = jsonRead(context, model, parsed, reading);
+    if (!json) return null;
+    const selection = showSelection(model, context.scope, parsed);
+    const chosen = await jsonStatement(context, json, (fields) => recordJsonStatement(context.trx, selection, parseRecordId(id), fields));
+    cut.narrow = chosen.narrow;
+    return chosen.statement;
+  };
+  const { row, query, json } = await gateShow(context, model, id, raw, jsonOf);
+  if (json !== null) return new JsonText(cut.narrow ? cut.narrow(json) : json);
+  const selection = showSelection(model, context.scope, query);
   const [record] = await serializeWithIncludes(context, model, [row], query, recordRow(context.trx, selection, parseRecordId(id)));
   return record!;
 }
+
+export const showRecord = (context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery) => readRecord(context, model, id, raw, null) as Promise<LooseRow>;
+
+/** A record as the show route answers it: its JSON written by PostgreSQL where `reading` lets it. */
+export const showAnswer = (context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, reading: RecordReading) => readRecord(context, model, id, raw, reading);
 
 type NamedAggregate = Aggregate & { name: string };
 
@@ -314,12 +302,14 @@ export function planListing(read: PlannedRead, listing: Listing, trashed: 'witho
 }
 
 /** What showRecord reads, its includes with it where they can be planned. */
-export function planShow(read: PlannedRead, id: string): ReadAhead | null {
+export function planShow(read: PlannedRead, id: string, catalog: RecordJsonCatalog | null = null): ReadAhead | null {
   const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'show');
-  const selection: Selection = { model, scope, trashed: 'without', narrowing: query, reads: 'record' };
+  const selection = showSelection(model, scope, query);
   const recordId = parseRecordId(id);
-  return plannedWithIncludes(read, selection, query.includes, () => [recordStatement(db, selection, recordId)], () => recordRow(db, selection, recordId));
+  const fields = plannedFields(read, query, catalog);
+  const record = () => (fields ? recordJsonStatement(db, selection, recordId, fields) : recordStatement(db, selection, recordId));
+  return plannedWithIncludes(read, selection, query.includes, () => [record()], () => recordRow(db, selection, recordId));
 }
 
 /** What computeAggregates reads. */

@@ -5,7 +5,7 @@ import type { KeyValues } from './page-cursor.js';
 import type { ListQuery } from './parsed-query.js';
 import { boundQuery, selectionStatement, type BoundQuery, type Selection, type SelectionQuery, type SelectionStatement } from './selection-statement.js';
 import type { BoundValues } from '../db/statements/bound-values.js';
-import { recordJson, type RecordJsonFields } from './record-json.js';
+import { boundFields, recordJson, RECORD_JSON, type RecordJsonFields } from './record-json.js';
 
 export interface Page {
   rows: LooseRow[];
@@ -61,8 +61,6 @@ export async function readPage(trx: LooseTransaction, statement: CompiledQuery, 
 /** One page of a selection, in the requested order, and where the next one starts. */
 export const fetchPage = (trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> => readPage(trx, fetchPageStatement(trx, selection, request), request);
 
-/** The column of a JSON page's rows that holds the record's JSON. */
-export const RECORD_JSON = '__json';
 
 interface JsonPageShape {
   page: PageShape;
@@ -75,10 +73,10 @@ const JSON_PAGE: SelectionStatement<JsonPageShape> = {
 };
 
 /** The statement of one page whose records PostgreSQL writes as JSON (`recordJson`): rows of RECORD_JSON and the sort key. */
-export function jsonPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest, { columns, shown }: RecordJsonFields): CompiledQuery {
+export function jsonPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest, fields: RecordJsonFields): CompiledQuery {
   return selectionStatement<JsonPageShape>(trx, selection, JSON_PAGE, (bound) => ({
     page: pageShape(request, bound, request.perPage + 1),
     table: selection.model.table,
-    fields: { columns, shown: shown.map((flag) => bound.bind(flag)) },
+    fields: boundFields(fields, bound),
   }));
 }

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/repositories/executor.js';
+import type { BoundValues } from '../db/statements/bound-values.js';
 import { readTableColumns, type TableColumn } from '../db/repositories/table-columns.js';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
@@ -48,6 +49,9 @@ export type RecordColumns = readonly TableColumn[];
 /** What the record's JSON shows of its model's columns: a flag per column, bound as a value, so the field list changes no SQL. */
 export type ShownColumns = readonly boolean[];
 
+/** The column of a statement's rows that holds their record's JSON. */
+export const RECORD_JSON = '__json';
+
 /** A record's JSON as a request asks for it: its model's columns, and which of them it shows. */
 export interface RecordJsonFields {
   columns: RecordColumns;
@@ -56,6 +60,9 @@ export interface RecordJsonFields {
 
 /** The columns of `shown`, as flags over `columns`. */
 export const recordJsonFields = (columns: RecordColumns, shown: ReadonlySet<string>): RecordJsonFields => ({ columns, shown: columns.map(({ name }) => shown.has(name)) });
+
+/** `fields` with its flags bound as a statement's values. */
+export const boundFields = ({ columns, shown }: RecordJsonFields, bound: BoundValues): RecordJsonFields => ({ columns, shown: shown.map((flag) => bound.bind(flag)) });
 
 // concat_ws takes at most 100 arguments, its separator one of them.
 const MAX_COLUMNS = 99;

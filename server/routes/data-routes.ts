@@ -21,12 +21,13 @@ import {
   planAudit,
   planListing,
   planShow,
-  showRecord,
+  showAnswer,
   type JsonRecordList,
   type Listing,
   type PlannedRead,
   type RecordList,
 } from '../data/read-actions.js';
+import type { RecordReading } from '../data/json-reads.js';
 import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
@@ -69,12 +70,13 @@ const param = (ctx: GatehouseContext<DataState>, name: string) => ctx.params[nam
 const body = (ctx: GatehouseContext<GroupState>) => ctx.request.body;
 const listing = (ctx: Pick<GatehouseContext, 'get'>, { cursors }: ReadServices): Listing => ({ preferredCount: preferredCount(ctx.get('Prefer')), cursors });
 const organizationSlug = (ctx: GatehouseContext<DataState>) => ctx.state.organization?.slug ?? null;
+const reading = (ctx: GatehouseContext<DataState>, services: ReadServices): RecordReading => ({ catalog: services.recordJson, organizationSlug: organizationSlug(ctx) });
 
 /** An index or trash page, its records' JSON written by PostgreSQL where it can. */
 const list =
   (trashed: 'without' | 'only'): Handler =>
   async (context, model, ctx, services) => {
-    const answer = await listAnswer(context, model, query(ctx), listing(ctx, services), trashed, { catalog: services.recordJson, organizationSlug: organizationSlug(ctx) });
+    const answer = await listAnswer(context, model, query(ctx), listing(ctx, services), trashed, reading(ctx, services));
     return answer.data instanceof JsonText ? paginatedJson(ctx, answer as JsonRecordList) : paginated(ctx, answer as RecordList);
   };
 // Store and update also take form bodies, whose fields are typed by the model.
@@ -98,7 +100,7 @@ export const DATA_ROUTES: readonly DataRoute[] = [
   { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
   { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: list('without'), reads: (read, ctx, services) => planListing(read, listing(ctx, services), 'without', services.recordJson) },
   { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model), LAST), reads: (read, ctx) => planStore(read, record(ctx, read.model)) },
-  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _services, params) => planShow(read, params.id ?? '') },
+  { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx, services) => showAnswer(context, model, param(ctx, 'id'), query(ctx), reading(ctx, services)), reads: (read, _ctx, services, params) => planShow(read, params.id ?? '', services.recordJson) },
   { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
   { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
   { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('delete') },

@@ -137,7 +137,16 @@ describe.each(CALLERS)('$email at $base', (caller) => {
     const { answer } = await bothPaths(`${base}?per_page=100`, headers);
     if (answer.status === 200) {
       const ids = (JSON.parse(answer.body) as { data: { id: number }[] }).data.map((record) => record.id);
-      for (const id of ids) await bothPaths(`${base}/${id}`, headers);
+      for (const id of ids) {
+        const show = await bothPaths(`${base}/${id}`, headers);
+        if (show.answer.status === 200) expect(show.byPostgres, `${base}/${id}`).toBe(true);
+      }
+      const [first] = ids;
+      if (first !== undefined) {
+        for (const name of Object.keys(attributes)) await bothPaths(`${base}/${first}?fields[${slug}]=${name}`, headers);
+        for (const name of Object.keys(relations)) await bothPaths(`${base}/${first}?include=${name}`, headers);
+        for (const name of Object.keys(computedAttributes)) await bothPaths(`${base}/${first}?computed_attributes=${name}`, headers);
+      }
       // The tenant group's `/roles` is the members' list of roles (serving-routes.ts), not the data index.
       if (!(slug === 'roles' && caller.base === '/api/acme')) expect(listedByPostgres).toBeGreaterThan(0);
     }
@@ -147,11 +156,38 @@ describe.each(CALLERS)('$email at $base', (caller) => {
 
 describe('the statements PostgreSQL writes JSON in', () => {
   it('read through the caller’s record conditions, as Node’s do', async () => {
-    // The contributor reads posts through `posts.index:visible`: the published ones and their own.
-    const token = await json.login('contributor@acme.test');
-    const { answer, byPostgres } = await bothPaths('/api/acme/posts?per_page=100', { authorization: `Bearer ${token}` });
+    // The contributor reads posts through `posts.index:visible` and `posts.show:visible`: the published ones and its own.
+    const headers = { authorization: `Bearer ${await json.login('contributor@acme.test')}` };
+    const [contributor] = await json.sql<{ id: number }>("SELECT id FROM users WHERE email = 'contributor@acme.test'");
+    const { answer, byPostgres } = await bothPaths('/api/acme/posts?per_page=100', headers);
     expect(byPostgres).toBe(true);
-    const statuses = new Set((JSON.parse(answer.body) as { data: { status: string }[] }).data.map((post) => post.status));
-    expect(statuses.size).toBeGreaterThan(0);
+    const listed = (JSON.parse(answer.body) as { data: { id: number; status: string; author_id: number | null }[] }).data;
+    expect(listed.length).toBeGreaterThan(0);
+    for (const post of listed) expect(post.status === 'published' || post.author_id === contributor!.id).toBe(true);
+    const [hidden] = await json.sql<{ id: number }>("SELECT id FROM posts WHERE status = 'draft' AND author_id IS DISTINCT FROM $1 AND deleted_at IS NULL LIMIT 1", [contributor!.id]);
+    expect((await bothPaths(`/api/acme/posts/${hidden!.id}`, headers)).answer.status).toBe(404);
+  });
+});
+
+describe('a reader whose read gate changed since its last read', () => {
+  it('gets the fields it reads now, from PostgreSQL, the same as from Node', async () => {
+    const token = await json.login('viewer@acme.test');
+    const headers = { authorization: `Bearer ${token}` };
+    const [post] = await json.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Quarterly roadmap'");
+    const paths = ['/api/acme/posts?per_page=100', `/api/acme/posts/${post!.id}`];
+    for (const path of paths) expect((await bothPaths(path, headers)).answer.body).not.toContain('internal_notes');
+    const grant = (granted: string[]) =>
+      json.sql("UPDATE user_roles SET granted_permissions = $1 WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test') AND route_group = 'tenant'", [granted]);
+    // posts.update lets the viewer read the internal notes: its reads were planned without them.
+    await grant(['comments.store', 'posts.update']);
+    try {
+      for (const path of paths) {
+        const { answer, byPostgres } = await bothPaths(path, headers);
+        expect(byPostgres).toBe(true);
+        expect(answer.body).toContain('"internal_notes"');
+      }
+    } finally {
+      await grant(['comments.store']);
+    }
   });
 });
