@@ -64,6 +64,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       { text: 'Layers and a request’s path', link: '/architecture/layers' },
       { text: 'Row-level security: threat model and residual risks', link: '/architecture/row-level-security' },
       { text: 'A request’s round trips', link: '/architecture/request-round-trips' },
+      { text: 'Records whose JSON PostgreSQL writes', link: '/architecture/record-json' },
       { text: 'Administration rules', link: '/architecture/administration-rules' },
       { text: 'Decisions', link: '/architecture/decisions' },
     ],

@@ -144,7 +144,7 @@ export interface ServerConfig {
   services?: ServicesConfig;
   /**
    * Who writes the JSON of index and show answers: `postgres` (the default) has PostgreSQL write
-   * it where the answer is the same byte for byte (`docs/reference/record-json.md`), `node` always
+   * it where the answer is the same byte for byte (`docs/architecture/record-json.md`), `node` always
    * has Node write it (for comparing the two).
    */
   recordJson?: 'postgres' | 'node';

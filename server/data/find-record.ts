@@ -11,7 +11,7 @@ import type { DataActionContext } from './data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { type TrashedMode } from '../listing/gated-query.js';
 import { boundFields, recordJson, RECORD_JSON, type RecordJsonFields } from '../listing/record-json.js';
-import { sendReadsLast } from './send-last-reads.js';
+import { readLast } from './send-last-reads.js';
 
 /** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
 export function parseRecordId(raw: unknown): number {
@@ -63,9 +63,9 @@ export function recordRow(trx: LooseTransaction, selection: Selection, id: numbe
 export async function findRecord(context: DataActionContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING, json: CompiledQuery | null = null): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
   const id = parseRecordId(rawId);
-  const statement = json ?? recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing, reads: 'record' }, id);
-  if (json) await sendReadsLast(context, [json]);
-  const { rows } = await context.trx.executeQuery<LooseRow>(statement);
+  const rows = json
+    ? await readLast<LooseRow>(context, json)
+    : (await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing, reads: 'record' }, id))).rows;
   if (!rows[0]) throw new RecordNotFoundError();
   // Read through the caller's show condition: the policy takes that answer for the record.
   if (context.plan(model.slug, 'show').kind === 'conditional') context.admit(rows[0], 'show');

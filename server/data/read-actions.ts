@@ -7,7 +7,7 @@ import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js'
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
-import { fetchPage, fetchPageStatement, jsonPageStatement, pageRows, readPage } from '../listing/fetch-page.js';
+import { fetchPage, fetchPageStatement, jsonPageStatement, pageOf, pageRows } from '../listing/fetch-page.js';
 import { PageCursors, type KeyValues } from '../listing/page-cursor.js';
 import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
@@ -24,7 +24,7 @@ import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
 import { findRecord, parseRecordId, recordJsonStatement, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
-import { sendReadsLast } from './send-last-reads.js';
+import { readLast } from './send-last-reads.js';
 import { recordSerializer } from './serialize-record.js';
 import { JsonText } from './json-text.js';
 import { jsonRead, jsonStatement, plannedFields, type JsonNarrowing, type RecordReading } from './json-reads.js';
@@ -66,7 +66,6 @@ export interface JsonRecordList {
   pagination: Pagination;
 }
 
-
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
 /** An exactly counted page by number. */
@@ -102,8 +101,7 @@ async function listRecords(context: DataActionContext, model: ModelDefinition, r
   let nextKey: KeyValues | null;
   if (json) {
     const { statement, narrow } = await jsonStatement(context, json, (fields) => jsonPageStatement(context.trx, selection, request, fields));
-    await sendReadsLast(context, [statement, ...countStatements(context.trx, selection, mode)]);
-    const page = await readPage(context.trx, statement, request);
+    const page = pageOf(await readLast<LooseRow>(context, statement, countStatements(context.trx, selection, mode)), request);
     const records = page.rows.map((row) => row[RECORD_JSON] as string);
     data = new JsonText(`[${(narrow ? records.map(narrow) : records).join(',')}]`);
     nextKey = page.nextKey;

@@ -46,11 +46,10 @@ export function pageRows(trx: LooseTransaction, selection: Selection, request: P
   return (bound) => boundQuery(trx, selection, PAGE_ROWS, (own) => pageShape(request, own, request.perPage), bound);
 }
 
-/** The rows `statement` (a page statement of `request`) reads, and where the next page starts. */
-export async function readPage(trx: LooseTransaction, statement: CompiledQuery, request: PageRequest): Promise<Page> {
+/** The page of the rows a page statement of `request` read, and where the next page starts. */
+export function pageOf(fetched: LooseRow[], request: PageRequest): Page {
   const key = sortKey(request.sort);
   const { perPage } = request;
-  const { rows: fetched } = await trx.executeQuery<LooseRow>(statement);
   const keyOf = (row: LooseRow) => key.map((_, index) => (row[keyAlias(index)] ?? null) as string | null);
   const rows = fetched.slice(0, perPage);
   const nextKey = fetched.length > perPage && rows.length > 0 ? keyOf(rows[rows.length - 1]!) : null;
@@ -59,7 +58,9 @@ export async function readPage(trx: LooseTransaction, statement: CompiledQuery, 
 }
 
 /** One page of a selection, in the requested order, and where the next one starts. */
-export const fetchPage = (trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> => readPage(trx, fetchPageStatement(trx, selection, request), request);
+export async function fetchPage(trx: LooseTransaction, selection: Selection, request: PageRequest): Promise<Page> {
+  return pageOf((await trx.executeQuery<LooseRow>(fetchPageStatement(trx, selection, request))).rows, request);
+}
 
 
 interface JsonPageShape {
