@@ -20,27 +20,30 @@ function isoTimestamp(value: Column): Column {
   return sql`CASE WHEN isfinite(${value}) AND ${value} < '275760-09-13 00:00:00.001+00' THEN ${printedYear} || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
 }
 
-const asText = (value: Column): Column => sql`${value}::text`;
-const asIs = (value: Column): Column => value;
+// Each writes the JSON text of a value, or null for null; only text needs PostgreSQL's escaping (to_json), which costs a type lookup a call.
+const printed = (value: Column): Column => sql`${value}::text`;
+const quoted = (value: Column): Column => sql`'"' || ${value}::text || '"'`;
+const escaped = (value: Column): Column => sql`to_json(${value})::text`;
 
 /**
  * The column types PostgreSQL writes exactly as Node would write what pg parses from them, each
- * with the value to write: numbers pg keeps as text (int8, numeric) as text, timestamps as
- * `toJSON` prints them. Any other type (floats, whose shortest form PostgreSQL prints
- * differently, json, dates pg reads in the process's time zone...) keeps its model on Node.
+ * with its JSON text: numbers and booleans as they print, numbers pg keeps as text (int8,
+ * numeric) and uuids quoted, text escaped, timestamps as `toJSON` prints them. Any other type
+ * (floats, whose shortest form PostgreSQL prints differently, json, dates pg reads in the
+ * process's time zone...) keeps its model on Node.
  */
-const JSON_VALUES: Readonly<Record<string, (value: Column) => Column>> = {
-  int2: asIs,
-  int4: asIs,
-  int8: asText,
-  numeric: asText,
-  bool: asIs,
-  text: asIs,
-  varchar: asIs,
-  uuid: asIs,
-  _text: asIs,
-  _varchar: asIs,
-  timestamptz: isoTimestamp,
+const JSON_TEXTS: Readonly<Record<string, (value: Column) => Column>> = {
+  int2: printed,
+  int4: printed,
+  int8: quoted,
+  numeric: quoted,
+  bool: printed,
+  text: escaped,
+  varchar: escaped,
+  uuid: quoted,
+  _text: escaped,
+  _varchar: escaped,
+  timestamptz: (value) => sql`'"' || ${isoTimestamp(value)} || '"'`,
 };
 
 /** The columns a model's records may show, in the order Node writes them (the table's), each with its type. */
@@ -74,15 +77,15 @@ const MAX_COLUMNS = 99;
  */
 export function recordJson(table: string, columns: RecordColumns, shown: ShownColumns): RawBuilder<string> {
   const members = columns.map(({ name, type }, index) => {
-    const value = JSON_VALUES[type]!(sql.ref(`${table}.${name}`));
-    return sql`CASE WHEN ${shown[index]} THEN ${sql.lit(`${JSON.stringify(name)}:`)} || coalesce(to_json(${value})::text, 'null') END`;
+    const text = JSON_TEXTS[type]!(sql.ref(`${table}.${name}`));
+    return sql`CASE WHEN ${shown[index]} THEN ${sql.lit(`${JSON.stringify(name)}:`)} || coalesce(${text}, 'null') END`;
   });
   return sql<string>`'{' || concat_ws(',', ${sql.join(members)}) || '}'`;
 }
 
 /**
  * Which models' records PostgreSQL can write as Node would, read from the catalog once at start:
- * a model whose every exposed column has a type of JSON_VALUES. Until it is read (a database down
+ * a model whose every exposed column has a type of JSON_TEXTS. Until it is read (a database down
  * at start), or for any other model, records take Node's path; so does a request that asks for
  * computed attributes or includes (the caller decides that).
  */
@@ -106,7 +109,7 @@ export class RecordJsonCatalog {
       if (!columns) return null;
       const names = new Set(exposedAttributes(model, () => true));
       const shown = columns.filter(({ name }) => names.has(name));
-      exposed = shown.length <= MAX_COLUMNS && shown.every(({ type }) => Object.hasOwn(JSON_VALUES, type)) ? shown : null;
+      exposed = shown.length <= MAX_COLUMNS && shown.every(({ type }) => Object.hasOwn(JSON_TEXTS, type)) ? shown : null;
       this.#models.set(model, exposed);
     }
     return exposed;
