@@ -90,18 +90,13 @@ export interface PageShape {
 
 export const keyAlias = (index: number) => `__key_${index}`;
 
-/** What a page reads of each row: the row itself, or what is built from it (its JSON). */
-export type PageColumns = (query: LooseSelect) => LooseSelect;
-
-const WHOLE_ROWS: PageColumns = (query) => query.selectAll();
-
 /**
  * The rows statement of a page: its order, `limit` rows (one more than the page, so the page
  * knows whether another follows) and the sort key as text (so a cursor holds it exactly,
  * microseconds of a timestamp included).
  */
-export function pageStatement(query: LooseSelect, { key, after, limit, offset }: PageShape, columns: PageColumns = WHOLE_ROWS) {
-  let ordered = columns(query).select(key.map(({ column }, index) => sql<string>`${sql.ref(column)}::text`.as(keyAlias(index))));
+export function pageStatement(query: LooseSelect, { key, after, limit, offset }: PageShape) {
+  let ordered = query.selectAll().select(key.map(({ column }, index) => sql<string>`${sql.ref(column)}::text`.as(keyAlias(index))));
   if (after) ordered = ordered.where(afterKey(key, after));
   for (const { column, direction } of key) ordered = ordered.orderBy(sql.ref(column), direction);
   return ordered.limit(limit).offset(offset);

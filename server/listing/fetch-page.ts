@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { keyAlias, pageStatement, sortKey, type PageShape } from './build-index-query.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import type { KeyValues } from './page-cursor.js';
@@ -65,19 +65,27 @@ export async function fetchPage(trx: LooseTransaction, selection: Selection, req
 
 interface JsonPageShape {
   page: PageShape;
-  table: string;
   fields: RecordJsonFields;
 }
 
+/**
+ * The page's rows, then their JSON: written over the page as a subquery, so PostgreSQL writes it
+ * for the page's rows alone, not for every row a sort reads before its limit. The same order
+ * again, which the subquery's order already gives, keeps it.
+ */
 const JSON_PAGE: SelectionStatement<JsonPageShape> = {
-  build: (selected, { page, table, fields }) => pageStatement(selected, page, (query) => query.select(recordJson(table, fields.columns, fields.shown).as(RECORD_JSON))).compile(),
+  build: (selected, { page, fields }, trx) => {
+    const keys = page.key.map((_, index) => sql.ref(`page.${keyAlias(index)}`).as(keyAlias(index)));
+    let query = trx.selectFrom(pageStatement(selected, page).as('page')).select(recordJson('page', fields.columns, fields.shown).as(RECORD_JSON)).select(keys);
+    for (const { column, direction } of page.key) query = query.orderBy(sql.ref(`page.${column}`), direction);
+    return query.compile();
+  },
 };
 
 /** The statement of one page whose records PostgreSQL writes as JSON (`recordJson`): rows of RECORD_JSON and the sort key. */
 export function jsonPageStatement(trx: LooseTransaction, selection: Selection, request: PageRequest, fields: RecordJsonFields): CompiledQuery {
   return selectionStatement<JsonPageShape>(trx, selection, JSON_PAGE, (bound) => ({
     page: pageShape(request, bound, request.perPage + 1),
-    table: selection.model.table,
     fields: boundFields(fields, bound),
   }));
 }

@@ -71,9 +71,10 @@ export const boundFields = ({ columns, shown }: RecordJsonFields, bound: BoundVa
 const MAX_COLUMNS = 99;
 
 /**
- * One record as JSON text, built by PostgreSQL from the row of `table` in the statement: the
- * columns `shown` flags, written as Node's serializer writes them, keys in the same order and no
- * spaces (json_build_object would write some). Its SQL is the same whatever the columns shown.
+ * One record as JSON text, built by PostgreSQL from the row `table` names in the statement (a
+ * table or a subquery): the columns `shown` flags, written as Node's serializer writes them, keys
+ * in the same order and no spaces (json_build_object would write some). Its SQL is the same
+ * whatever the columns shown.
  */
 export function recordJson(table: string, columns: RecordColumns, shown: ShownColumns): RawBuilder<string> {
   const members = columns.map(({ name, type }, index) => {
