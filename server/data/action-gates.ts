@@ -10,8 +10,6 @@ import { assertRecordCondition } from './record-condition.js';
 import { requireObjectBody } from './validate-body.js';
 import { writableBody } from './writable-fields.js';
 import type { TrashedMode } from '../listing/gated-query.js';
-import type { CompiledQuery } from 'kysely';
-import { RECORD_JSON } from '../listing/record-json.js';
 
 /*
  * The gates every data action passes before it reads or writes: the record gate (row-level
@@ -29,25 +27,13 @@ export function gateListing(context: DataActionContext, model: ModelDefinition, 
   return query;
 }
 
-/**
- * Show: the record behind the gate, narrowed by the query's filters, that the policy lets the
- * caller view. `jsonOf`: the statement that reads it with its JSON for the query (`recordJsonStatement`), if PostgreSQL writes it (`json`).
- */
-export async function gateShow(
-  context: DataActionContext,
-  model: ModelDefinition,
-  id: unknown,
-  raw: RawQuery,
-  jsonOf: (query: ParsedQuery) => Promise<CompiledQuery | null> = async () => null,
-): Promise<{ row: LooseRow; query: ParsedQuery; json: string | null }> {
+/** Show: the record behind the gate, narrowed by the query's filters, that the policy lets the caller view. */
+export async function gateShow(context: DataActionContext, model: ModelDefinition, id: unknown, raw: RawQuery): Promise<{ row: LooseRow; query: ParsedQuery }> {
   const query = parseEndpointParameters(context.registry, model, raw, 'show');
-  const row = await findRecord(context, model, id, 'without', query, await jsonOf(query));
-  // The policy sees the record as it is, without its JSON.
-  const json = (row[RECORD_JSON] as string | undefined) ?? null;
-  delete row[RECORD_JSON];
+  const row = await findRecord(context, model, id, 'without', query);
   context.authorize(model, 'view', row);
   context.authorizeIncludes(model, query.includes);
-  return { row, query, json };
+  return { row, query };
 }
 
 export type RecordMethod = Extract<PolicyMethod, 'update' | 'delete' | 'restore' | 'forceDelete'>;

@@ -10,8 +10,6 @@ import type { BoundValues } from '../db/statements/bound-values.js';
 import type { DataActionContext } from './data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { type TrashedMode } from '../listing/gated-query.js';
-import { boundFields, recordJson, RECORD_JSON, type RecordJsonFields } from '../listing/record-json.js';
-import { readLast } from './send-last-reads.js';
 
 /** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
 export function parseRecordId(raw: unknown): number {
@@ -29,22 +27,6 @@ export function requireSoftDeletes(model: ModelDefinition): void {
 const RECORD_ROW: SelectionQuery<{ id: number }> = { query: (selected, { id }) => selected.selectAll().where(sql.ref('id'), '=', id) };
 const RECORD: SelectionStatement<{ id: number }> = { build: (selected, shape, trx) => RECORD_ROW.query(selected, shape, trx).compile() };
 
-interface RecordJsonShape {
-  id: number;
-  table: string;
-  fields: RecordJsonFields;
-}
-
-/** The same record, with its JSON as PostgreSQL writes it (`recordJson`) in RECORD_JSON. */
-const RECORD_WITH_JSON: SelectionStatement<RecordJsonShape> = {
-  build: (selected, { id, table, fields }, trx) => RECORD_ROW.query(selected, { id }, trx).select(recordJson(table, fields.columns, fields.shown).as(RECORD_JSON)).compile(),
-};
-
-/** The statement of one record by its key behind the record gate of `selection`, with its JSON showing `fields` when given. */
-export function recordJsonStatement(trx: LooseTransaction, selection: Selection, id: number, fields: RecordJsonFields): CompiledQuery {
-  return selectionStatement(trx, selection, RECORD_WITH_JSON, (bound) => ({ id: bound.bind(id), table: selection.model.table, fields: boundFields(fields, bound) }));
-}
-
 /** The statement of one record by its key behind the record gate of `selection`. */
 export function recordStatement(trx: LooseTransaction, selection: Selection, id: number): CompiledQuery {
   return selectionStatement(trx, selection, RECORD, (bound) => ({ id: bound.bind(id) }));
@@ -55,17 +37,11 @@ export function recordRow(trx: LooseTransaction, selection: Selection, id: numbe
   return (bound) => boundQuery(trx, selection, RECORD_ROW, (own) => ({ id: own.bind(id) }), bound);
 }
 
-/**
- * The record behind the record gate, or the same 404 whether it is missing, foreign, hidden or not
- * matching. With `json`, the same record with its JSON (`recordJsonStatement`), read as the
- * transaction's last statement.
- */
-export async function findRecord(context: DataActionContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING, json: CompiledQuery | null = null): Promise<LooseRow> {
+/** The record behind the record gate, or the same 404 whether it is missing, foreign, hidden or not matching. */
+export async function findRecord(context: DataActionContext, model: ModelDefinition, rawId: unknown, trashed: TrashedMode = 'without', narrowing = NO_NARROWING): Promise<LooseRow> {
   if (trashed !== 'without') requireSoftDeletes(model);
   const id = parseRecordId(rawId);
-  const rows = json
-    ? await readLast<LooseRow>(context, json)
-    : (await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing, reads: 'record' }, id))).rows;
+  const { rows } = await context.trx.executeQuery<LooseRow>(recordStatement(context.trx, { model, scope: context.scope, trashed, narrowing, reads: 'record' }, id));
   if (!rows[0]) throw new RecordNotFoundError();
   // Read through the caller's show condition: the policy takes that answer for the record.
   if (context.plan(model.slug, 'show').kind === 'conditional') context.admit(rows[0], 'show');

@@ -23,11 +23,11 @@ import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
-import { findRecord, parseRecordId, recordJsonStatement, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
+import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
 import { readLast } from './send-last-reads.js';
 import { recordSerializer } from './serialize-record.js';
 import { JsonText } from './json-text.js';
-import { jsonRead, jsonStatement, plannedFields, type JsonNarrowing, type RecordReading } from './json-reads.js';
+import { jsonRead, jsonStatement, plannedFields, type RecordReading } from './json-reads.js';
 import { RECORD_JSON, type RecordJsonCatalog } from '../listing/record-json.js';
 
 export interface Pagination {
@@ -135,30 +135,12 @@ export const indexRecords = (context: DataActionContext, model: ModelDefinition,
 
 export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => nodeList(listRecords(context, model, raw, listing, 'only'));
 
-const showSelection = (model: ModelDefinition, scope: ScopeContext, query: ParsedQuery): Selection => ({ model, scope, trashed: 'without', narrowing: query, reads: 'record' });
-
-async function readRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, reading: RecordReading | null): Promise<LooseRow | JsonText> {
-  // How the record's JSON is cut, once its statement is chosen.
-  const cut: { narrow: JsonNarrowing } = { narrow: null };
-  const jsonOf = async (parsed: ParsedQuery) => {
-    const json = jsonRead(context, model, parsed, reading);
-    if (!json) return null;
-    const selection = showSelection(model, context.scope, parsed);
-    const chosen = await jsonStatement(context, json, (fields) => recordJsonStatement(context.trx, selection, parseRecordId(id), fields));
-    cut.narrow = chosen.narrow;
-    return chosen.statement;
-  };
-  const { row, query, json } = await gateShow(context, model, id, raw, jsonOf);
-  if (json !== null) return new JsonText(cut.narrow ? cut.narrow(json) : json);
-  const selection = showSelection(model, context.scope, query);
+export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
+  const { row, query } = await gateShow(context, model, id, raw);
+  const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query, reads: 'record' };
   const [record] = await serializeWithIncludes(context, model, [row], query, recordRow(context.trx, selection, parseRecordId(id)));
   return record!;
 }
-
-export const showRecord = (context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery) => readRecord(context, model, id, raw, null) as Promise<LooseRow>;
-
-/** A record as the show route answers it: its JSON written by PostgreSQL where `reading` lets it. */
-export const showAnswer = (context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, reading: RecordReading) => readRecord(context, model, id, raw, reading);
 
 type NamedAggregate = Aggregate & { name: string };
 
@@ -300,14 +282,12 @@ export function planListing(read: PlannedRead, listing: Listing, trashed: 'witho
 }
 
 /** What showRecord reads, its includes with it where they can be planned. */
-export function planShow(read: PlannedRead, id: string, catalog: RecordJsonCatalog | null = null): ReadAhead | null {
+export function planShow(read: PlannedRead, id: string): ReadAhead | null {
   const { db, registry, model, scope, raw } = read;
   const query = parseEndpointParameters(registry, model, raw, 'show');
-  const selection = showSelection(model, scope, query);
+  const selection: Selection = { model, scope, trashed: 'without', narrowing: query, reads: 'record' };
   const recordId = parseRecordId(id);
-  const fields = plannedFields(read, query, catalog);
-  const record = () => (fields ? recordJsonStatement(db, selection, recordId, fields) : recordStatement(db, selection, recordId));
-  return plannedWithIncludes(read, selection, query.includes, () => [record()], () => recordRow(db, selection, recordId));
+  return plannedWithIncludes(read, selection, query.includes, () => [recordStatement(db, selection, recordId)], () => recordRow(db, selection, recordId));
 }
 
 /** What computeAggregates reads. */

@@ -66,8 +66,14 @@ export interface RecordJsonFields {
 /** The columns of `shown`, as flags over `columns`. */
 export const recordJsonFields = (columns: RecordColumns, shown: ReadonlySet<string>): RecordJsonFields => ({ columns, shown: columns.map(({ name }) => shown.has(name)) });
 
-/** `fields` with its flags bound as a statement's values. */
-export const boundFields = ({ columns, shown }: RecordJsonFields, bound: BoundValues): RecordJsonFields => ({ columns, shown: shown.map((flag) => bound.bind(flag)) });
+/**
+ * `fields` with its flags bound as a statement's values. Its JSON, part of the statement's key, is
+ * the flags' placeholders alone: the columns are the model's, which the key names already.
+ */
+export const boundFields = ({ columns, shown }: RecordJsonFields, bound: BoundValues): RecordJsonFields => {
+  const flags = shown.map((flag) => bound.bind(flag));
+  return { columns, shown: flags, toJSON: () => flags } as RecordJsonFields;
+};
 
 // concat_ws takes at most 100 arguments, its separator one of them.
 const MAX_COLUMNS = 99;

@@ -8,7 +8,8 @@ import type { TestServer } from '../support/test-server.js';
 // The answers PostgreSQL writes (`server/listing/record-json.ts`) against those Node writes
 // (`recordJson: 'node'`), byte for byte, over one database: every demo model, every caller of the
 // demo (each reads other attributes), every field, sort, count and include, hostile values in
-// every column type the demo has.
+// every column type the demo has. Shows, includes and computed attributes are Node's on both
+// sides (docs/architecture/record-json.md), and still compared.
 
 let json: TestServer;
 let node: TestServer;
@@ -138,10 +139,7 @@ describe.each(CALLERS)('$email at $base', (caller) => {
     const { answer } = await bothPaths(`${base}?per_page=100`, headers);
     if (answer.status === 200) {
       const ids = (JSON.parse(answer.body) as { data: { id: number }[] }).data.map((record) => record.id);
-      for (const id of ids) {
-        const show = await bothPaths(`${base}/${id}`, headers);
-        if (show.answer.status === 200) expect(show.byPostgres, `${base}/${id}`).toBe(true);
-      }
+      for (const id of ids) await bothPaths(`${base}/${id}`, headers);
       const [first] = ids;
       if (first !== undefined) {
         for (const name of Object.keys(attributes)) await bothPaths(`${base}/${first}?fields[${slug}]=${name}`, headers);
@@ -174,8 +172,7 @@ describe('a reader whose read gate changed since its last read', () => {
   it('gets the fields it reads now, from PostgreSQL, the same as from Node', async () => {
     const token = await json.login('viewer@acme.test');
     const headers = { authorization: `Bearer ${token}` };
-    const [post] = await json.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Quarterly roadmap'");
-    const paths = ['/api/acme/posts?per_page=100', `/api/acme/posts/${post!.id}`];
+    const paths = ['/api/acme/posts?per_page=100', '/api/acme/posts?fields[posts]=title,internal_notes'];
     for (const path of paths) expect((await bothPaths(path, headers)).answer.body).not.toContain('internal_notes');
     const grant = (granted: string[]) =>
       json.sql("UPDATE user_roles SET granted_permissions = $1 WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test') AND route_group = 'tenant'", [granted]);
