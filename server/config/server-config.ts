@@ -143,9 +143,9 @@ export interface ServerConfig {
    */
   services?: ServicesConfig;
   /**
-   * Who writes the JSON of index and show answers: `postgres` (the default) has PostgreSQL write
-   * it where the answer is the same byte for byte (`docs/architecture/record-json.md`), `node` always
-   * has Node write it (for comparing the two).
+   * Who writes the records' JSON of index and trash pages: `node` (the default) Node, `postgres`
+   * PostgreSQL where the answer is the same byte for byte (`docs/architecture/record-json.md`): it
+   * moves that work to the database, which measured no cheaper on one machine shared by both.
    */
   recordJson?: 'postgres' | 'node';
 }
@@ -258,6 +258,6 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     decisionLog: resolveDecisionLog(config.decisionLog),
     fairShare: resolveFairShare(config.fairShare, config.database.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
     services: resolveServiceResources(config.services, modelSlugs(models)),
-    recordJson: config.recordJson ?? 'postgres',
+    recordJson: config.recordJson ?? 'node',
   };
 }

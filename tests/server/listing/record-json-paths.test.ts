@@ -5,8 +5,8 @@ import { createTestDatabase } from '../../support/database.js';
 import { startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
 
-// The answers PostgreSQL writes (`server/listing/record-json.ts`) against those Node writes
-// (`recordJson: 'node'`), byte for byte, over one database: every demo model, every caller of the
+// The answers PostgreSQL writes (`recordJson: 'postgres'`, server/listing/record-json.ts) against
+// those Node writes (`recordJson: 'node'`, the default), byte for byte, over one database: every demo model, every caller of the
 // demo (each reads other attributes), every field, sort, count and include, hostile values in
 // every column type the demo has. Shows, includes and computed attributes are Node's on both
 // sides (docs/architecture/record-json.md), and still compared.
@@ -43,7 +43,7 @@ const TIMESTAMPS = [
 beforeAll(async () => {
   const database = await createTestDatabase();
   const logger = pino({ level: 'debug' }, { write: (line: string) => void statements.push((JSON.parse(line) as { sql?: string }).sql ?? '') });
-  json = await startDataServer({ testDatabase: database, logger });
+  json = await startDataServer({ testDatabase: database, logger, recordJson: 'postgres' });
   node = await startDataServer({ testDatabase: database, recordJson: 'node' });
   const [acme] = await json.sql<{ id: number }>("SELECT id FROM organizations WHERE slug = 'acme'");
   const [author] = await json.sql<{ id: number }>("SELECT id FROM users WHERE email = 'viewer@acme.test'");
