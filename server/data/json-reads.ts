@@ -47,7 +47,8 @@ export interface JsonRead {
 
 /** The JSON read of a request now that the caller's read gate is known, remembered for its reader's next plan; null where Node writes the records. */
 export function jsonRead(context: DataActionContext, model: ModelDefinition, query: ShapeQuery, reading: RecordReading | null): JsonRead | null {
-  if (!reading) return null;
+  // A model whose records Node writes (every model, unless `recordJson: 'postgres'`) costs nothing here.
+  if (!reading?.catalog.columns(model)) return null;
   const key = readerKey(context.scope, reading.organizationSlug, model);
   const guessed = plannedFields({ model, scope: context.scope, organizationSlug: reading.organizationSlug }, query, reading.catalog);
   const readable = recordSerializer(context).readable(model);
