@@ -10,8 +10,9 @@ type Column = RawBuilder<unknown>;
 
 /**
  * JS's `Date#toJSON` of a timestamptz as pg parses it (`postgres-date`): UTC, milliseconds
- * truncated, the year as four digits or, outside 0..9999, signed six (1 BC is year 0); infinity
- * and dates past JS's range are null.
+ * truncated, the year as four digits or, outside 0..9999, signed six (1 BC is year 0); dates past
+ * JS's range are null. An infinite one is the text PostgreSQL writes, as the pool reads it
+ * (`db/connection/row-types.ts`).
  */
 function isoTimestamp(value: Column): Column {
   const utc = sql`(${value} AT TIME ZONE 'UTC')`;
@@ -19,7 +20,7 @@ function isoTimestamp(value: Column): Column {
   const common = sql`${value} >= '0001-01-01 00:00:00+00' AND ${value} < '10000-01-01 00:00:00+00'`;
   const year = sql`(extract(year FROM ${utc})::int + CASE WHEN extract(year FROM ${utc}) < 0 THEN 1 ELSE 0 END)`;
   const printedYear = sql`CASE WHEN ${year} BETWEEN 0 AND 9999 THEN lpad(${year}::text, 4, '0') WHEN ${year} > 9999 THEN '+' || lpad(${year}::text, 6, '0') ELSE '-' || lpad((-${year})::text, 6, '0') END`;
-  return sql`CASE WHEN ${common} THEN to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') WHEN isfinite(${value}) AND ${value} < '275760-09-13 00:00:00.001+00' THEN ${printedYear} || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+  return sql`CASE WHEN ${common} THEN to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') WHEN NOT isfinite(${value}) THEN ${value}::text WHEN ${value} < '275760-09-13 00:00:00.001+00' THEN ${printedYear} || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
 }
 
 // Each writes the JSON text of a value, or null for null; only text needs PostgreSQL's escaping (to_json), which costs a type lookup a call.

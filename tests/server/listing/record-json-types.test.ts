@@ -7,6 +7,7 @@ import { registerModels } from '../../../server/models/register-models.js';
 import { RECORD_JSON, RecordJsonCatalog, recordJson } from '../../../server/listing/record-json.js';
 import type { LooseSchema } from '../../../server/models/loose-schema.js';
 import type { Executor } from '../../../server/db/repositories/executor.js';
+import { ROW_TYPES } from '../../../server/db/connection/row-types.js';
 import { createEmptyDatabase, type TestDatabase } from '../../support/database.js';
 
 // Every column type PostgreSQL writes a record's JSON for, beyond the demo's (integer, text,
@@ -25,7 +26,7 @@ const TABLE = `CREATE TABLE typed (
 
 beforeAll(async () => {
   database = await createEmptyDatabase();
-  db = new Kysely<LooseSchema>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.ownerUrl, max: 1 }) }) });
+  db = new Kysely<LooseSchema>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.ownerUrl, max: 1, types: ROW_TYPES }) }) });
   await sql.raw(TABLE).execute(db);
   await sql.raw('CREATE TABLE floats (id integer PRIMARY KEY, ratio double precision)').execute(db);
   await sql
