@@ -74,7 +74,7 @@ function narrowing({ columns, shown }: RecordJsonFields): (json: string) => stri
  * read-ahead that guessed more fields than the caller reads now (the first read of a reader
  * guesses every exposed one) sent its statement with COMMIT: that one is read, and each record cut
  * to the caller's fields in Node, so the read still takes one round trip. Otherwise the statement
- * of the caller's fields (sent again, when the guess had fewer: `sendReadsLast`).
+ * of the caller's fields (sent again, when the guess had fewer: `readLast`).
  */
 export async function jsonStatement(context: DataActionContext, { fields, guessed }: JsonRead, statementOf: (fields: RecordJsonFields) => CompiledQuery): Promise<{ statement: CompiledQuery; narrow: JsonNarrowing }> {
   const statement = statementOf(fields);
