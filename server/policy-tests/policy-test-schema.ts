@@ -69,7 +69,7 @@ const oneKind = policyTest.superRefine((test, context) => {
 /** A `*.policy.yaml` file: principals and resources by name, and the expectations about them. */
 export const policyTestFileSchema = z.strictObject({
   roles: z.record(z.string(), names).optional(),
-  principals: z.record(z.string(), principal),
+  principals: z.record(z.string(), principal).default({}),
   resources: z.record(z.string(), resource).default({}),
   /** Fixtures by model slug, for list tests: inserted into a scratch copy of each table, never kept. */
   records: z.record(z.string(), z.array(fixture)).optional(),

@@ -61,9 +61,16 @@ export interface Caller {
   readonly organization: OrganizationRef | null;
 }
 
+/** A principal's user id when it names none: its place among the principals, after them for a bare role. */
+function memberId(principals: LoadedPolicyTestFile['content']['principals'], name: string): number {
+  const names = Object.keys(principals);
+  const index = names.indexOf(name);
+  return (index === -1 ? names.length : index) + 1;
+}
+
 /**
- * The principal `name` acting in `context` (a test's own route group and organization, else the
- * principal's), checked against the config's route groups and, unless `served` is null, in a group
+ * The principal `name`, else a member of the role `name`, acting in `context` (a test's own route
+ * group and organization, else the principal's), checked against the config's route groups and, unless `served` is null, in a group
  * that serves the model the test is about. `at` is where the file names them.
  */
 export function callerOf(
@@ -76,8 +83,9 @@ export function callerOf(
   served: { readonly slug: string; readonly at: KeyPath } | null,
 ): Caller {
   const { content, problemAt } = loaded;
-  const principal = content.principals[name];
-  if (!principal) throw problemAt(at.principal, `no principal ${name} in principals`);
+  // A bare role name stands for a member of that role with no deltas, so `as: editor` needs no principals entry.
+  const principal: Principal | undefined = content.principals[name] ?? (Object.hasOwn(roles, name) ? { role: name } : undefined);
+  if (!principal) throw problemAt(at.principal, `no principal ${name} in principals, and no role ${name}`);
   const group = routeGroupOf(app, principal, context.route_group ?? principal.route_group, (problem) => problemAt(at.routeGroup, problem));
   if (served !== null && !group.models.includes(served.slug)) throw problemAt(served.at, `model ${served.slug} is not served in route group ${group.name}`);
   const tenant = group.tenancy !== 'none';
@@ -93,7 +101,7 @@ export function callerOf(
       granted: principal.granted ?? [],
       denied: principal.denied ?? [],
     },
-    user: { id: principal.id ?? Object.keys(content.principals).indexOf(name) + 1 },
+    user: { id: principal.id ?? memberId(content.principals, name) },
     organization: tenant ? (context.organization ?? ('organization' in principal ? principal.organization : undefined) ?? DEFAULT_TEST_ORGANIZATION) : null,
   };
 }

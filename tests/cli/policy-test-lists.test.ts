@@ -69,6 +69,23 @@ describe('gatehouse policy test: records and list tests', () => {
     ]);
   });
 
+  it('takes a bare role name as the caller of a list, with no principals in the file', async () => {
+    const text = `records:
+  posts:
+    - { id: 1, status: published, author_id: 2 }
+    - { id: 4, status: draft, author_id: 2 }
+tests:
+  - list: { as: editor, action: update, expect: [1, 4] }
+  - list: { as: viewer, action: update, expect: [] }
+`;
+    const passing = await gatehouse(database.ownerUrl, await file('roles.policy.yaml', text));
+    expect(passing.lines).toEqual(['2 passed, 0 failed']);
+    expect(passing.code).toBe(0);
+    const unknown = await gatehouse(database.ownerUrl, await file('no-role.policy.yaml', `${text}  - list: { as: author, action: update, expect: [] }\n`));
+    expect(unknown.code).toBe(1);
+    expect(unknown.lines[0]).toMatch(/no-role\.policy\.yaml:8.*no principal author in principals, and no role author/);
+  });
+
   it('reads relation rows through some and every, with no related row at all', async () => {
     const demo = new URL('../../policies/gatehouse.config.ts', import.meta.url).href;
     const policy = new URL('../../policies/post-policy.ts', import.meta.url).href;
