@@ -1,14 +1,14 @@
 import type { Middleware } from 'koa';
 import { isStatementCancelled } from '../db/connection/statement-cancelled.js';
-import { requestDeadlines } from '../db/transactions/request-deadline.js';
 import { CallerLeftError } from '../errors/caller-left-error.js';
 import { RequestTimeoutError } from '../errors/request-timeout-error.js';
 import type { GatehouseState } from './state.js';
 
 /**
- * Gives the rest of the request its deadline: each transaction it opens sets `statement_timeout`
- * to `statementTimeoutMs`, and a client that closes its connection before the answer cancels the
- * statement running for it (`db/transactions/request-deadline.ts`). A statement cancelled either
+ * Gives the rest of the request its deadline, in its state: each transaction its route group's
+ * stages open sets `statement_timeout` to `statementTimeoutMs`, and a client that closes its
+ * connection before the answer cancels the statement running for it
+ * (`db/transactions/request-deadline.ts`). A statement cancelled either
  * way has rolled its transaction back: past the deadline, the answer is a 503 saying so.
  */
 export function requestDeadline(statementTimeoutMs: number): Middleware<GatehouseState> {
@@ -18,7 +18,8 @@ export function requestDeadline(statementTimeoutMs: number): Middleware<Gatehous
       if (!ctx.res.writableFinished) caller.abort();
     });
     try {
-      await requestDeadlines.run({ statementTimeoutMs, signal: caller.signal }, next);
+      ctx.state.deadline = { statementTimeoutMs, signal: caller.signal };
+      await next();
     } catch (error) {
       if (!isStatementCancelled(error)) throw error;
       throw caller.signal.aborted ? new CallerLeftError() : new RequestTimeoutError(statementTimeoutMs);

@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { AccessPlan, GatehouseAbility } from '@gatehouse/engine';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 import type { RouteGroup } from '../models/route-group.js';
 import type { Refusal } from '../errors/refusal.js';
 import type { DecisionTarget } from '../decisions/decision-event.js';
@@ -49,6 +50,8 @@ export interface Authorization {
 /** Every request, from the application's first middleware on. */
 export interface RequestState {
   requestId: string;
+  /** What the request's transactions are bounded by (`request-deadline.ts`). */
+  deadline: RequestDeadline;
   /** The gate that refused the request, once the error handler has answered it. */
   refusal?: Refusal;
   /** What a data request is about (its model, action and record), for the decision log. */

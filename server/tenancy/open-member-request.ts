@@ -64,13 +64,13 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       return;
     }
     const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
-    await services.fairShares.hold(holders, () => withOpenedRequest(services.db, opening, async (trx, opened) => {
+    await services.fairShares.hold(holders, () => withOpenedRequest(services.db, opening, ctx.state.deadline, async (trx, opened) => {
       const facts = judge(opened);
       // Read ahead for another organization than the slug names now, or planned without the record
       // conditions this member's permissions add to its statements: read again, as without a read-ahead.
       const wrongGuess = guessedOrganization !== undefined && guessedOrganization !== facts.organization?.id;
       if (ahead?.complete && facts.organization && facts.membership && (wrongGuess || holdsConditions(facts.membership))) {
-        await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }));
+        await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }, ctx.state.deadline));
       }
       await rest({ ...facts, trx });
     }, ahead));
@@ -134,7 +134,8 @@ async function readOnReplica(
   const context = { organizationId: facts.organization.id, userId: facts.auth.user.id };
   const read = (db: Executor) => {
     let began = false;
-    const done = inOpenedTransaction(db, replicaReadOpeningSql(context), (trx) => ((began = true), rest({ ...facts, trx })), plan(facts));
+    const { deadline } = ctx.state;
+    const done = inOpenedTransaction(db, replicaReadOpeningSql(context, deadline), (trx) => ((began = true), rest({ ...facts, trx })), { ahead: plan(facts), caller: deadline.signal });
     return { done, began: () => began };
   };
   const replica = replicas.choose(writtenAt);

@@ -1,7 +1,6 @@
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
-import { UNWATCH_CALLER, WATCH_CALLER } from '../transactions/request-deadline.js';
 import { sendCancelRequest, type BackendKey } from './cancel-request.js';
 import { StatementBatch } from './statement-batch.js';
 
@@ -68,9 +67,10 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
  * with a Sync of their own: an error in the reads skips the rest of their batch, COMMIT still
  * runs and answers as a rollback, and the connection is out of the transaction.
  *
- * While a request's transaction watches its caller (`request-deadline.ts`), a caller that goes
- * away cancels the statement the connection is running, with the protocol's cancel request; the
- * connection goes back to the pool only once that request has reached the server.
+ * A request's transaction opened with its caller's signal (`read-ahead.ts`) watches it until its
+ * COMMIT or ROLLBACK: a caller that goes away cancels the statement the connection is running,
+ * with the protocol's cancel request, and the transaction's end is sent only once that request
+ * has reached the server, so the cancel can never stop a statement of the connection's next work.
  */
 export function statementClient({ prepare, observer }: { prepare: boolean; observer?: StatementObserver }): typeof pg.Client {
   return class StatementClient extends pg.Client {
@@ -102,8 +102,10 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const parameters: unknown[] = Array.isArray(values) ? values : [];
       if (config === READ_AHEAD) return this.#readAhead(parameters[0] as OpeningAhead);
       if (config === SENT_AHEAD) return Promise.resolve(this.#sentAhead(parameters[0] as CompiledQuery[]));
-      if (config === WATCH_CALLER) return Promise.resolve(this.#watch(parameters[0] as AbortSignal));
-      if (config === UNWATCH_CALLER) return this.#unwatch();
+      if (ENDS_TRANSACTION.has(config)) {
+        const cancelling = this.#unwatch();
+        if (cancelling) return cancelling.then(() => this.query(config, parameters));
+      }
       if (this.#ahead.length > 0 || this.#committing) {
         // A transaction whose COMMIT is on its way ends with it: its statements were reads.
         const key = statementKey(this.#committing && config === 'ROLLBACK' ? 'COMMIT' : config, parameters);
@@ -126,18 +128,18 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       return { ...NOTHING_SENT, rowCount: 1, rows: [{ sent }] };
     }
 
-    #watch(signal: AbortSignal): pg.QueryResult {
+    #watch(signal: AbortSignal): void {
       this.#caller = signal;
       signal.addEventListener('abort', this.#callerLeft, { once: true });
-      return NOTHING_SENT;
     }
 
-    async #unwatch(): Promise<pg.QueryResult> {
+    /** Stops watching the caller; answers the cancel request already sent for it, if any, which the transaction's end must wait for. */
+    #unwatch(): Promise<void> | null {
       this.#caller?.removeEventListener('abort', this.#callerLeft);
       this.#caller = null;
-      await this.#cancelling;
+      const cancelling = this.#cancelling;
       this.#cancelling = null;
-      return NOTHING_SENT;
+      return cancelling;
     }
 
     #forgetAhead(): void {
@@ -152,7 +154,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
      * again; when a COMMIT is on its way and some are not, they go in a new transaction opened
      * by `reopening`, the old one ending with its COMMIT and its unread answers thrown away.
      */
-    #readAhead({ opening, statements, complete, reopening }: OpeningAhead): Promise<pg.QueryResult> {
+    #readAhead({ opening, statements, complete, reopening, caller }: OpeningAhead): Promise<pg.QueryResult> {
       const sentAhead = new Set(this.#ahead.map((sent) => sent.key));
       const missing = opening === null ? statements.filter(({ sql, parameters }) => !sentAhead.has(statementKey(sql, parameters))) : statements;
       if (opening === null && this.#committing) {
@@ -162,6 +164,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       }
       // An opening after a COMMIT on its way begins the next transaction: the last one's answers are not for it.
       if (opening !== null && this.#committing) this.#forgetAhead();
+      if (caller !== undefined) this.#watch(caller);
       const { stream } = this.connection;
       stream.cork();
       try {

@@ -19,13 +19,20 @@ export const READ_AHEAD = '-- gatehouse: read ahead';
 /** What the pg client receives: the transaction's opening (a simple-protocol text), if it is not sent yet, and what follows it. */
 export interface OpeningAhead extends ReadAhead {
   opening: string | null;
+  /**
+   * With an opening: the signal of the request the transaction runs for. Until the transaction's
+   * COMMIT or ROLLBACK, a caller that goes away cancels the statement the connection is running.
+   */
+  caller?: AbortSignal;
   /** Without an opening: what opens a new transaction for the statements when the COMMIT of this one is on its way without them. */
   reopening?: string;
 }
 
-/** The query that sends `opening` and `ahead` in one write; it answers the opening. */
-export function readAheadQuery(opening: string, ahead: ReadAhead): CompiledQuery {
-  const sent: OpeningAhead = { opening, ...ahead };
+const NOTHING_AHEAD: ReadAhead = { statements: [], complete: false };
+
+/** The query that sends `opening` and `ahead` (default: nothing) in one write, watching `caller`; it answers the opening. */
+export function readAheadQuery(opening: string, ahead: ReadAhead = NOTHING_AHEAD, caller?: AbortSignal): CompiledQuery {
+  const sent: OpeningAhead = { opening, ...ahead, ...(caller === undefined ? {} : { caller }) };
   return CompiledQuery.raw(READ_AHEAD, [sent]);
 }
 
@@ -68,7 +75,7 @@ export async function runWrite<Row>(trx: Pick<Kysely<unknown>, 'executeQuery'>, 
  * without a read-ahead.
  */
 export async function reopen(trx: Pick<Kysely<unknown>, 'executeQuery'>, opening: string): Promise<void> {
-  await trx.executeQuery(readAheadQuery(opening, { statements: [], complete: false }));
+  await trx.executeQuery(readAheadQuery(opening));
 }
 
 /** Asks the statement client whether a read's statements all travel with its opening: see sentAhead. */

@@ -3,7 +3,7 @@ import type { ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
-import { deadlineColumns } from './request-deadline.js';
+import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
 import { SLUG } from '../../models/slug.js';
 import { walPosition, type WalPosition } from '../replicas/wal-position.js';
 
@@ -63,7 +63,7 @@ function literal(value: string | number | boolean | null, pattern?: RegExp): str
  */
 const beginFor = (ahead: ReadAhead | undefined) => (ahead?.complete ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
 
-function openingSql(opening: RequestOpening, ahead: ReadAhead | undefined): string {
+function openingSql(opening: RequestOpening, ahead: ReadAhead | undefined, deadline: RequestDeadline): string {
   const args = [
     literal(opening.sessionId, UUID),
     literal(opening.userId),
@@ -72,7 +72,7 @@ function openingSql(opening: RequestOpening, ahead: ReadAhead | undefined): stri
     literal(opening.routeGroup, SLUG),
     literal(opening.organizationSlug, SLUG),
   ];
-  return `${beginFor(ahead)}; SELECT *${deadlineColumns()} FROM gatehouse_open_request(${args.join(', ')})`;
+  return `${beginFor(ahead)}; SELECT *${deadlineColumns(deadline)} FROM gatehouse_open_request(${args.join(', ')})`;
 }
 
 function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
@@ -105,10 +105,12 @@ function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
 export async function withOpenedRequest<T>(
   db: Kysely<Schema>,
   opening: RequestOpening,
+  deadline: RequestDeadline,
   fn: (trx: TenantTransaction, opened: OpenedRequest) => Promise<T>,
   ahead?: ReadAhead,
 ): Promise<T> {
-  return inOpenedTransaction(db, openingSql(opening, ahead), (trx, rows) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug)), ahead);
+  const opened = (trx: TenantTransaction, rows: Record<string, unknown>[]) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug));
+  return inOpenedTransaction(db, openingSql(opening, ahead, deadline), opened, { ahead, caller: deadline.signal });
 }
 
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */

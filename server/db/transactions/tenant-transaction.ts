@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { APP_ROLE } from '../connection/database.js';
 import { readAheadQuery, type ReadAhead } from './read-ahead.js';
-import { cancelledWhenCallerLeaves, deadlineColumns } from './request-deadline.js';
+import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
 import { isStatementCancelled } from '../connection/statement-cancelled.js';
 import type { Schema } from '../schema.js';
 import type { LooseTransaction } from '../../models/loose-schema.js';
@@ -34,23 +34,23 @@ function settingLiteral(value: number | string | null | undefined): string {
  * BEGIN and the context in one simple-protocol round trip: literals, since it takes no
  * parameters. Exported for the benchmark's baseline, which must open transactions alike.
  */
-export function tenantOpeningSql(context: TenantContext): string {
-  return `BEGIN; ${tenantSettingsSql(context)}`;
+export function tenantOpeningSql(context: TenantContext, deadline?: RequestDeadline): string {
+  return `BEGIN; ${tenantSettingsSql(context, deadline)}`;
 }
 
 /**
  * The opening of a read a replica serves: one snapshot, as a complete read-ahead reads (its include
  * hops read their parents again), and read-only, as a standby is.
  */
-export function replicaReadOpeningSql(context: TenantContext): string {
-  return `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${tenantSettingsSql(context)}`;
+export function replicaReadOpeningSql(context: TenantContext, deadline: RequestDeadline): string {
+  return `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${tenantSettingsSql(context, deadline)}`;
 }
 
-function tenantSettingsSql(context: TenantContext): string {
+function tenantSettingsSql(context: TenantContext, deadline?: RequestDeadline): string {
   return `SELECT
     set_config('gatehouse.organization_id', ${settingLiteral(context.organizationId)}, true),
     set_config('gatehouse.user_id', ${settingLiteral(context.userId)}, true),
-    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)${deadlineColumns()}`;
+    set_config('gatehouse.invitation_token_hash', ${settingLiteral(context.invitationTokenHash)}, true)${deadlineColumns(deadline)}`;
 }
 
 // Compiled once: they never change, and every request ends with one of them.
@@ -67,6 +67,14 @@ export async function enterTenant(ownerTransaction: Kysely<Schema>, context: Ten
   return ownerTransaction;
 }
 
+/** How a transaction opens besides its opening's text. */
+export interface OpeningOptions {
+  /** The statements fn is going to read, sent with the opening (`read-ahead.ts`). */
+  ahead?: ReadAhead;
+  /** The request the transaction runs for: a caller that goes away cancels its running statement. */
+  caller?: AbortSignal;
+}
+
 /**
  * Runs fn in one transaction opened by `opening` (BEGIN and whatever must travel with it, one
  * simple-protocol round trip); fn receives the rows of the opening's last statement. A failure
@@ -77,22 +85,21 @@ export async function enterTenant(ownerTransaction: Kysely<Schema>, context: Ten
  * After a complete read-ahead the transaction has already ended with COMMIT once its answers are
  * in: on a refusal nothing was written, and the answers fn did not read are thrown away.
  *
- * In a request, the opening also sets the request's statement_timeout, and a client that goes
- * away cancels the running statement (`request-deadline.ts`): either fails it, and so rolls back.
+ * In a request, the opening also sets the request's statement_timeout (`request-deadline.ts`),
+ * and with `caller` a client that goes away cancels the running statement: either fails it, and
+ * so rolls back.
  */
 export function inOpenedTransaction<T, S = Schema>(
   db: Kysely<S>,
   opening: string,
   fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
-  ahead?: ReadAhead,
+  { ahead, caller }: OpeningOptions = {},
 ): Promise<T> {
   return db.connection().execute(async (connection) => {
     let result: T;
     try {
-      result = await cancelledWhenCallerLeaves(connection, async () => {
-        const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead ? readAheadQuery(opening, ahead) : CompiledQuery.raw(opening));
-        return fn(connection, rows);
-      });
+      const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead || caller ? readAheadQuery(opening, ahead, caller) : CompiledQuery.raw(opening));
+      result = await fn(connection, rows);
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
       // After a complete read-ahead, the statement client answers it with the COMMIT on its way.
@@ -126,8 +133,8 @@ async function endTransaction(connection: Pick<Kysely<unknown>, 'executeQuery'>,
  * opening (`request-transaction.ts`), which sets the same settings only once its checks hold, this is
  * the only place in the code base that sets the context.
  */
-export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>): Promise<T> {
-  return inOpenedTransaction(db, tenantOpeningSql(context), (trx) => fn(trx));
+export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>, deadline?: RequestDeadline): Promise<T> {
+  return inOpenedTransaction(db, tenantOpeningSql(context, deadline), (trx) => fn(trx), { caller: deadline?.signal });
 }
 
 /** The tenant transaction seen through the registered models' string-keyed schema. */

@@ -34,7 +34,7 @@ function readAhead(statements: CompiledQuery[]) {
     database.db,
     OPENING,
     (trx) => Promise.all(statements.map((statement) => trx.executeQuery(statement).then(({ rows }) => rows, (error: unknown) => error))),
-    { statements, complete: true },
+    { ahead: { statements, complete: true } },
   );
 }
 
@@ -72,7 +72,7 @@ describe('a statement failing in the middle of a read-ahead', () => {
       database.db,
       "BEGIN; SET LOCAL statement_timeout = '20ms'",
       (trx) => Promise.all([slept, echoed].map((statement) => trx.executeQuery(statement).then(({ rows }) => rows, (error: unknown) => error))),
-      { statements: [slept, echoed], complete: true },
+      { ahead: { statements: [slept, echoed], complete: true } },
     );
     expect(answers[1]).toBeInstanceOf(StatementSkippedError);
     expect(answers.map(isStatementCancelled)).toEqual([true, true]);
