@@ -1,7 +1,13 @@
 import pg from 'pg';
 
-const TIMESTAMPS: readonly number[] = [pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ];
 const INFINITIES = new Set(['infinity', '-infinity']);
+
+const keepingInfinity = (parse: (value: string) => unknown) => (value: string) => (INFINITIES.has(value) ? value : parse(value));
+
+/** The text parsers that differ from node-postgres's own, each made once: pg asks for a parser per field of every answer. */
+const OWN_PARSERS = new Map(
+  [pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ].map((oid) => [oid, keepingInfinity(pg.types.getTypeParser(oid, 'text') as (value: string) => unknown)]),
+);
 
 /**
  * How the service reads PostgreSQL's values: node-postgres's own parsers, except that an infinite
@@ -10,9 +16,6 @@ const INFINITIES = new Set(['infinity', '-infinity']);
  * condition's null check would answer otherwise there than in SQL.
  */
 export const ROW_TYPES: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    const parse = pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
-    if (format === 'binary' || !TIMESTAMPS.includes(oid)) return parse;
-    return (value: string) => (INFINITIES.has(value) ? value : parse(value));
-  }) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    (format !== 'binary' && OWN_PARSERS.get(oid)) || pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
