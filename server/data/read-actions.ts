@@ -7,7 +7,7 @@ import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js'
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
-import { fetchPage, fetchPageStatement, jsonPageStatement, pageOf, pageRows } from '../listing/fetch-page.js';
+import { fetchPage, fetchPageStatement, jsonPageStatement, pageOf, pageRows, type PageRequest } from '../listing/fetch-page.js';
 import { PageCursors, type KeyValues } from '../listing/page-cursor.js';
 import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
@@ -27,7 +27,7 @@ import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDelet
 import { readLast } from './send-last-reads.js';
 import { recordSerializer } from './serialize-record.js';
 import { JsonText } from './json-text.js';
-import { jsonRead, jsonStatement, plannedFields, type RecordReading } from './json-reads.js';
+import { jsonRead, jsonStatement, plannedFields, type JsonRead, type RecordReading } from './json-reads.js';
 import { RECORD_JSON, type RecordJsonCatalog } from '../listing/record-json.js';
 
 export interface Pagination {
@@ -60,11 +60,23 @@ export interface RecordList {
   pagination: Pagination;
 }
 
-/** A list whose records PostgreSQL wrote: `data` is their array's JSON. */
-export interface JsonRecordList {
-  data: JsonText;
-  pagination: Pagination;
+/** A page's records as Node writes them: objects, which the route's JSON.stringify writes. */
+interface RecordObjects {
+  kind: 'objects';
+  data: LooseRow[];
 }
+
+/** A page's records as PostgreSQL wrote them: their array's JSON. */
+interface RecordJson {
+  kind: 'json';
+  data: JsonText;
+}
+
+/** An index or trash page as a route answers it: `kind` says who wrote its records. */
+export type ListAnswer = (RecordObjects | RecordJson) & { pagination: Pagination };
+
+/** A list whose records PostgreSQL wrote. */
+export type JsonRecordList = Extract<ListAnswer, { kind: 'json' }>;
 
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
@@ -91,25 +103,41 @@ function listingSelection(model: ModelDefinition, scope: ScopeContext, query: Pa
 
 const countMode = (model: ModelDefinition, listing: Listing) => listing.preferredCount ?? model.count;
 
-async function listRecords(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', reading: RecordReading | null = null): Promise<RecordList | JsonRecordList> {
-  const query = gateListing(context, model, raw, trashed);
-  const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
-  const request = { ...query, after };
-  const json = jsonRead(context, model, query, reading);
-  const mode = countMode(model, listing);
-  let data: LooseRow[] | JsonText;
-  let nextKey: KeyValues | null;
-  if (json) {
+/** A page as one writer of its records reads it: where the next page starts, and its records, read once it is counted. */
+interface PageRead<Records> {
+  nextKey: KeyValues | null;
+  records: () => Records | Promise<Records>;
+}
+
+/** How a listing reads its page over `selection`; `mode` is the count that follows it. */
+type PageReader<Records> = (selection: Selection, request: PageRequest, mode: CountMode) => Promise<PageRead<Records>>;
+
+/** Node writes the records: the page's rows, serialized with their includes, which end the read. */
+const objectsPage =
+  (context: DataActionContext, model: ModelDefinition, shape: ShapeQuery): PageReader<RecordObjects> =>
+  async (selection, request) => {
+    const page = await fetchPage(context.trx, selection, request);
+    const records = async (): Promise<RecordObjects> => ({ kind: 'objects', data: await serializeWithIncludes(context, model, page.rows, shape, pageRows(context.trx, selection, request)) });
+    return { nextKey: page.nextKey, records };
+  };
+
+/** PostgreSQL writes the records: their JSON, read with the page's count. */
+const jsonPage =
+  (context: DataActionContext, json: JsonRead): PageReader<RecordJson> =>
+  async (selection, request, mode) => {
     const { statement, narrow } = await jsonStatement(context, json, (fields) => jsonPageStatement(context.trx, selection, request, fields));
     const page = pageOf(await readLast<LooseRow>(context, statement, countStatements(context.trx, selection, mode)), request);
     const records = page.rows.map((row) => row[RECORD_JSON] as string);
-    data = new JsonText(`[${(narrow ? records.map(narrow) : records).join(',')}]`);
-    nextKey = page.nextKey;
-  } else {
-    const page = await fetchPage(context.trx, selection, request);
-    data = page.rows;
-    nextKey = page.nextKey;
-  }
+    const data = new JsonText(`[${(narrow ? records.map(narrow) : records).join(',')}]`);
+    return { nextKey: page.nextKey, records: () => ({ kind: 'json', data }) };
+  };
+
+/** An index or trash page, its records read by the reader `readerOf` picks for the gated query. */
+async function listRecords<Records>(context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', readerOf: (query: ParsedQuery) => PageReader<Records>): Promise<Records & { pagination: Pagination }> {
+  const query = gateListing(context, model, raw, trashed);
+  const { binding, after, selection } = listingSelection(model, context.scope, query, listing, trashed);
+  const mode = countMode(model, listing);
+  const page = await readerOf(query)(selection, { ...query, after }, mode);
   const count = await countRows(context.trx, selection, mode);
   const pagination: Pagination = {
     currentPage: after === null ? query.page : null,
@@ -117,23 +145,26 @@ async function listRecords(context: DataActionContext, model: ModelDefinition, r
     perPage: query.perPage,
     total: count.total,
     estimated: count.estimated,
-    nextCursor: nextKey === null ? null : listing.cursors.encode(binding, nextKey),
+    nextCursor: page.nextKey === null ? null : listing.cursors.encode(binding, page.nextKey),
     countApplied: listing.preferredCount,
   };
-  if (data instanceof JsonText) return { data, pagination };
-  return { data: await serializeWithIncludes(context, model, data, query, pageRows(context.trx, selection, request)), pagination };
+  return { ...(await page.records()), pagination };
 }
 
 /** An index or trash page as a route answers it: its records' JSON written by PostgreSQL where `reading` lets it. */
-export const listAnswer = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', reading: RecordReading) =>
-  listRecords(context, model, raw, listing, trashed, reading);
+export const listAnswer = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only', reading: RecordReading): Promise<ListAnswer> =>
+  listRecords<RecordObjects | RecordJson>(context, model, raw, listing, trashed, (query) => {
+    const json = jsonRead(context, model, query, reading);
+    return json ? jsonPage(context, json) : objectsPage(context, model, query);
+  });
 
-/** Without a RecordReading, Node writes the records: for callers that read them as objects. */
-const nodeList = (list: Promise<RecordList | JsonRecordList>) => list as Promise<RecordList>;
+/** Node writes the records: for callers that read them as objects. */
+const objectsList = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> =>
+  listRecords(context, model, raw, listing, trashed, (query) => objectsPage(context, model, query));
 
-export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => nodeList(listRecords(context, model, raw, listing, 'without'));
+export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => objectsList(context, model, raw, listing, 'without');
 
-export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => nodeList(listRecords(context, model, raw, listing, 'only'));
+export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => objectsList(context, model, raw, listing, 'only');
 
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);

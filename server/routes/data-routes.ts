@@ -22,10 +22,8 @@ import {
   planListing,
   planShow,
   showRecord,
-  type JsonRecordList,
   type Listing,
   type PlannedRead,
-  type RecordList,
 } from '../data/read-actions.js';
 import type { RecordReading } from '../data/json-reads.js';
 import type { ReadAhead } from '../db/transactions/read-ahead.js';
@@ -77,7 +75,7 @@ const list =
   (trashed: 'without' | 'only'): Handler =>
   async (context, model, ctx, services) => {
     const answer = await listAnswer(context, model, query(ctx), listing(ctx, services), trashed, reading(ctx, services));
-    return answer.data instanceof JsonText ? paginatedJson(ctx, answer as JsonRecordList) : paginated(ctx, answer as RecordList);
+    return answer.kind === 'json' ? paginatedJson(ctx, answer) : paginated(ctx, answer);
   };
 // Store and update also take form bodies, whose fields are typed by the model.
 const record = (ctx: GatehouseContext<GroupState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
