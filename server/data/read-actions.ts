@@ -158,13 +158,9 @@ export const listAnswer = (context: DataActionContext, model: ModelDefinition, r
     return json ? jsonPage(context, json) : objectsPage(context, model, query);
   });
 
-/** Node writes the records: for callers that read them as objects. */
-const objectsList = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing: Listing, trashed: 'without' | 'only'): Promise<RecordList> =>
-  listRecords(context, model, raw, listing, trashed, (query) => objectsPage(context, model, query));
-
-export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => objectsList(context, model, raw, listing, 'without');
-
-export const trashedRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING) => objectsList(context, model, raw, listing, 'only');
+/** An index whose records Node writes: for callers that read them as objects. */
+export const indexRecords = (context: DataActionContext, model: ModelDefinition, raw: RawQuery, listing = PROCESS_LISTING): Promise<RecordList> =>
+  listRecords(context, model, raw, listing, 'without', (query) => objectsPage(context, model, query));
 
 export async function showRecord(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery): Promise<LooseRow> {
   const { row, query } = await gateShow(context, model, id, raw);
@@ -299,7 +295,7 @@ function plannedWithIncludes(read: PlannedRead, selection: Selection, includes: 
   return planned(read, selection, () => [...statements(), ...(hops?.values() ?? [])], hops !== null);
 }
 
-/** What indexRecords and trashedRecords read, their includes with them where they can be planned. */
+/** What a list reads, their includes with them where they can be planned. */
 export function planListing(read: PlannedRead, listing: Listing, trashed: 'without' | 'only', catalog: RecordJsonCatalog | null = null): ReadAhead | null {
   const { db, registry, model, scope, raw } = read;
   if (trashed === 'only') requireSoftDeletes(model);
