@@ -295,7 +295,7 @@ function plannedWithIncludes(read: PlannedRead, selection: Selection, includes: 
   return planned(read, selection, () => [...statements(), ...(hops?.values() ?? [])], hops !== null);
 }
 
-/** What a list reads, their includes with them where they can be planned. */
+/** What a list reads, with its includes where they can be planned. */
 export function planListing(read: PlannedRead, listing: Listing, trashed: 'without' | 'only', catalog: RecordJsonCatalog | null = null): ReadAhead | null {
   const { db, registry, model, scope, raw } = read;
   if (trashed === 'only') requireSoftDeletes(model);
