@@ -1,16 +1,17 @@
-// The service as `gatehouse serve` runs it (demo models and policies, request logs written, here
-// to /dev/null), in a process of its own for `npm run bench -- http`. BENCH_METRICS=1 turns the
-// Prometheus metrics on (served on a port of their own, as GATEHOUSE_METRICS_PORT does);
-// BENCH_TRACING=1 starts the OpenTelemetry SDK with Gatehouse's spans batched to an exporter
-// that drops them, so the cost measured is the service's, not a collector's. The SDK is loaded
-// only then, as `gatehouse serve` does: `npm run bench -- startup` times this process's start too.
-// BENCH_DECISION_LOG=database stores refusals in decision_logs (`npm run bench -- hostile-tenant`).
-// BENCH_HAND_SCOPED_POSTS=1 serves bench/support/hand-scoped-posts.ts too (`npm run bench -- record-rules`).
+// The service as `gatehouse serve` runs it (demo models and policies, request logs written by its
+// own logger, redaction and batching included, here to /dev/null), in a process of its own for
+// `npm run bench -- http`. BENCH_METRICS=1 turns the Prometheus metrics on (served on a port of
+// their own, as GATEHOUSE_METRICS_PORT does); BENCH_TRACING=1 starts the OpenTelemetry SDK with
+// Gatehouse's spans batched to an exporter that drops them, so the cost measured is the
+// service's, not a collector's. The SDK is loaded only then, as `gatehouse serve` does:
+// `npm run bench -- startup` times this process's start too. BENCH_DECISION_LOG=database stores
+// refusals in decision_logs (`npm run bench -- hostile-tenant`). BENCH_HAND_SCOPED_POSTS=1 serves
+// bench/support/hand-scoped-posts.ts too (`npm run bench -- record-rules`).
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace';
-import { pino } from 'pino';
 import { demoData } from '../../policies/demo-data.js';
 import { DEMO_ROUTE_GROUPS } from '../../policies/route-groups.js';
 import { createServer } from '../../server/create-server.js';
+import { createLogger } from '../../server/http/logger.js';
 import { DEMO_ROLES } from '../../policies/seed.js';
 import { handScopedPosts, HandScopedPostPolicy } from '../support/hand-scoped-posts.js';
 import { serveBenchmarkParent } from '../support/server-process.js';
@@ -29,7 +30,7 @@ const server = await createServer({
   routeGroups,
   organizationRoles: Object.fromEntries(DEMO_ROLES.map((role) => [role.slug, role.permissions])),
   data: handScoped ? { models: [...demoData.models, handScopedPosts], policies: { ...demoData.policies, HandScopedPostPolicy } } : demoData,
-  logger: pino(pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
+  logger: createLogger('info', '/dev/null'),
   metrics: env.BENCH_METRICS === '1' ? { port: 0, host: '127.0.0.1' } : undefined,
   tracing,
   decisionLog: env.BENCH_DECISION_LOG === 'database' ? { store: 'database' } : undefined,
