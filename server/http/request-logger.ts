@@ -14,12 +14,16 @@ import type { GatehouseState } from './state.js';
  * statements are logged at debug level beneath it.
  */
 export function requestLogger(logger: Logger, { stageLogs, tracer }: Pick<Observability, 'stageLogs' | 'tracer'>): Middleware<GatehouseState> {
+  // Every field of the line is picked below and none is a secret, so it skips the logger's
+  // redaction, which guards the lines whose fields are not known in advance: matching its
+  // wildcard paths against every line cost about 2% of a show's CPU.
+  const lines = logger.child({}, { redact: [] });
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await (stageLogs ? requestScope.run(logger.child({ requestId: ctx.state.requestId }), next) : next());
     } finally {
-      logger.info(
+      lines.info(
         {
           requestId: ctx.state.requestId,
           traceId: tracer ? activeTraceId() : undefined,
