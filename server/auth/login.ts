@@ -30,8 +30,8 @@ export function login(services: Services, echoedGroup: string | null): Gatehouse
 
     // No session yet, so no request opening to answer: signing in asks the membership itself.
     const group = ctx.state.routeGroup;
-    if (services.config.membershipEnforcement && !(await hasGroupMembership(services.db, user.id, group.name))) throw new NotGroupMemberError();
-    const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization);
+    if (services.config.membershipEnforcement && !(await hasGroupMembership(services.db, user.id, group.name, ctx.state.deadline))) throw new NotGroupMemberError();
+    const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization, ctx.state.deadline);
     const token = await startSession(services, user.id, group.name);
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
   };

@@ -31,7 +31,7 @@ export function register(services: Services, echoedGroup: string | null): Gateho
       await addMembership(trx, { userId: created.id, organizationId: invitation.organization_id, roleId: invitation.role_id, routeGroup: invitation.route_group });
       await setInvitationStatus(trx, invitation.id, 'accepted');
       return { user: created, organizationId: invitation.organization_id };
-    });
+    }, ctx.state.deadline);
     const organization = (await findOrganizationById(services.db, organizationId)) ?? null;
     const token = await startSession(services, user.id, group.name);
     ctx.status = 201;

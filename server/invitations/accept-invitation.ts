@@ -21,7 +21,7 @@ export function acceptInvitation(services: Services): GatehouseMiddleware {
     const { token } = validate(acceptInvitationSchema, ctx.request.body);
     const auth = ctx.state.auth;
     if (!auth) {
-      const invitation = await claimInvitation(services, { token, userId: null }, async (_trx, invitation) => invitation);
+      const invitation = await claimInvitation(services, { token, userId: null }, async (_trx, invitation) => invitation, ctx.state.deadline);
       const organization = await findOrganizationById(services.db, invitation.organization_id);
       const registered = (await findUserByEmail(services.db, invitation.email)) !== undefined;
       ctx.body = { requires_registration: !registered, email: invitation.email, organization: organization && serializeOrganization(organization) };
@@ -31,7 +31,7 @@ export function acceptInvitation(services: Services): GatehouseMiddleware {
       if (!sameEmail(invitation.email, auth.user.email)) throw new AccessDeniedError('This invitation was sent to another email address.');
       await addMembership(trx, { userId: auth.user.id, organizationId: invitation.organization_id, roleId: invitation.role_id, routeGroup: invitation.route_group });
       return setInvitationStatus(trx, invitation.id, 'accepted');
-    });
+    }, ctx.state.deadline);
     const organization = await findOrganizationById(services.db, accepted.organization_id);
     ctx.body = { message: 'Invitation accepted.', invitation: serializeInvitation(accepted), organization: organization && serializeOrganization(organization) };
   };

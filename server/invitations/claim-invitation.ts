@@ -4,6 +4,7 @@ import { withTenant, type TenantTransaction } from '../db/transactions/tenant-tr
 import { NotFoundError } from '../errors/not-found-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { Services } from '../services.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 import { invitationStatus } from './serialize-invitation.js';
 
 export interface InvitationClaim {
@@ -22,10 +23,12 @@ export async function claimInvitation<T>(
   services: Services,
   claim: InvitationClaim,
   use: (trx: TenantTransaction, invitation: InvitationRecord) => Promise<T>,
+  deadline?: RequestDeadline,
 ): Promise<T> {
   const invitationTokenHash = hashSecretToken(claim.token);
   const found = await withTenant(services.db, { organizationId: null, userId: claim.userId, invitationTokenHash }, (trx) =>
     findInvitationByTokenHash(trx, invitationTokenHash),
+    deadline,
   );
   const visible = found && found.status !== 'cancelled' && (claim.routeGroup === undefined || found.route_group === claim.routeGroup);
   if (!visible) throw new NotFoundError('Invitation not found.');
@@ -36,7 +39,7 @@ export async function claimInvitation<T>(
     if (status === 'accepted') throw ValidationError.field('token', 'This invitation has already been accepted.');
     if (status === 'expired') throw ValidationError.field('token', 'This invitation has expired.');
     return use(trx, invitation);
-  });
+  }, deadline);
 }
 
 export const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -22,6 +22,7 @@ export function createOrganization(services: Services): GatehouseMiddleware<Sign
       services.db,
       { ...draft, owner: { userId, roleId: draft.ownerRoleId, routeGroup: ctx.state.routeGroup.name } },
       limited ? creationLimits(rules, userId, draft.ownerRoleId) : undefined,
+      ctx.state.deadline,
     );
     if (!organization) throw slugTakenError();
     ctx.status = 201;

@@ -66,6 +66,19 @@ describe('a request past its deadline', () => {
     }
   });
 
+  it('bounds the transaction of a route outside the data routes: an organization created past it is not kept', async () => {
+    await served().sql(`CREATE FUNCTION slow_organization() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM ${SLEEP}; RETURN NEW; END $$`);
+    await served().sql("CREATE TRIGGER organizations_slow BEFORE INSERT ON organizations FOR EACH ROW WHEN (NEW.slug = 'slow-org') EXECUTE FUNCTION slow_organization()");
+    const token = await served().login('owner@acme.test');
+    try {
+      expect(await served().api.post('/api/organizations', { token, body: { name: 'Slow', slug: 'slow-org' } })).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+      expect(await served().sql("SELECT id FROM organizations WHERE slug = 'slow-org'")).toEqual([]);
+      expect(await sleeping(served())).toBe(0);
+    } finally {
+      await served().sql('DROP FUNCTION slow_organization() CASCADE');
+    }
+  });
+
   it('is backed by the service login, whose sessions start with a statement_timeout of a minute', async () => {
     const login = new pg.Client({ connectionString: await served().database.serviceUrl() });
     await login.connect();

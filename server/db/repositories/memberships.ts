@@ -1,4 +1,5 @@
 import { withTenant } from '../transactions/tenant-transaction.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
 import type { Executor } from './executor.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 import { CONTEXT_ORGANIZATION } from './context-organization.js';
@@ -19,7 +20,7 @@ export interface UserOrganization {
 }
 
 /** Whether the user holds any membership row for the route group (membership enforcement). */
-export function hasGroupMembership(db: Executor, userId: number, routeGroup: string): Promise<boolean> {
+export function hasGroupMembership(db: Executor, userId: number, routeGroup: string, deadline?: RequestDeadline): Promise<boolean> {
   return withTenant(db, { organizationId: null, userId }, async (trx) => {
     const row = await trx
       .selectFrom('user_roles')
@@ -29,11 +30,11 @@ export function hasGroupMembership(db: Executor, userId: number, routeGroup: str
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
-  });
+  }, deadline);
 }
 
 /** The user's organizations in a route group, oldest membership first: the first is the default. */
-export function listUserOrganizations(db: Executor, userId: number, routeGroup: string): Promise<UserOrganization[]> {
+export function listUserOrganizations(db: Executor, userId: number, routeGroup: string, deadline?: RequestDeadline): Promise<UserOrganization[]> {
   return withTenant(db, { organizationId: null, userId }, (trx) =>
     trx
       .selectFrom('user_roles')
@@ -43,6 +44,7 @@ export function listUserOrganizations(db: Executor, userId: number, routeGroup: 
       .where('user_roles.route_group', '=', routeGroup)
       .orderBy('user_roles.id')
       .execute(),
+    deadline,
   );
 }
 
@@ -112,8 +114,8 @@ export function listMembers(trx: TenantTransaction, organizationId: number, rout
     .execute();
 }
 
-export function isMember(db: Executor, organizationId: number, userId: number, routeGroup: string): Promise<boolean> {
-  return withTenant(db, { organizationId, userId }, async (trx) => (await findMembership(trx, organizationId, userId, routeGroup)) !== undefined);
+export function isMember(db: Executor, organizationId: number, userId: number, routeGroup: string, deadline?: RequestDeadline): Promise<boolean> {
+  return withTenant(db, { organizationId, userId }, async (trx) => (await findMembership(trx, organizationId, userId, routeGroup)) !== undefined, deadline);
 }
 
 /**

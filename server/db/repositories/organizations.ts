@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
 
 export interface OrganizationRecord {
   id: number;
@@ -67,11 +68,12 @@ export async function createOrganization(
   db: Executor,
   organization: NewOrganization,
   admit: (trx: TenantTransaction) => Promise<void> = async () => {},
+  deadline?: RequestDeadline,
 ): Promise<OrganizationRecord | null> {
   const id = await nextOrganizationId(db);
   return withTenant(db, { organizationId: id, userId: organization.owner?.userId ?? null }, async (trx) => {
     const created = await insertOrganization(trx, id, organization);
     if (created) await admit(trx);
     return created;
-  });
+  }, deadline);
 }
