@@ -52,8 +52,17 @@ export interface DataActionContextOptions {
 
 const EVERY_RECORD = () => ALWAYS;
 
+// A route group's list of models is its own for the life of the server: its set is made once, not per request.
+const servedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function servedSet(served: readonly string[]): ReadonlySet<string> {
+  let set = servedSets.get(served);
+  if (!set) servedSets.set(served, (set = new Set(served)));
+  return set;
+}
+
 export function createDataActionContext({ trx, registry, policy: caller, served, observability = UNOBSERVED, plan = EVERY_RECORD, permissions = [] }: DataActionContextOptions): DataActionContext {
-  const servedSlugs = new Set(served);
+  const servedSlugs = servedSet(served);
   const bound = new Map<ModelDefinition, DataPolicy>();
   const admitted = new WeakMap<object, Set<string>>();
   // A record the SQL read through the caller's condition on an action is admitted for it; the

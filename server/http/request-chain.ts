@@ -17,9 +17,9 @@ export class RequestChain<In, Out> {
   /** The chain followed by a stage; what the stage learns goes into `ctx.state` for the rest of the request. */
   then<Learned>(stage: Stage<Out, Learned>): RequestChain<In, Out & Learned> {
     const step: GatehouseMiddleware<Out> = (ctx, next) =>
-      stage(ctx, async (learned) => {
+      stage(ctx, (learned) => {
         Object.assign(ctx.state as object, learned);
-        await next();
+        return next();
       });
     return new RequestChain([...this.steps, step]);
   }
