@@ -6,7 +6,7 @@
 // the median of each stands. Node CPU is this process's, PostgreSQL CPU its backends' (from
 // /proc). Writes bench/results/statement-batch.json.
 import pg from 'pg';
-import { StatementBatch } from '../server/db/connection/statement-batch.js';
+import { StatementBatch, type PreparedStatements } from '../server/db/connection/statement-batch.js';
 import { benchSetting } from './support/bench-setting.js';
 import { withBenchDatabase } from './support/bench-database.js';
 import { processStat } from './support/cluster-cpu.js';
@@ -22,7 +22,7 @@ const STATEMENTS = [
   { name: 'batch_author', text: 'SELECT * FROM batch_posts WHERE author_id IN (SELECT author_id FROM batch_posts WHERE id = $1) ORDER BY id LIMIT $2', values: [42, 1] },
 ];
 
-type Transaction = (client: pg.Client, prepared: Set<string>) => Promise<unknown>;
+type Transaction = (client: pg.Client, prepared: PreparedStatements) => Promise<unknown>;
 
 /** A Sync per statement: pg's Query, as the statement client sent them before. */
 const syncEach: Transaction = (client) =>
@@ -49,7 +49,7 @@ async function round(ownerUrl: string, transaction: Transaction): Promise<{ node
     const run = (count: number) =>
       Promise.all(
         clients.map(async (client) => {
-          const prepared = new Set<string>();
+          const prepared: PreparedStatements = new Map();
           for (let i = 0; i < count; i += 1) {
             client.connection.stream.cork();
             const sent = transaction(client, prepared);

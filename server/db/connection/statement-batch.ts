@@ -20,8 +20,15 @@ interface Wire {
   sync(): void;
 }
 
+/** What pg's Result makes of a RowDescription: the fields, their parsers and the empty row each row starts from. */
+interface RowShape {
+  fields: pg.FieldDef[];
+  _parsers: unknown[] | undefined;
+  _prebuiltEmptyResultObject: object | null;
+}
+
 /** pg's Result as its Query and pg-cursor fill it, message by message. */
-interface ResultBuilder extends pg.QueryResult {
+interface ResultBuilder extends pg.QueryResult, RowShape {
   addFields(fields: unknown[]): void;
   parseRow(fields: unknown[]): unknown;
   addRow(row: unknown): void;
@@ -32,6 +39,14 @@ interface ResultBuilder extends pg.QueryResult {
 export interface TypeParsers {
   getTypeParser(oid: number, format?: string): unknown;
 }
+
+/**
+ * A connection's prepared statements, by name: present once the connection has a Parse for it,
+ * with the shape of its rows once a RowDescription has told it. A prepared statement's row type
+ * cannot change without PostgreSQL failing it ("cached plan must not change result type"), and a
+ * failure forgets the name, so a known shape stays true while the name is here.
+ */
+export type PreparedStatements = Map<string, RowShape | null>;
 
 interface Pending {
   resolve(result: pg.QueryResult): void;
@@ -49,7 +64,8 @@ interface Pending {
  * with a Sync per statement.
  *
  * `prepared` holds the names the connection has a Parse for; a name is parsed on its first use
- * only. Whether the failing statement's own Parse happened is not told, so the names parsed for
+ * only, and described until its rows' shape is known: then PostgreSQL sends no RowDescription, and
+ * pg neither parses one nor looks up its type parsers again on every execution. Whether the failing statement's own Parse happened is not told, so the names parsed for
  * it and for the statements after it are forgotten, and every Parse of a name is preceded by a
  * Close, which PostgreSQL takes for a statement that does not exist as well.
  *
@@ -59,7 +75,7 @@ interface Pending {
 export class StatementBatch extends pg.Query {
   readonly answers: Promise<pg.QueryResult>[];
   readonly #statements: readonly BatchedStatement[];
-  readonly #prepared: Set<string>;
+  readonly #prepared: PreparedStatements;
   readonly #results: ResultBuilder[];
   readonly #pending: (Pending | null)[];
   /** The statement PostgreSQL is answering now. */
@@ -68,8 +84,10 @@ export class StatementBatch extends pg.Query {
   #rowError: Error | null = null;
   /** The names this batch parses, by statement. */
   readonly #parsing: (string | undefined)[] = [];
+  /** The names whose RowDescription this batch asks for, by statement. */
+  readonly #describing: (string | undefined)[] = [];
 
-  constructor(statements: readonly BatchedStatement[], prepared: Set<string>, types: TypeParsers) {
+  constructor(statements: readonly BatchedStatement[], prepared: PreparedStatements, types: TypeParsers) {
     super({ text: '-- gatehouse: statement batch' });
     this.#statements = statements;
     this.#prepared = prepared;
@@ -95,13 +113,18 @@ export class StatementBatch extends pg.Query {
         if (name === undefined || !this.#prepared.has(name)) {
           if (name !== undefined) {
             wire.close({ type: 'S', name });
-            this.#prepared.add(name);
+            this.#prepared.set(name, null);
           }
           wire.parse({ text, name });
           this.#parsing[index] = name;
         }
         wire.bind({ statement: name, values: values[index]! });
-        wire.describe({ type: 'P' });
+        const shape = name === undefined ? null : this.#prepared.get(name);
+        if (shape) Object.assign(this.#results[index]!, shape);
+        else {
+          wire.describe({ type: 'P' });
+          this.#describing[index] = name;
+        }
         wire.execute(null);
       });
       wire.sync();
@@ -112,7 +135,13 @@ export class StatementBatch extends pg.Query {
   };
 
   handleRowDescription(message: { fields: unknown[] }): void {
-    this.#results[this.#current]!.addFields(message.fields);
+    const result = this.#results[this.#current]!;
+    result.addFields(message.fields);
+    const name = this.#describing[this.#current];
+    if (name !== undefined && this.#prepared.has(name)) {
+      const { fields, _parsers, _prebuiltEmptyResultObject } = result;
+      this.#prepared.set(name, { fields, _parsers, _prebuiltEmptyResultObject });
+    }
   }
 
   handleDataRow(message: { fields: unknown[] }): void {
@@ -161,7 +190,9 @@ export class StatementBatch extends pg.Query {
     this.#pending.forEach((pending, index) => {
       if (!pending) return;
       this.#pending[index] = null;
-      const name = this.#parsing[index];
+      // The failing statement's name is forgotten too, parsed or not: the next use parses and
+      // describes it again, which heals a statement a migration changed the rows of.
+      const name = index === this.#current ? this.#statements[index]!.name : this.#parsing[index];
       if (name !== undefined) this.#prepared.delete(name);
       pending.reject(index === this.#current ? error : new StatementSkippedError(error));
     });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
 import { sendCancelRequest, type BackendKey } from './cancel-request.js';
-import { StatementBatch } from './statement-batch.js';
+import { StatementBatch, type PreparedStatements } from './statement-batch.js';
 
 /** How many distinct statement texts get a name; the rest still run, unnamed. */
 const NAMED_STATEMENTS = 2_000;
@@ -75,8 +75,8 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
 export function statementClient({ prepare, observer }: { prepare: boolean; observer?: StatementObserver }): typeof pg.Client {
   return class StatementClient extends pg.Client {
     #ahead: SentAhead[] = [];
-    /** The names of the prepared statements this connection has a Parse for (`statement-batch.ts`). */
-    readonly #prepared = new Set<string>();
+    /** The prepared statements this connection has a Parse for, and their rows' shapes (`statement-batch.ts`). */
+    readonly #prepared: PreparedStatements = new Map();
     /** The read-ahead's COMMIT is on its way: no other statement may follow it in this transaction. */
     #committing = false;
     /** Statements sent and not answered yet. */

@@ -78,3 +78,26 @@ describe('a statement failing in the middle of a read-ahead', () => {
     expect(answers.map(isStatementCancelled)).toEqual([true, true]);
   });
 });
+
+describe('a prepared statement run again', () => {
+  const probe = CompiledQuery.raw('SELECT * FROM shape_probe WHERE a = $1', [1]);
+
+  it('parses its rows as the first run did, from the shape that run described', async () => {
+    const typed = CompiledQuery.raw("SELECT $1::integer AS n, '2026-01-02T03:04:05Z'::timestamptz AS at, NULL::text AS none", [4]);
+    const runs = [await database.db.executeQuery(typed), await database.db.executeQuery(typed)];
+    for (const { rows } of runs) expect(rows).toEqual([{ n: 4, at: new Date('2026-01-02T03:04:05Z'), none: null }]);
+  });
+
+  it('reads the new rows once a migration has changed them, after one failure', async () => {
+    await sql`CREATE TEMPORARY TABLE shape_probe (a integer)`.execute(database.db);
+    await sql`INSERT INTO shape_probe VALUES (1)`.execute(database.db);
+    try {
+      expect((await database.db.executeQuery(probe)).rows).toEqual([{ a: 1 }]);
+      await sql`ALTER TABLE shape_probe ADD COLUMN b text DEFAULT 'added'`.execute(database.db);
+      await expect(database.db.executeQuery(probe)).rejects.toMatchObject({ code: '0A000' });
+      expect((await database.db.executeQuery(probe)).rows).toEqual([{ a: 1, b: 'added' }]);
+    } finally {
+      await sql`DROP TABLE shape_probe`.execute(database.db);
+    }
+  });
+});
