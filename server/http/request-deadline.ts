@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { CallerPresence } from '../db/connection/caller-presence.js';
 import { isStatementCancelled } from '../db/connection/statement-cancelled.js';
 import { CallerLeftError } from '../errors/caller-left-error.js';
 import { RequestTimeoutError } from '../errors/request-timeout-error.js';
@@ -13,16 +14,16 @@ import type { GatehouseState } from './state.js';
  */
 export function requestDeadline(statementTimeoutMs: number): Middleware<GatehouseState> {
   return async (ctx, next) => {
-    const caller = new AbortController();
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) caller.abort();
+    const caller = new CallerPresence();
+    ctx.res.on('close', () => {
+      if (!ctx.res.writableFinished) caller.leave();
     });
     try {
-      ctx.state.deadline = { statementTimeoutMs, signal: caller.signal };
+      ctx.state.deadline = { statementTimeoutMs, caller };
       await next();
     } catch (error) {
       if (!isStatementCancelled(error)) throw error;
-      throw caller.signal.aborted ? new CallerLeftError() : new RequestTimeoutError(statementTimeoutMs);
+      throw caller.left ? new CallerLeftError() : new RequestTimeoutError(statementTimeoutMs);
     }
   };
 }

@@ -135,7 +135,7 @@ async function readOnReplica(
   const read = (db: Executor) => {
     let began = false;
     const { deadline } = ctx.state;
-    const done = inOpenedTransaction(db, replicaReadOpeningSql(context, deadline), (trx) => ((began = true), rest({ ...facts, trx })), { ahead: plan(facts), caller: deadline.signal });
+    const done = inOpenedTransaction(db, replicaReadOpeningSql(context, deadline), (trx) => ((began = true), rest({ ...facts, trx })), { ahead: plan(facts), caller: deadline.caller });
     return { done, began: () => began };
   };
   const replica = replicas.choose(writtenAt);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
+import type { CallerPresence } from './caller-presence.js';
 import { sendCancelRequest, type BackendKey } from './cancel-request.js';
 import { StatementBatch, type PreparedStatements } from './statement-batch.js';
 
@@ -67,7 +68,7 @@ const NOTHING_SENT = { command: 'SELECT', rowCount: 0, oid: 0, fields: [], rows:
  * with a Sync of their own: an error in the reads skips the rest of their batch, COMMIT still
  * runs and answers as a rollback, and the connection is out of the transaction.
  *
- * A request's transaction opened with its caller's signal (`read-ahead.ts`) watches it until its
+ * A request's transaction opened with its caller's presence (`read-ahead.ts`) watches it until its
  * COMMIT or ROLLBACK: a caller that goes away cancels the statement the connection is running,
  * with the protocol's cancel request, and the transaction's end is sent only once that request
  * has reached the server, so the cancel can never stop a statement of the connection's next work.
@@ -81,8 +82,8 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
     #committing = false;
     /** Statements sent and not answered yet. */
     #running = 0;
-    /** The signal of the request whose transaction the connection runs, when it watches its caller. */
-    #caller: AbortSignal | null = null;
+    /** The client of the request whose transaction the connection runs, when it watches it. */
+    #caller: CallerPresence | null = null;
     /** A cancel request sent for the watched caller, until the server has taken it. */
     #cancelling: Promise<void> | null = null;
     readonly #callerLeft = () => {
@@ -128,14 +129,14 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       return { ...NOTHING_SENT, rowCount: 1, rows: [{ sent }] };
     }
 
-    #watch(signal: AbortSignal): void {
-      this.#caller = signal;
-      signal.addEventListener('abort', this.#callerLeft, { once: true });
+    #watch(caller: CallerPresence): void {
+      this.#caller = caller;
+      caller.watch(this.#callerLeft);
     }
 
     /** Stops watching the caller; answers the cancel request already sent for it, if any, which the transaction's end must wait for. */
     #unwatch(): Promise<void> | null {
-      this.#caller?.removeEventListener('abort', this.#callerLeft);
+      this.#caller?.unwatch(this.#callerLeft);
       this.#caller = null;
       const cancelling = this.#cancelling;
       this.#cancelling = null;
@@ -217,7 +218,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const answeredOrFailed = () => void (this.#running -= 1);
       answer.then(answeredOrFailed, answeredOrFailed);
       // A caller gone before the statement was sent: it is cancelled as soon as it runs.
-      if (this.#caller?.aborted) this.#callerLeft();
+      if (this.#caller?.left) this.#callerLeft();
       if (!done) return answer;
       return answer.then(
         (result) => {

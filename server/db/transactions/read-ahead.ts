@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { CallerPresence } from '../connection/caller-presence.js';
 
 /**
  * Statements a transaction sends with its opening, before anything it learns from the opening's
@@ -20,10 +21,10 @@ export const READ_AHEAD = '-- gatehouse: read ahead';
 export interface OpeningAhead extends ReadAhead {
   opening: string | null;
   /**
-   * With an opening: the signal of the request the transaction runs for. Until the transaction's
+   * With an opening: the presence of the client the transaction's request answers. Until the transaction's
    * COMMIT or ROLLBACK, a caller that goes away cancels the statement the connection is running.
    */
-  caller?: AbortSignal;
+  caller?: CallerPresence;
   /** Without an opening: what opens a new transaction for the statements when the COMMIT of this one is on its way without them. */
   reopening?: string;
 }
@@ -31,7 +32,7 @@ export interface OpeningAhead extends ReadAhead {
 const NOTHING_AHEAD: ReadAhead = { statements: [], complete: false };
 
 /** The query that sends `opening` and `ahead` (default: nothing) in one write, watching `caller`; it answers the opening. */
-export function readAheadQuery(opening: string, ahead: ReadAhead = NOTHING_AHEAD, caller?: AbortSignal): CompiledQuery {
+export function readAheadQuery(opening: string, ahead: ReadAhead = NOTHING_AHEAD, caller?: CallerPresence): CompiledQuery {
   const sent: OpeningAhead = { opening, ...ahead, ...(caller === undefined ? {} : { caller }) };
   return CompiledQuery.raw(READ_AHEAD, [sent]);
 }

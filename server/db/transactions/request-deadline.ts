@@ -1,3 +1,5 @@
+import type { CallerPresence } from '../connection/caller-presence.js';
+
 /**
  * What an HTTP request sets for the transactions it opens (`http/request-deadline.ts`). It is
  * handed to them as a value, never through an async context: an AsyncLocalStorage in the request
@@ -6,8 +8,8 @@
 export interface RequestDeadline {
   /** The `statement_timeout` of each of its transactions, in milliseconds. */
   readonly statementTimeoutMs: number;
-  /** Aborted when the client goes away before its answer: the statement running for it is cancelled. */
-  readonly signal: AbortSignal;
+  /** Left when the client goes away before its answer: the statement running for it is cancelled. */
+  readonly caller: CallerPresence;
 }
 
 /**

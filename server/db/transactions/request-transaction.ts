@@ -110,7 +110,7 @@ export async function withOpenedRequest<T>(
   ahead?: ReadAhead,
 ): Promise<T> {
   const opened = (trx: TenantTransaction, rows: Record<string, unknown>[]) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug));
-  return inOpenedTransaction(db, openingSql(opening, ahead, deadline), opened, { ahead, caller: deadline.signal });
+  return inOpenedTransaction(db, openingSql(opening, ahead, deadline), opened, { ahead, caller: deadline.caller });
 }
 
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */

@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { CallerPresence } from '../connection/caller-presence.js';
 import { APP_ROLE } from '../connection/database.js';
 import { readAheadQuery, type ReadAhead } from './read-ahead.js';
 import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
@@ -72,7 +73,7 @@ export interface OpeningOptions {
   /** The statements fn is going to read, sent with the opening (`read-ahead.ts`). */
   ahead?: ReadAhead;
   /** The request the transaction runs for: a caller that goes away cancels its running statement. */
-  caller?: AbortSignal;
+  caller?: CallerPresence;
 }
 
 /**
@@ -134,7 +135,7 @@ async function endTransaction(connection: Pick<Kysely<unknown>, 'executeQuery'>,
  * the only place in the code base that sets the context.
  */
 export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>, deadline?: RequestDeadline): Promise<T> {
-  return inOpenedTransaction(db, tenantOpeningSql(context, deadline), (trx) => fn(trx), { caller: deadline?.signal });
+  return inOpenedTransaction(db, tenantOpeningSql(context, deadline), (trx) => fn(trx), { caller: deadline?.caller });
 }
 
 /** The tenant transaction seen through the registered models' string-keyed schema. */
