@@ -51,7 +51,11 @@ export class FairShares {
   }
 
   private fullShare(holders: ShareHolders): Share | null {
-    return SHARES.find((share) => holders[share] !== null && (this.#running[share].get(holders[share]) ?? 0) >= this.shares[share]) ?? null;
+    for (const share of SHARES) {
+      const holder = holders[share];
+      if (holder !== null && (this.#running[share].get(holder) ?? 0) >= this.shares[share]) return share;
+    }
+    return null;
   }
 
   private count(holders: ShareHolders, step: 1 | -1): void {
@@ -93,6 +97,7 @@ export class FairShares {
 
   private leave(holders: ShareHolders): void {
     this.count(holders, -1);
+    if (this.#waiters.size === 0) return;
     for (const waiter of this.#waiters) {
       if (this.fullShare(waiter.holders) !== null) continue;
       this.#waiters.delete(waiter);
