@@ -8,6 +8,11 @@ import type { BoundValues } from '../db/statements/bound-values.js';
 import { boundFields, recordJson, RECORD_JSON, type RecordJsonFields } from './record-json.js';
 
 export interface Page {
+  /**
+   * Each with its sort key's text columns (`keyAlias`) still on it: deleting a property turns an
+   * object into a slow dictionary for every later read of it, and the serializer copies only
+   * exposed attributes anyway.
+   */
   rows: LooseRow[];
   /** The sort key of the row after the page's last, when there is one: where the next page starts. */
   nextKey: KeyValues | null;
@@ -53,7 +58,6 @@ export function pageOf(fetched: LooseRow[], request: PageRequest): Page {
   const keyOf = (row: LooseRow) => key.map((_, index) => (row[keyAlias(index)] ?? null) as string | null);
   const rows = fetched.slice(0, perPage);
   const nextKey = fetched.length > perPage && rows.length > 0 ? keyOf(rows[rows.length - 1]!) : null;
-  for (const row of rows) for (let index = 0; index < key.length; index += 1) delete row[keyAlias(index)];
   return { rows, nextKey };
 }
 
