@@ -159,9 +159,9 @@ export class ReplicaSet {
     return null;
   }
 
-  /** A replica whose connection failed: skipped until a poll finds it answering again. */
+  /** A replica whose connection failed: skipped, its lag unknown (+Inf), until a poll finds it answering again. */
   lost(replica: Replica): void {
-    replica.state.usable = false;
+    Object.assign(replica.state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
   }
 
   /** Each replica's state, and the reads the primary served instead. */
