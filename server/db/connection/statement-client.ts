@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
-import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type OpeningAhead } from '../transactions/read-ahead.js';
+import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type Opening, type OpeningAhead } from '../transactions/read-ahead.js';
 import type { CallerPresence } from './caller-presence.js';
 import { sendCancelRequest, type BackendKey } from './cancel-request.js';
 import { StatementBatch, type PreparedStatements } from './statement-batch.js';
@@ -182,7 +182,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       const { stream } = this.connection;
       stream.cork();
       try {
-        const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#send(opening, []);
+        const opened = opening === null ? Promise.resolve(NOTHING_SENT) : this.#open(opening);
         const reads = missing.map(({ sql, parameters }) => ({ text: sql, values: [...parameters] }));
         const ahead = [...reads, ...(complete ? [{ text: 'COMMIT', values: [] }] : [])];
         // COMMIT keeps a Sync of its own: after a failed read PostgreSQL skips to the next Sync, and a
@@ -199,6 +199,16 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
       } finally {
         stream.uncork();
       }
+    }
+
+    /** A simple-protocol opening as one query; a prepared one as BEGIN, then its statement as a batch of one, answering the statement. */
+    #open(opening: Opening): Promise<pg.QueryResult> {
+      if (typeof opening === 'string') return this.#send(opening, []);
+      const begun = this.#send(opening.begin, []);
+      const [opened] = this.#sendBatch([{ text: opening.statement.sql, values: [...opening.statement.parameters] }]);
+      // A failed BEGIN fails the opening with its own error; the statement's is then not the one to tell.
+      opened!.catch(() => {});
+      return begun.then(() => opened!);
     }
 
     /** A bare text (a transaction's opening, COMMIT) goes as one simple-protocol query; a statement with parameters, as a batch of one. */

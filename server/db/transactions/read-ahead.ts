@@ -17,9 +17,23 @@ export interface ReadAhead {
 /** Kysely hands a connection's queries to the pg client as text and values: the read-ahead travels as the one value of this text. */
 export const READ_AHEAD = '-- gatehouse: read ahead';
 
-/** What the pg client receives: the transaction's opening (a simple-protocol text), if it is not sent yet, and what follows it. */
+/**
+ * BEGIN, then one statement with parameters that the connection prepares once: PostgreSQL neither
+ * parses nor plans it again, and its rows' description is not sent again (`statement-batch.ts`).
+ * It keeps a Sync of its own, so what it sets (the statement_timeout) holds for the statements
+ * after it.
+ */
+export interface PreparedOpening {
+  begin: string;
+  statement: CompiledQuery;
+}
+
+/** How a transaction opens: one simple-protocol text (BEGIN and what travels with it), or a prepared opening. */
+export type Opening = string | PreparedOpening;
+
+/** What the pg client receives: the transaction's opening, if it is not sent yet, and what follows it. */
 export interface OpeningAhead extends ReadAhead {
-  opening: string | null;
+  opening: Opening | null;
   /**
    * With an opening: the presence of the client the transaction's request answers. Until the transaction's
    * COMMIT or ROLLBACK, a caller that goes away cancels the statement the connection is running.
@@ -32,7 +46,7 @@ export interface OpeningAhead extends ReadAhead {
 const NOTHING_AHEAD: ReadAhead = { statements: [], complete: false };
 
 /** The query that sends `opening` and `ahead` (default: nothing) in one write, watching `caller`; it answers the opening. */
-export function readAheadQuery(opening: string, ahead: ReadAhead = NOTHING_AHEAD, caller?: CallerPresence): CompiledQuery {
+export function readAheadQuery(opening: Opening, ahead: ReadAhead = NOTHING_AHEAD, caller?: CallerPresence): CompiledQuery {
   const sent: OpeningAhead = { opening, ...ahead, ...(caller === undefined ? {} : { caller }) };
   return CompiledQuery.raw(READ_AHEAD, [sent]);
 }

@@ -1,10 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import type { ReadAhead } from './read-ahead.js';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { PreparedOpening, ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
 import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
-import { SLUG } from '../../models/slug.js';
 import { walPosition, type WalPosition } from '../replicas/wal-position.js';
 
 export interface RequestOpening {
@@ -41,21 +40,6 @@ interface OpeningRow {
   denied_permissions: string[] | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * A value as an SQL literal. The opening has to travel as one simple query (BEGIN cannot share an
- * extended-protocol round trip), so it cannot take parameters; each value is checked to be exactly
- * what it claims (a UUID, an id, a slug), so a literal can never carry anything else.
- */
-function literal(value: string | number | boolean | null, pattern?: RegExp): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  if (typeof value === 'string' && pattern?.test(value)) return `'${value}'`;
-  throw new TypeError(`Not a request opening value: ${String(value)}`);
-}
-
 /**
  * A read whose statements all travel with the opening reads one snapshot: its include hops read
  * their parents again as a subquery (`listing/load-includes.ts`), and must find the rows the page
@@ -63,16 +47,21 @@ function literal(value: string | number | boolean | null, pattern?: RegExp): str
  */
 const beginFor = (ahead: ReadAhead | undefined) => (ahead?.complete ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
 
-function openingSql(opening: RequestOpening, ahead: ReadAhead | undefined, deadline: RequestDeadline): string {
-  const args = [
-    literal(opening.sessionId, UUID),
-    literal(opening.userId),
-    literal(opening.claimedRouteGroup, SLUG),
-    literal(opening.openContext),
-    literal(opening.routeGroup, SLUG),
-    literal(opening.organizationSlug, SLUG),
-  ];
-  return `${beginFor(ahead)}; SELECT *${deadlineColumns(deadline)} FROM gatehouse_open_request(${args.join(', ')})`;
+/** The opening's checks as one call, its arguments in the order of `openRequestArguments`. */
+const OPEN_REQUEST_CALL = 'gatehouse_open_request($1::uuid, $2::integer, $3::text, $4::boolean, $5::text, $6::text)';
+
+const openRequestArguments = (opening: SessionOpening & { organizationSlug: string | null }) => [
+  opening.sessionId,
+  opening.userId,
+  opening.claimedRouteGroup,
+  opening.openContext,
+  opening.routeGroup,
+  opening.organizationSlug,
+];
+
+/** A request's opening, its checks a statement every connection prepares once. */
+function requestOpening(opening: RequestOpening, ahead: ReadAhead | undefined, deadline: RequestDeadline): PreparedOpening {
+  return { begin: beginFor(ahead), statement: CompiledQuery.raw(`SELECT *${deadlineColumns(deadline)} FROM ${OPEN_REQUEST_CALL}`, openRequestArguments(opening)) };
 }
 
 function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
@@ -110,19 +99,16 @@ export async function withOpenedRequest<T>(
   ahead?: ReadAhead,
 ): Promise<T> {
   const opened = (trx: TenantTransaction, rows: Record<string, unknown>[]) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug));
-  return inOpenedTransaction(db, openingSql(opening, ahead, deadline), opened, { ahead, caller: deadline.caller });
+  return inOpenedTransaction(db, requestOpening(opening, ahead, deadline), opened, { ahead, caller: deadline.caller });
 }
 
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
 export type SessionOpening = Omit<RequestOpening, 'routeGroup' | 'organizationSlug'> & { routeGroup: string | null };
 
-/** The opening's checks as one parameterized call, for a statement outside any transaction (its settings end with it). */
-const openRequestCall = (opening: SessionOpening & { organizationSlug: string | null }) =>
-  sql`gatehouse_open_request(${opening.sessionId}::uuid, ${opening.userId}::integer, ${opening.claimedRouteGroup}::text, ${opening.openContext}, ${opening.routeGroup}::text, ${opening.organizationSlug}::text)`;
-
 /** The session and route group facts of the same opening, for a request that needs no tenant transaction. */
 export async function openedSession(db: Kysely<Schema>, opening: SessionOpening): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
-  const { rows } = await sql<OpeningRow>`SELECT * FROM ${openRequestCall({ ...opening, organizationSlug: null })}`.execute(db);
+  // Outside any transaction: the settings the call makes end with the statement.
+  const { rows } = await db.executeQuery<OpeningRow>(CompiledQuery.raw(`SELECT * FROM ${OPEN_REQUEST_CALL}`, openRequestArguments({ ...opening, organizationSlug: null })));
   const { session, groupMember } = openedRequest(rows[0]!, null);
   return { session, groupMember };
 }
@@ -134,8 +120,9 @@ export async function openedSession(db: Kysely<Schema>, opening: SessionOpening)
  * have replayed before it may answer.
  */
 export async function openedOnPrimary(db: Kysely<Schema>, opening: RequestOpening): Promise<{ opened: OpenedRequest; writtenAt: WalPosition | null }> {
-  const { rows } = await sql<OpeningRow & { write_lsn: string | null }>`SELECT opening.*, (SELECT write_lsn::text FROM sessions WHERE id = ${opening.sessionId}::uuid) AS write_lsn
-    FROM ${openRequestCall(opening)} AS opening`.execute(db);
+  const { rows } = await db.executeQuery<OpeningRow & { write_lsn: string | null }>(
+    CompiledQuery.raw(`SELECT opening.*, (SELECT write_lsn::text FROM sessions WHERE id = $1::uuid) AS write_lsn FROM ${OPEN_REQUEST_CALL} AS opening`, openRequestArguments(opening)),
+  );
   const row = rows[0]!;
   return { opened: openedRequest(row, opening.organizationSlug), writtenAt: row.write_lsn === null ? null : walPosition(row.write_lsn) };
 }

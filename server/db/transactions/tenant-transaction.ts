@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { CallerPresence } from '../connection/caller-presence.js';
 import { APP_ROLE } from '../connection/database.js';
-import { readAheadQuery, type ReadAhead } from './read-ahead.js';
+import { readAheadQuery, type Opening, type ReadAhead } from './read-ahead.js';
 import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
 import { isStatementCancelled } from '../connection/statement-cancelled.js';
 import type { Schema } from '../schema.js';
@@ -77,8 +77,8 @@ export interface OpeningOptions {
 }
 
 /**
- * Runs fn in one transaction opened by `opening` (BEGIN and whatever must travel with it, one
- * simple-protocol round trip); fn receives the rows of the opening's last statement. A failure
+ * Runs fn in one transaction opened by `opening` (BEGIN and whatever must travel with it, in one
+ * round trip); fn receives the rows of the opening's last statement. A failure
  * anywhere rolls everything back.
  *
  * With `ahead`, the statements fn is going to read (and, when they are all it reads, COMMIT)
@@ -92,14 +92,14 @@ export interface OpeningOptions {
  */
 export function inOpenedTransaction<T, S = Schema>(
   db: Kysely<S>,
-  opening: string,
+  opening: Opening,
   fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
   { ahead, caller }: OpeningOptions = {},
 ): Promise<T> {
   return db.connection().execute(async (connection) => {
     let result: T;
     try {
-      const { rows } = await connection.executeQuery<Record<string, unknown>>(ahead || caller ? readAheadQuery(opening, ahead, caller) : CompiledQuery.raw(opening));
+      const { rows } = await connection.executeQuery<Record<string, unknown>>(typeof opening === 'string' && !ahead && !caller ? CompiledQuery.raw(opening) : readAheadQuery(opening, ahead, caller));
       result = await fn(connection, rows);
     } catch (error) {
       // Also after a failed opening: a transaction left open would follow the connection back into the pool.
