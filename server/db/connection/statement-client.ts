@@ -205,7 +205,7 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
     #open(opening: Opening): Promise<pg.QueryResult> {
       if (typeof opening === 'string') return this.#send(opening, []);
       const begun = this.#send(opening.begin, []);
-      const [opened] = this.#sendBatch([{ text: opening.statement.sql, values: [...opening.statement.parameters] }]);
+      const [opened] = this.#sendBatch([{ text: opening.statement.sql, values: [...opening.statement.parameters], name: opening.name }]);
       // A failed BEGIN fails the opening with its own error; the statement's is then not the one to tell.
       opened!.catch(() => {});
       return begun.then(() => opened!);
@@ -225,11 +225,11 @@ export function statementClient({ prepare, observer }: { prepare: boolean; obser
     }
 
     /** Statements with one Sync (`statement-batch.ts`), each answered on its own. */
-    #sendBatch(statements: readonly { text: string; values: unknown[] }[]): Promise<pg.QueryResult>[] {
+    #sendBatch(statements: readonly { text: string; values: unknown[]; name?: string }[]): Promise<pg.QueryResult>[] {
       if (statements.length === 0) return [];
       const done = statements.map(({ text }) => observer?.sent(this, text));
       // A text without parameters gets no name: it may carry its values as literals, each variant taking a name for good.
-      const named = statements.map(({ text, values }) => ({ text, values, name: prepare && values.length > 0 ? statementName(text) : undefined }));
+      const named = statements.map(({ text, values, name }) => ({ text, values, name: prepare && values.length > 0 ? (name ?? statementName(text)) : undefined }));
       const batch = new StatementBatch(named, this.#prepared, this);
       super.query(batch);
       return batch.answers.map((answer, index) => this.#watched(answer, done[index]));

@@ -26,6 +26,8 @@ export const READ_AHEAD = '-- gatehouse: read ahead';
 export interface PreparedOpening {
   begin: string;
   statement: CompiledQuery;
+  /** Its name on every connection (where statements are prepared): it says what it is on the wire and in `pg_prepared_statements`. */
+  name: string;
 }
 
 /** How a transaction opens: one simple-protocol text (BEGIN and what travels with it), or a prepared opening. */

@@ -20,5 +20,8 @@ export interface RequestDeadline {
 export function deadlineColumns(deadline: RequestDeadline | undefined): string {
   if (deadline === undefined) return '';
   if (!Number.isSafeInteger(deadline.statementTimeoutMs)) throw new TypeError(`Not a statement timeout: ${deadline.statementTimeoutMs}`);
-  return `, set_config('statement_timeout', '${deadline.statementTimeoutMs}', true)`;
+  return `, ${statementTimeoutColumn(`'${deadline.statementTimeoutMs}'`)}`;
 }
+
+/** The column that sets the statement_timeout to `milliseconds` (an SQL text expression). */
+export const statementTimeoutColumn = (milliseconds: string) => `set_config('statement_timeout', ${milliseconds}, true)`;

@@ -3,7 +3,7 @@ import type { PreparedOpening, ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
-import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
+import { statementTimeoutColumn, type RequestDeadline } from './request-deadline.js';
 import { walPosition, type WalPosition } from '../replicas/wal-position.js';
 
 export interface RequestOpening {
@@ -59,9 +59,13 @@ const openRequestArguments = (opening: SessionOpening & { organizationSlug: stri
   opening.organizationSlug,
 ];
 
+/** The opening's statement: its checks, and the request's statement_timeout (`request-deadline.ts`) as its last argument. */
+const OPENING_STATEMENT = `SELECT *, ${statementTimeoutColumn('$7')} FROM ${OPEN_REQUEST_CALL}`;
+
 /** A request's opening, its checks a statement every connection prepares once. */
 function requestOpening(opening: RequestOpening, ahead: ReadAhead | undefined, deadline: RequestDeadline): PreparedOpening {
-  return { begin: beginFor(ahead), statement: CompiledQuery.raw(`SELECT *${deadlineColumns(deadline)} FROM ${OPEN_REQUEST_CALL}`, openRequestArguments(opening)) };
+  const statement = CompiledQuery.raw(OPENING_STATEMENT, [...openRequestArguments(opening), String(deadline.statementTimeoutMs)]);
+  return { begin: beginFor(ahead), statement, name: 'gatehouse_open_request' };
 }
 
 function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {

@@ -133,6 +133,8 @@ const EXECUTE = 'E\0\0\0\u0009\0\0\0\0\0';
 const SYNC = 'S\0\0\0\u0004';
 const count = (text: string, message: string) => text.split(message).length - 1;
 
+// The opening, a prepared statement, keeps a Sync of its own: the statement_timeout it sets holds
+// for the statements after it. The read's statements then share one.
 describe("a read's statements go out with one Sync", () => {
   it.each([
     ['show with two includes', () => `/api/acme/posts/${roadmap}?include=author,comments`],
@@ -142,8 +144,8 @@ describe("a read's statements go out with one Sync", () => {
     const response = await server.api.get(path(), { token: tokens.owner, headers: { Prefer: 'count=exact' } });
     expect(response.status).toBe(200);
     const [read] = proxy.roundTrips.slice(from).filter((trip) => trip.sent.includes('gatehouse_open_request'));
-    expect(count(read!.sent, EXECUTE)).toBeGreaterThanOrEqual(2);
-    expect(count(read!.sent, SYNC)).toBe(1);
+    expect(count(read!.sent, EXECUTE)).toBeGreaterThanOrEqual(1 + 2);
+    expect(count(read!.sent, SYNC)).toBe(1 + 1);
   });
 });
 
@@ -162,7 +164,7 @@ describe('a statement failing in the middle of a read', () => {
     expect(failed.response.body).toEqual({ message: 'Server Error' });
     expect(failed.roundTrips).toBe(1);
     const [read] = proxy.roundTrips.filter((trip) => trip.sent.includes('gatehouse_open_request')).slice(-1);
-    expect([count(read!.sent, EXECUTE), count(read!.sent, SYNC)]).toEqual([3, 1]);
+    expect([count(read!.sent, EXECUTE), count(read!.sent, SYNC)]).toEqual([1 + 3, 1 + 1]);
     for (let round = 0; round < 3; round += 1) {
       const answers = await Promise.all([path, path, `/api/acme/posts/${roadmap}`].map((each) => server.api.get(each, { token: tokens.owner })));
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
