@@ -65,9 +65,10 @@ interface Pending {
  *
  * `prepared` holds the names the connection has a Parse for; a name is parsed on its first use
  * only, and described until its rows' shape is known: then PostgreSQL sends no RowDescription, and
- * pg neither parses one nor looks up its type parsers again on every execution. Whether the failing statement's own Parse happened is not told, so the names parsed for
- * it and for the statements after it are forgotten, and every Parse of a name is preceded by a
- * Close, which PostgreSQL takes for a statement that does not exist as well.
+ * pg neither parses one nor looks up its type parsers again on every execution. Whether the
+ * failing statement's own Parse happened is not told, so its name and those parsed for the
+ * statements after it are forgotten, and every Parse of a name is preceded by a Close, which
+ * PostgreSQL takes for a statement that does not exist as well.
  *
  * pg's pipelined client takes only its own Query class (it refuses pg-cursor and the like, which
  * keep portals open across round trips): the batch is one, with its own submit and handlers.
