@@ -47,8 +47,11 @@ interface OpeningRow {
  */
 const beginFor = (ahead: ReadAhead | undefined) => (ahead?.complete ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
 
+/** The SQL function of the opening's checks (`sql/009_open_request.sql`); its prepared statement takes its name. */
+const OPEN_REQUEST = 'gatehouse_open_request';
+
 /** The opening's checks as one call, its arguments in the order of `openRequestArguments`. */
-const OPEN_REQUEST_CALL = 'gatehouse_open_request($1::uuid, $2::integer, $3::text, $4::boolean, $5::text, $6::text)';
+const OPEN_REQUEST_CALL = `${OPEN_REQUEST}($1::uuid, $2::integer, $3::text, $4::boolean, $5::text, $6::text)`;
 
 const openRequestArguments = (opening: SessionOpening & { organizationSlug: string | null }) => [
   opening.sessionId,
@@ -65,7 +68,7 @@ const OPENING_STATEMENT = `SELECT *, ${statementTimeoutColumn('$7')} FROM ${OPEN
 /** A request's opening, its checks a statement every connection prepares once. */
 function requestOpening(opening: RequestOpening, ahead: ReadAhead | undefined, deadline: RequestDeadline): PreparedOpening {
   const statement = CompiledQuery.raw(OPENING_STATEMENT, [...openRequestArguments(opening), String(deadline.statementTimeoutMs)]);
-  return { begin: beginFor(ahead), statement, name: 'gatehouse_open_request' };
+  return { begin: beginFor(ahead), statement, name: OPEN_REQUEST };
 }
 
 function openedRequest(row: OpeningRow, slug: string | null): OpenedRequest {
