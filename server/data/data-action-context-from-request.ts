@@ -15,5 +15,6 @@ export function dataActionContextFromRequest(ctx: GatehouseContext<DataState>, r
     permissions: ctx.state.authorization.permissions,
     served: ctx.state.routeGroup.models,
     observability,
+    deadline: ctx.state.deadline,
   });
 }

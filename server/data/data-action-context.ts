@@ -5,6 +5,7 @@ import { UNOBSERVED, type Observability } from '../observability/observability.j
 import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js';
 import type { LooseTransaction } from '../models/loose-schema.js';
 import { UnknownModelError } from '../errors/data-errors.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 
 /** The caller as the data layer records it (author columns, audit rows): a user row's key. */
 export interface Caller {
@@ -35,6 +36,8 @@ export interface DataActionContext {
   readonly permissions: readonly string[];
   /** Records that a statement read through the caller's condition on `action`: the policy takes SQL's answer for them. */
   admit(record: object, action: string): void;
+  /** The request's deadline, for a transaction the action opens of its own; none outside requests. */
+  readonly deadline: RequestDeadline | undefined;
 }
 
 export interface DataActionContextOptions {
@@ -48,6 +51,7 @@ export interface DataActionContextOptions {
   /** The caller's record conditions; default none (every record, as plain permissions give it). */
   plan?: (slug: string, action: string) => AccessPlan;
   permissions?: readonly string[];
+  deadline?: RequestDeadline;
 }
 
 const EVERY_RECORD = () => ALWAYS;
@@ -72,18 +76,20 @@ class RequestDataContext implements DataActionContext {
   readonly scope: ScopeContext;
   readonly plan: (slug: string, action: string) => AccessPlan;
   readonly permissions: readonly string[];
+  readonly deadline: RequestDeadline | undefined;
   readonly #served: ReadonlySet<string>;
   readonly #observability: Observability;
   readonly #policy: PolicyContext & { readonly user: Caller | null };
   #bound: Map<ModelDefinition, DataPolicy> | null = null;
   #admitted: WeakMap<object, Set<string>> | null = null;
 
-  constructor({ trx, registry, policy: caller, served, observability = UNOBSERVED, plan = EVERY_RECORD, permissions = [] }: DataActionContextOptions) {
+  constructor({ trx, registry, policy: caller, served, observability = UNOBSERVED, plan = EVERY_RECORD, permissions = [], deadline }: DataActionContextOptions) {
     this.trx = trx;
     this.registry = registry;
     this.user = caller.user;
     this.plan = plan;
     this.permissions = permissions;
+    this.deadline = deadline;
     this.#served = servedSet(served);
     this.#observability = observability;
     // A record the SQL read through the caller's condition on an action is admitted for it; the

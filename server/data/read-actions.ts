@@ -3,7 +3,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { Aggregate, ModelDefinition, ScopeContext } from '../models/define-model.js';
 import type { ModelRegistry } from '../models/model-registry.js';
-import { sendLastReads, type ReadAhead } from '../db/transactions/read-ahead.js';
+import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import { NO_NARROWING, sortSignature } from '../listing/build-index-query.js';
 import type { CountMode } from '../models/count-mode.js';
 import { countRows, countStatements } from '../listing/count-rows.js';
@@ -18,13 +18,12 @@ import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
 import { changeFields, readableChanges } from '../audit/readable-changes.js';
 import { trailFieldGuesses, trailReaderKey } from '../audit/trail-field-guesses.js';
-import { tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { gateListing, gateShow } from './action-gates.js';
 import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDeletes } from './find-record.js';
-import { readLast } from './send-last-reads.js';
+import { readLast, sendReadsLast } from './send-last-reads.js';
 import { recordSerializer } from './serialize-record.js';
 import { JsonText } from './json-text.js';
 import { jsonRead, jsonStatement, plannedFields, type JsonRead, type RecordReading } from './json-reads.js';
@@ -236,7 +235,7 @@ const trailReader = ({ routeGroup, userId }: ScopeContext, organizationSlug: str
  * The trail's statements depend on the fields the caller may read, known only now: a request
  * sent them ahead for the fields its reader had the last time (planAudit), and they are read only
  * if these are the same; otherwise the trail is read again, in a transaction of its own under the
- * same tenant context (`sendLastReads`).
+ * same tenant context (`sendReadsLast`).
  */
 export async function auditTrail(context: DataActionContext, model: ModelDefinition, id: string, raw: RawQuery, organizationSlug: string | null = null): Promise<RecordList> {
   const query = parseEndpointParameters(context.registry, model, raw, 'audit');
@@ -249,8 +248,7 @@ export async function auditTrail(context: DataActionContext, model: ModelDefinit
   const fields = readableChanges(serializer, [model]).get(model.slug)!;
   trailFieldGuesses.set(trailReader(context.scope, organizationSlug, model), fields);
   const statements = trailStatements(context.trx, model, parseRecordId(id), fields, query);
-  const { organizationId, userId } = context.scope;
-  await sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId, userId }));
+  await sendReadsLast(context, statements);
   const [{ rows }, { rows: counted }] = await Promise.all([context.trx.executeQuery<LooseRow>(statements[0]), context.trx.executeQuery<{ total: string }>(statements[1])]);
   const read = serializer.reader(model);
   const gate = (values: unknown) => (values === null ? null : read(values as LooseRow));

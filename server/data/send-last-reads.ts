@@ -8,9 +8,9 @@ import type { DataActionContext } from './data-action-context.js';
  * go with COMMIT, in a transaction of their own under the same tenant context when the COMMIT of
  * this one is on its way without them (its read-ahead guessed other statements).
  */
-function sendReadsLast(context: DataActionContext, statements: readonly CompiledQuery[]): Promise<void> {
+export function sendReadsLast(context: DataActionContext, statements: readonly CompiledQuery[]): Promise<void> {
   const { organizationId, userId } = context.scope;
-  return sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId, userId }));
+  return sendLastReads(context.trx, statements, tenantOpeningSql({ organizationId, userId }, context.deadline));
 }
 
 /**
