@@ -1,3 +1,4 @@
+import { AnswerError } from './answer-error.js';
 import type { Refusal } from './refusal.js';
 
 /**
@@ -6,7 +7,7 @@ import type { Refusal } from './refusal.js';
  * gate that refused; which status and headers answer it is the routing layer's business
  * (`server/http/http-error-for.ts`).
  */
-export abstract class DomainError extends Error {
+export abstract class DomainError extends AnswerError {
   constructor(
     message: string,
     readonly refusal?: Refusal,

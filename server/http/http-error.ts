@@ -1,3 +1,4 @@
+import { AnswerError } from '../errors/answer-error.js';
 import type { Refusal } from '../errors/refusal.js';
 
 /**
@@ -6,7 +7,7 @@ import type { Refusal } from '../errors/refusal.js';
  * the decision log. `httpErrorFor` builds one for every domain error; a route of
  * an application may also throw one directly.
  */
-export class HttpError extends Error {
+export class HttpError extends AnswerError {
   constructor(
     readonly status: number,
     message: string,
