@@ -7,7 +7,10 @@
 // BENCH_ROUNDS interleaved rounds (default 3) of BENCH_SECONDS (default 3) at BENCH_CONNECTIONS
 // (default 8), each figure the median of its rounds, as in `npm run bench -- node-cpu`. Every
 // update changes the same post, so its row lock orders the updates: a figure to compare, not a
-// capacity. Writes bench/results/requests.json.
+// capacity. Refusals that need no database (an unknown route's 404, a 401 without a token and
+// with a malformed one) are measured beside `/api/health`, the cheapest answer the server gives:
+// one tenant's flood of refusals costs its neighbours on the same process, so a refusal's CPU
+// should stay near a trivial answer's. Writes bench/results/requests.json.
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +31,8 @@ const CONNECTIONS = setting('BENCH_CONNECTIONS', 8);
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
 /** Within the noise of a shared machine, and no further: the CPU per request is the steadier figure. */
 const KEPT = { serverCpu: 1.1, requestsPerSecond: 0.9 };
+/** A refusal's server CPU per request, at most this many times `/api/health`'s. */
+const REFUSAL_OVER_TRIVIAL = 1.5;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SERVERS = { gatehouse: 'gatehouse', baseline: 'gatehouse, baseline' } as const;
@@ -56,11 +61,18 @@ await withBenchDatabase(async (ownerUrl) => {
       plans: [{ model: 'posts', action: 'update' }],
     }),
   };
+  const trivial = { health: { path: '/api/health', anonymous: true } };
+  const refusals = {
+    'unknown route': { path: '/no/such/route', anonymous: true, status: 404 },
+    'no token': { path: post, anonymous: true, status: 401 },
+    'malformed token': { path: post, headers: { authorization: 'Bearer not-a-token' }, status: 401 },
+  };
+  const measuredRequests = { ...requests, ...trivial, ...refusals };
   const targetName = (request: string, server: ServerName) => `${request}: ${server}`;
   const loadBefore = loadavg();
   let results: Record<string, MedianFigures>;
   try {
-    const targets: HttpTarget[] = [...servers].flatMap(([name, server]) => Object.entries(requests).map(([request, target]) => ({ name: targetName(request, name), server, ...target })));
+    const targets: HttpTarget[] = [...servers].flatMap(([name, server]) => Object.entries(measuredRequests).map(([request, target]) => ({ name: targetName(request, name), server, ...target })));
     results = await interleavedRounds(targets, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS }, authorization, postgresCpu);
   } finally {
     for (const server of servers.values()) await server.stop();
@@ -69,10 +81,17 @@ await withBenchDatabase(async (ownerUrl) => {
     const [now, before] = [results[targetName(request, SERVERS.gatehouse)]?.[name], results[targetName(request, SERVERS.baseline)]?.[name]];
     return now === undefined || before === undefined ? null : round2(now / before);
   };
-  const goals: Goal[] = Object.keys(requests).flatMap((request) => [
-    { name: `${request} server CPU per request, gatehouse / baseline`, bound: 'at most', target: KEPT.serverCpu, measured: ratio(request, 'serverCpuMsPerRequest') },
-    { name: `${request} req/s, gatehouse / baseline`, bound: 'at least', target: KEPT.requestsPerSecond, measured: ratio(request, 'requestsPerSecond') },
-  ]);
+  const overTrivial = (request: string) => {
+    const cpu = (name: string) => results[targetName(name, SERVERS.gatehouse)]!.serverCpuMsPerRequest;
+    return round2(cpu(request) / cpu('health'));
+  };
+  const goals: Goal[] = [
+    ...Object.keys(measuredRequests).flatMap((request): Goal[] => [
+      { name: `${request} server CPU per request, gatehouse / baseline`, bound: 'at most', target: KEPT.serverCpu, measured: ratio(request, 'serverCpuMsPerRequest') },
+      { name: `${request} req/s, gatehouse / baseline`, bound: 'at least', target: KEPT.requestsPerSecond, measured: ratio(request, 'requestsPerSecond') },
+    ]),
+    ...Object.keys(refusals).map((refusal): Goal => ({ name: `${refusal} server CPU per request / health's`, bound: 'at most', target: REFUSAL_OVER_TRIVIAL, measured: overTrivial(refusal) })),
+  ];
   const verdicts = Object.fromEntries(goals.map((goal) => [goal.name, verdictOf(goal)]));
   const result = {
     benchmark: 'requests',
@@ -82,6 +101,7 @@ await withBenchDatabase(async (ownerUrl) => {
     rounds: ROUNDS,
     baseline: BASELINE,
     requests: Object.fromEntries(Object.entries(requests).map(([request, { method, path, body }]) => [request, { method, path, body: JSON.parse(body) as unknown }])),
+    refusals: { ...trivial, ...refusals },
     load_generator: 'autocannon, in its own process',
     load_average: { before: loadBefore.map(round2), after: loadavg().map(round2) },
     results,

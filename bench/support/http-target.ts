@@ -14,6 +14,10 @@ export interface HttpTarget {
   body?: string;
   /** Default: the rounds' own. */
   connections?: number;
+  /** Sent without the run's authorization. */
+  anonymous?: boolean;
+  /** The status every answer must have (a refusal's); default any 2xx. */
+  status?: number;
 }
 
 export interface RoundLength {
@@ -37,11 +41,13 @@ export interface MedianFigures {
 }
 
 export const round2 = (value: number) => Math.round(value * 100) / 100;
+// CPU in ms per request to the microsecond: a refusal or a trivial answer costs a few hundredths.
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
 const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
 
 /** The target's requests, at its own connections or else `connections`, for `length`. */
-const loadTarget = ({ server, path, headers, method, body, connections: own }: HttpTarget, authorization: string, connections: number, length: LoadOptions['length']) =>
-  generateLoad({ url: `${server.url}${path}`, headers: { authorization, ...headers }, method, body, connections: own ?? connections, length });
+const loadTarget = ({ server, path, headers, method, body, connections: own, anonymous, status }: HttpTarget, authorization: string, connections: number, length: LoadOptions['length']) =>
+  generateLoad({ url: `${server.url}${path}`, headers: anonymous ? { ...headers } : { authorization, ...headers }, method, body, connections: own ?? connections, length, status });
 
 /**
  * Loads the target for `seconds` and reads the CPU the server's process and PostgreSQL (a reading
@@ -58,8 +64,8 @@ export async function measureTarget(
   const [cpuAfter, pgAfter] = [await target.server.cpuMicros(), await postgresCpu()];
   return {
     ...load,
-    serverCpuMsPerRequest: round2((cpuAfter - cpuBefore) / 1000 / load.requests),
-    postgresCpuMsPerRequest: pgBefore === null || pgAfter === null ? null : round2(cpuMsBetween(pgBefore, pgAfter) / load.requests),
+    serverCpuMsPerRequest: round3((cpuAfter - cpuBefore) / 1000 / load.requests),
+    postgresCpuMsPerRequest: pgBefore === null || pgAfter === null ? null : round3(cpuMsBetween(pgBefore, pgAfter) / load.requests),
   };
 }
 

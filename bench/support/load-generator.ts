@@ -14,6 +14,8 @@ export interface CountedLoadResult extends LoadResult {
   statuses: Record<string, number>;
   /** Answers that were not 2xx, connection errors and timeouts. */
   failures: number;
+  /** Connection errors and timeouts alone. */
+  errors: number;
   /** Requests sent but not answered when the run ended (at most one per connection in a run that keeps up). */
   unanswered: number;
 }
@@ -28,6 +30,8 @@ export interface LoadOptions {
   method?: string;
   /** Sent with every request, as it is. */
   body?: string;
+  /** The status every answer must have, for generateLoad; default any 2xx. */
+  status?: number;
 }
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -45,11 +49,14 @@ interface AutocannonResult {
 
 /**
  * Runs autocannon in a process of its own against one URL, so the load generator's CPU is never
- * the server's. Any answer but a 2xx fails the benchmark: a fast error is not a result.
+ * the server's. Any answer but a 2xx (or the status asked for) fails the benchmark: a fast error
+ * is not a result.
  */
 export async function generateLoad(options: LoadOptions): Promise<LoadResult> {
-  const { failures, statuses: _statuses, unanswered: _unanswered, ...result } = await countedLoad(options);
-  if (failures > 0) throw new Error(`${options.method ?? 'GET'} ${options.url}: ${failures} answers were not 2xx, or failed`);
+  const { failures, errors, statuses, unanswered: _unanswered, ...result } = await countedLoad(options);
+  const { status } = options;
+  const unexpected = status === undefined ? failures : errors + result.requests - (statuses[status] ?? 0);
+  if (unexpected > 0) throw new Error(`${options.method ?? 'GET'} ${options.url}: ${unexpected} answers were not ${status ?? '2xx'}, or failed (answers by status: ${JSON.stringify(statuses)})`);
   return result;
 }
 
@@ -71,6 +78,7 @@ export async function countedLoad({ url, headers, connections, length, method = 
   return {
     statuses: Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count])),
     failures: result.non2xx + result.errors + result.timeouts,
+    errors: result.errors + result.timeouts,
     unanswered: Math.max(0, result.requests.sent - result.requests.total),
     requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.total / ('seconds' in length ? length.seconds : result.duration)),
