@@ -5,7 +5,7 @@
 // installs into bench/postgraphile the first time), each server in a process of its own and
 // autocannon in another. A `bench` tenant with BENCH_ROWS posts (default 100,000); show, show
 // at BENCH_TAIL_CONNECTIONS (default 32) and index page 1 with its exact total are measured, after
-// BENCH_WARMUP_REQUESTS each (default 1,000), in BENCH_ROUNDS interleaved rounds (default 3) of
+// BENCH_WARMUP_REQUESTS each (default 4,000), in BENCH_ROUNDS interleaved rounds (default 3) of
 // BENCH_SECONDS (default 3) at BENCH_CONNECTIONS (default 8); each figure is its own median over
 // the rounds. BENCH_BASELINE=<directory> adds the same targets served by another
 // checkout of Gatehouse (its bench/http/gatehouse-server.ts, e.g. `git archive main` unpacked with

@@ -83,9 +83,10 @@ export function medianFigures(measured: Measured[]): MedianFigures {
 /**
  * Every target measured in each of `rounds` interleaved rounds of `seconds` at `connections`
  * (unless the target names its own), so a machine busy for a while slows every target alike; the
- * medians per target. First each target answers BENCH_WARMUP_REQUESTS (default 1,000): a count,
+ * medians per target. First each target answers BENCH_WARMUP_REQUESTS (default 4,000): a count,
  * not a time, so a server whose code V8 has yet to optimize (its compiler's CPU counts as the
- * process's) is as warm on a busy machine as on a quiet one.
+ * process's) is as warm on a busy machine as on a quiet one. After 1,000, a target's first round
+ * still ran slower than its others.
  */
 export async function interleavedRounds(
   targets: HttpTarget[],
@@ -93,7 +94,7 @@ export async function interleavedRounds(
   authorization: string,
   postgresCpu: () => Promise<Map<string, number> | null>,
 ): Promise<Record<string, MedianFigures>> {
-  const warmup = benchSetting('BENCH_WARMUP_REQUESTS', 1000);
+  const warmup = benchSetting('BENCH_WARMUP_REQUESTS', 4000);
   console.log(`Warming up: ${warmup} requests to each target...`);
   for (const target of targets) await loadTarget(target, authorization, length.connections, { requests: warmup });
   const measured = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
