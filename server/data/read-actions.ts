@@ -26,6 +26,7 @@ import { findRecord, parseRecordId, recordRow, recordStatement, requireSoftDelet
 import { readLast, sendReadsLast } from './send-last-reads.js';
 import { recordSerializer } from './serialize-record.js';
 import { JsonText } from './json-text.js';
+import { mapInSlices } from './in-slices.js';
 import { jsonRead, jsonStatement, plannedFields, type JsonRead, type RecordReading } from './json-reads.js';
 import { RECORD_JSON, type RecordJsonCatalog } from '../listing/record-json.js';
 
@@ -88,7 +89,8 @@ export function pagination({ page, perPage }: Pick<ListQuery, 'page' | 'perPage'
 async function serializeWithIncludes(context: DataActionContext, model: ModelDefinition, rows: LooseRow[], shape: ShapeQuery, parents: ParentRows): Promise<LooseRow[]> {
   const included = await loadIncludes(context.trx, context.registry, model, rows, shape.includes, context.scope, { endsRead: true, parents });
   const { serialize } = recordSerializer(context, { fields: shape.fields, computed: { [model.slug]: shape.computedAttributes }, included });
-  return rows.map((row) => serialize(model, row));
+  // A page with its includes embeds up to thousands of records: serialized a slice at a time.
+  return mapInSlices(rows, (row) => serialize(model, row));
 }
 
 /** Where a listing reads: its cursor's binding, the key it starts after, and its selection. */

@@ -11,6 +11,7 @@ import { coerceFormFields } from '../data/form-fields.js';
 import { runNestedOperations } from '../data/nested-operations.js';
 import { paginated, paginatedJson } from '../data/paginated.js';
 import { JsonText } from '../data/json-text.js';
+import { jsonArrayInSlices } from '../data/in-slices.js';
 import type { Services } from '../services.js';
 import { preferredCount } from '../models/count-mode.js';
 import {
@@ -70,12 +71,15 @@ const listing = (ctx: Pick<GatehouseContext, 'get'>, { cursors }: ReadServices):
 const organizationSlug = (ctx: GatehouseContext<DataState>) => ctx.state.organization?.slug ?? null;
 const reading = (ctx: GatehouseContext<DataState>, services: ReadServices): RecordReading => ({ catalog: services.recordJson, organizationSlug: organizationSlug(ctx) });
 
-/** An index or trash page, its records' JSON written by PostgreSQL where it can. */
+/**
+ * An index or trash page, its records' JSON written by PostgreSQL where it can, else by Node a
+ * slice at a time (`in-slices.ts`): a page of embedded includes is large.
+ */
 const list =
   (trashed: 'without' | 'only'): Handler =>
   async (context, model, ctx, services) => {
     const answer = await listAnswer(context, model, query(ctx), listing(ctx, services), trashed, reading(ctx, services));
-    return answer.kind === 'json' ? paginatedJson(ctx, answer) : paginated(ctx, answer);
+    return paginatedJson(ctx, answer.kind === 'json' ? answer : { ...answer, kind: 'json', data: new JsonText(await jsonArrayInSlices(answer.data)) });
   };
 // Store and update also take form bodies, whose fields are typed by the model.
 const record = (ctx: GatehouseContext<GroupState>, model: ModelDefinition) => (ctx.is('urlencoded', 'multipart') ? coerceFormFields(model, body(ctx)) : body(ctx));
