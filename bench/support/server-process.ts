@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Session, type Profiler } from 'node:inspector/promises';
+import { builtPackages } from './built-packages.js';
 
 export interface CpuSample {
   /** Microseconds of CPU (user + system) the process has used so far. */
@@ -21,13 +22,26 @@ export interface ServerProcess {
 
 type Message = { url: string } | CpuSample | { profiling: true } | { profile: Profiler.Profile };
 
+export interface ServerProcessOptions {
+  /** The Node that runs it, default this one. */
+  execPath?: string;
+  /** A checkout whose engine and server it runs from their builds (`built-packages.ts`), not from their TypeScript sources. */
+  builtFrom?: string;
+}
+
 /**
  * Starts a benchmark server (a module under bench/http) in a process of its own, so its CPU
  * time is its own, and talks to it over IPC: it announces its URL, reports its CPU on demand and
- * exits when asked. `execPath`: the Node that runs it, default this one.
+ * exits when asked.
  */
-export async function startServerProcess(name: string, module: string, env: Record<string, string>, execPath = process.execPath): Promise<ServerProcess> {
-  const child: ChildProcess = fork(module, [], { env: { ...process.env, ...env }, execPath, execArgv: ['--conditions=gatehouse-source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startServerProcess(name: string, module: string, env: Record<string, string>, { execPath = process.execPath, builtFrom }: ServerProcessOptions = {}): Promise<ServerProcess> {
+  const built = builtFrom === undefined ? { execArgv: [], env: {} } : builtPackages(builtFrom);
+  const child: ChildProcess = fork(module, [], {
+    env: { ...process.env, ...env, ...built.env },
+    execPath,
+    execArgv: ['--conditions=gatehouse-source', '--import', 'tsx', ...built.execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = async () => (await once(child, 'message'))[0] as Message;
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`benchmark server ${name} exited with ${String(code)} before it was ready`);
