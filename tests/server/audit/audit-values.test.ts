@@ -4,7 +4,7 @@ import { ROW_TYPES } from '../../../server/db/connection/row-types.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 // A data write's audit row is written in SQL, in the write's own statement (sql/017_audit_values.sql,
-// sql/022_audit_infinite_instants.sql); before, Node wrote it: each column as the service's pool
+// sql/023_audit_infinite_dates_and_arrays.sql); before, Node wrote it: each column as the service's pool
 // parses it (ROW_TYPES), through JSON.stringify. The two must store the same JSON, column type by
 // column type, in the time zone the Node process reads dates in.
 
@@ -17,13 +17,13 @@ const COLUMNS = `
   names text[], spot point, ring circle, label text, ok boolean, moment stamp_domain, nothing text, empty integer[]`;
 
 // Values pg's parsers and Date treat in their own way: microseconds Date truncates, years before
-// 100 and past 9999, infinities (kept as text in a timestamp, null in a date or an array) and NaN, bigints past 2^53, a date on a zone's shift, domains, arrays.
+// 100 and past 9999, infinities (kept as text in a timestamp or a date, alone or in an array) and NaN, bigints past 2^53, a date on a zone's shift, domains, arrays.
 const ROWS = [
   `1, '2026-11-26 01:36:04.029+00', '2026-03-08 02:30:00.5', '2026-03-29', 9007199254740993, 1.50, 0.1, 1e21,
    '\\x00ff10', '{"b": 1, "a": [1, 2]}', '{"b": 1, "a": {"y": null}}', '{true,NULL}', '{2026-01-01,NULL}', '{"2026-11-26 01:36:04.123456+02"}',
    '{1,9007199254740993}', '{1.50,2}', '{{1,2},{3,4}}', '{"a b",NULL}', '(1.5,-2)', '<(1,2),3.25>', 'x', false, '1999-12-31 23:59:59.999999+00', NULL, '{}'`,
   `2, 'infinity', '-infinity', 'infinity', -1, 'NaN', 'Infinity', '-Infinity',
-   '\\x', 'null', '[]', '{}', '{}', '{infinity,-infinity}', '{}', '{NaN}', '{}', '{}', '(0,0)', '<(0,0),0>', '', true, '12345-06-07 08:09:10.011+00', NULL, NULL`,
+   '\\x', 'null', '[]', '{}', '{-infinity,NULL}', '{infinity,-infinity}', '{}', '{NaN}', '{}', '{}', '(0,0)', '<(0,0),0>', '', true, '12345-06-07 08:09:10.011+00', NULL, NULL`,
   `3, '0099-01-01 00:00:00.000999+00', '1970-01-01 00:00:00', '1900-02-28', 0, 0.000001, 3.4e38, 5e-324,
    '\\x41', '{"a": 1, "a": 2}', '"text"', NULL, '{{2026-01-01}}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL`,
   `4, ${'NULL, '.repeat(21)}'-infinity', NULL, NULL`,
@@ -61,6 +61,13 @@ describe('audit values written in SQL', () => {
     for (const row of await bothWays(Intl.DateTimeFormat().resolvedOptions().timeZone)) {
       expect(row.sql, `row ${row.id}`).toEqual(row.node);
       expect(row.same).toBe(true);
+    }
+  });
+
+  it('keep an infinite timestamp or date as its text, alone or inside an array, as the pool reads it', async () => {
+    const second = (await bothWays('UTC')).find((row) => row.id === 2)!;
+    for (const side of [second.node, second.sql]) {
+      expect(side).toMatchObject({ stamp: 'infinity', local_stamp: '-infinity', day: 'infinity', days: ['-infinity', null], stamps: ['infinity', '-infinity'] });
     }
   });
 
