@@ -89,7 +89,8 @@ export class StatementBatch extends pg.Query {
   readonly #describing: (string | undefined)[] = [];
 
   constructor(statements: readonly BatchedStatement[], prepared: PreparedStatements, types: TypeParsers) {
-    super({ text: '-- gatehouse: statement batch' });
+    // A text, not a config object: pg copies a config object property by property (its descriptors), on every batch.
+    super('-- gatehouse: statement batch');
     this.#statements = statements;
     this.#prepared = prepared;
     this.#results = statements.map(() => new pg.Result('', types as typeof pg.types) as unknown as ResultBuilder);
