@@ -16,8 +16,14 @@ import type { PlannedRead } from './read-actions.js';
  * does not read (a refused caller, a body that fails validation) is never answered.
  */
 
-/** The owner parent's organization, behind the parent's record gate. */
-const OWNER: SelectionStatement<{ id: unknown }> = { build: (selected, { id }) => selected.select('organization_id').where(sql.ref('id'), '=', id).compile() };
+/**
+ * The owner parent's organization, behind the parent's record gate, locked FOR SHARE until the
+ * child commits. The foreign key's own lock (FOR KEY SHARE) does not wait for a change of other
+ * columns, so a soft delete, or a change that takes the parent out of the creator's condition,
+ * could commit between this read and the insert. FOR SHARE waits for such a change and reads the
+ * parent again once it has committed; other children's creates share the lock.
+ */
+const OWNER: SelectionStatement<{ id: unknown }> = { build: (selected, { id }) => selected.select('organization_id').where(sql.ref('id'), '=', id).forShare().compile() };
 
 const parentSelection = (parent: ModelDefinition, scope: ScopeContext): Selection => ({ model: parent, scope, trashed: 'without', narrowing: NO_NARROWING, reads: 'record' });
 
