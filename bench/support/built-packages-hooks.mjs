@@ -4,6 +4,7 @@
 // the benchmark's own modules keep their TypeScript, run by tsx, as an installed `gatehouse`
 // runs an application's gatehouse.config.ts.
 import { existsSync } from 'node:fs';
+import { URL } from 'node:url';
 
 const PACKAGES = ['engine', 'server'];
 let folders = [];
