@@ -19,29 +19,42 @@ afterAll(() => server.close());
 
 const lockWaits = async () => (await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0]!.n;
 
+/** Whether `answer` comes before its request waits for a lock held elsewhere. */
+async function answeredOrWaiting(answer: Promise<unknown>): Promise<'answered' | 'waiting'> {
+  const waiting = vi.waitFor(async () => expect(await lockWaits()).toBe(1), { timeout: 30_000, interval: 50 });
+  waiting.catch(() => {});
+  return Promise.race([answer.then(() => 'answered' as const), waiting.then(() => 'waiting' as const)]);
+}
+
+/** Runs `during` while another connection's open transaction has run `statement` on the post; `during` may commit it. */
+async function whileHeld(statement: string, post: number, during: (held: pg.Client) => Promise<void>): Promise<void> {
+  const held = new pg.Client({ connectionString: server.database.ownerUrl });
+  await held.connect();
+  try {
+    await held.query('BEGIN');
+    await held.query(statement, [post]);
+    await during(held);
+  } finally {
+    await held.query('ROLLBACK').catch(() => {});
+    await held.end();
+  }
+}
+
+const comment = (token: string, post: number, body: string) => server.api.post('/api/acme/comments', { token, body: { post_id: post, body } });
+
 describe('a child created under its owner parent', () => {
   it('waits for a transaction that is taking the parent out of its gate, then is refused', async () => {
     const post = await postId(server, 'Quarterly roadmap');
     const viewer = await server.login('viewer@acme.test');
-    const deleting = new pg.Client({ connectionString: server.database.ownerUrl });
-    await deleting.connect();
-    try {
-      await deleting.query('BEGIN');
-      await deleting.query('UPDATE posts SET deleted_at = now() WHERE id = $1', [post]);
-      const created = server.api.post('/api/acme/comments', { token: viewer, body: { post_id: post, body: 'Raced the delete' } });
-      const waiting = vi.waitFor(async () => expect(await lockWaits()).toBe(1), { timeout: 30_000, interval: 50 });
+    await whileHeld('UPDATE posts SET deleted_at = now() WHERE id = $1', post, async (held) => {
+      const created = comment(viewer, post, 'Raced the delete');
       // Answered before the delete commits is the race itself: the gate read a parent on its way out.
-      const first = await Promise.race([created.then(() => 'answered'), waiting.then(() => 'waiting')]);
-      waiting.catch(() => {});
-      expect(first).toBe('waiting');
-      await deleting.query('COMMIT');
+      expect(await answeredOrWaiting(created)).toBe('waiting');
+      await held.query('COMMIT');
       const answer = await created;
       expect(answer.status).toBe(422);
       expect(answer.body.errors).toHaveProperty('post_id');
-    } finally {
-      await deleting.query('ROLLBACK').catch(() => {});
-      await deleting.end();
-    }
+    });
     expect(await server.sql("SELECT id FROM comments WHERE body = 'Raced the delete'")).toEqual([]);
   });
 
@@ -49,20 +62,10 @@ describe('a child created under its owner parent', () => {
     const post = await postId(server, 'Welcome to Acme');
     const viewer = await server.login('viewer@acme.test');
     // What a create in flight holds on its parent: a shared lock, which another create shares.
-    const creating = new pg.Client({ connectionString: server.database.ownerUrl });
-    await creating.connect();
-    try {
-      await creating.query('BEGIN');
-      await creating.query('SELECT 1 FROM posts WHERE id = $1 FOR SHARE', [post]);
-      const created = server.api.post('/api/acme/comments', { token: viewer, body: { post_id: post, body: 'Alongside' } });
-      const waiting = vi.waitFor(async () => expect(await lockWaits()).toBe(1), { timeout: 30_000, interval: 50 });
-      const first = await Promise.race([created.then(() => 'answered'), waiting.then(() => 'waiting')]);
-      waiting.catch(() => {});
-      expect(first).toBe('answered');
+    await whileHeld('SELECT 1 FROM posts WHERE id = $1 FOR SHARE', post, async () => {
+      const created = comment(viewer, post, 'Alongside');
+      expect(await answeredOrWaiting(created)).toBe('answered');
       expect((await created).status).toBe(201);
-    } finally {
-      await creating.query('ROLLBACK');
-      await creating.end();
-    }
+    });
   });
 });
