@@ -7,7 +7,7 @@ import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase, type Database } from './db/connection/database.js';
 import { checkServiceLogin } from './db/connection/service-login-check.js';
-import { answerClientError } from './http/client-error.js';
+import { answerClientError, answerUnmetExpectation } from './http/client-error.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { listeningUrl } from './http/listening-url.js';
 import { createLogger, flushLogger } from './http/logger.js';
@@ -166,6 +166,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       http.requestTimeout = Math.max(http.requestTimeout, http.headersTimeout);
       http.listen(port, host);
       http.on('clientError', answerClientError);
+      http.on('checkExpectation', answerUnmetExpectation);
       closeHttp = gracefulClose(http);
       await once(http, 'listening');
       servedUrl = listeningUrl(http, host);

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 // Node answers what its HTTP parser refuses before Koa sees a request (headers over the size
@@ -24,4 +24,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: HttpSock
     return;
   }
   socket.destroy(error);
+}
+
+/**
+ * The server's `checkExpectation` listener: an `Expect` header other than `100-continue`, which
+ * Node would answer 417 with an empty body before Koa sees the request.
+ */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify({ message: 'The only expectation the server meets is Expect: 100-continue.' });
+  // A body the client sends anyway is never read: on a kept connection it would pass for the next request.
+  response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
 }

@@ -1,5 +1,6 @@
 import { GatehouseError } from '@gatehouse/engine';
 import { isDatabaseUnavailable } from '../db/connection/database-unavailable.js';
+import { isTransactionConflict } from '../db/connection/transaction-conflict.js';
 import { isSchemaMissing } from '../db/migrations/schema-missing.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { BadRequestError } from '../errors/bad-request-error.js';
@@ -16,6 +17,7 @@ import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { RequestTimeoutError } from '../errors/request-timeout-error.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
+import { TransactionConflictError } from '../errors/transaction-conflict-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -42,6 +44,7 @@ const STATUSES = new Map<ErrorClass, number>([
   [DatabaseNotMigratedError, 503],
   [RequestTimeoutError, 503],
   [CallerLeftError, 503],
+  [TransactionConflictError, 503],
 ]);
 
 // A 503 is temporary: a client or load balancer may try again shortly.
@@ -79,5 +82,7 @@ export function httpErrorFor(error: unknown): HttpError | null {
   // status, a message meant for the caller and, for a refusal, its reason.
   if (error instanceof GatehouseError) return new HttpError(error.status, error.message, {}, error.refusal);
   if (isDatabaseUnavailable(error)) return new HttpError(503, UNREACHABLE, TRY_AGAIN_SHORTLY);
+  // Two requests writing the same rows in opposite orders: a matter of timing, not of either request.
+  if (isTransactionConflict(error)) return answerOf(new TransactionConflictError());
   return isSchemaMissing(error) ? answerOf(new DatabaseNotMigratedError()) : null;
 }

@@ -105,3 +105,35 @@ describe('a client that goes away', () => {
     expect((await served().api.get('/api/acme/posts', { token })).status).toBe(200);
   });
 });
+
+describe('a request that deadlocks with another transaction', () => {
+  const served = serverWithDeadline(600_000);
+
+  // PostgreSQL breaks a deadlock by failing one of its transactions, the one that waited first:
+  // here the request, which holds post A and waits on post B while another connection holds B
+  // and then asks for A. Two callers' nested writes of the same posts in opposite orders meet so.
+  it('answers 503 with Retry-After and keeps nothing it wrote', async () => {
+    const token = await served().login('owner@acme.test');
+    const [a, b] = (await served().sql<{ id: number }>("SELECT id FROM posts WHERE organization_id = (SELECT id FROM organizations WHERE slug = 'acme') ORDER BY id LIMIT 2")).map(({ id }) => id);
+    const other = new pg.Client({ connectionString: served().database.ownerUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query("UPDATE posts SET title = 'held' WHERE id = $1", [b]);
+      const operations = [a, b].map((id) => ({ model: 'posts', action: 'update', id, data: { title: 'deadlocked' } }));
+      const answer = served().api.post('/api/acme/nested', { token, body: { operations } });
+      await until(async () => (await served().sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [served().database.name]))[0].n > 0);
+      const closing = other.query("UPDATE posts SET title = 'held' WHERE id = $1", [a]);
+      expect(await answer).toMatchObject({
+        status: 503,
+        headers: { 'retry-after': '5' },
+        body: { message: 'The request ran into another one changing the same records at the same time and was stopped; nothing it changed was kept. Try again.' },
+      });
+      await closing;
+      await other.query('ROLLBACK');
+    } finally {
+      await other.end();
+    }
+    expect(await served().sql("SELECT id FROM posts WHERE title = 'deadlocked'")).toEqual([]);
+  });
+});

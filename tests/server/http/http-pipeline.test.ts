@@ -82,6 +82,11 @@ describe('the HTTP pipeline', () => {
     expect(badLine.status).toBe(400);
     expect(JSON.parse(badLine.body)).toEqual({ message: 'The request is malformed.' });
 
+    const unknownExpectation = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.1\r\nHost: localhost\r\nExpect: nonsense\r\nConnection: close\r\n\r\n');
+    expect(unknownExpectation.status).toBe(417);
+    expect(unknownExpectation.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(unknownExpectation.body)).toEqual({ message: 'The only expectation the server meets is Expect: 100-continue.' });
+
     const http10 = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.0\r\n\r\n');
     expect(http10.status).toBe(200);
     expect(JSON.parse(http10.body)).toEqual({ status: 'ok' });
