@@ -109,7 +109,7 @@ describe('a client that goes away', () => {
 describe('a request that deadlocks with another transaction', () => {
   const served = serverWithDeadline(600_000);
 
-  // PostgreSQL breaks a deadlock by failing one of its transactions, the one that waited first:
+  // PostgreSQL breaks a deadlock by failing the transaction whose backend finds it first:
   // here the request, which holds post A and waits on post B while another connection holds B
   // and then asks for A. Two callers' nested writes of the same posts in opposite orders meet so.
   it('answers 503 with Retry-After and keeps nothing it wrote', async () => {
@@ -118,6 +118,8 @@ describe('a request that deadlocks with another transaction', () => {
     const other = new pg.Client({ connectionString: served().database.ownerUrl });
     await other.connect();
     try {
+      // Only the request's backend looks for it (after its default second), however busy the machine.
+      await other.query("SET deadlock_timeout = '10min'");
       await other.query('BEGIN');
       await other.query("UPDATE posts SET title = 'held' WHERE id = $1", [b]);
       const operations = [a, b].map((id) => ({ model: 'posts', action: 'update', id, data: { title: 'deadlocked' } }));
