@@ -97,6 +97,13 @@ describe('gatehouse --help', () => {
   });
 });
 
+describe('gatehouse keygen --rotate', () => {
+  it('refuses a key in use that is no key before printing a new one', async () => {
+    const run = await runCli(['keygen', '--rotate'], untouched.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: `k4.secret.${'A'.repeat(86)}` });
+    expect(run).toEqual({ code: 1, stdout: '', stderr: 'The token signing key is not a valid PASERK k4.secret.\n' });
+  });
+});
+
 describe('gatehouse migrate', () => {
   it('applies the core migrations to an empty database, no demo table, then reports it up to date', () =>
     withDatabase('empty', async ({ db: testDb, gatehouse }) => {
