@@ -85,7 +85,8 @@ describe('gatehouse --help', () => {
   });
 
   it('answers a wrong command or option with the usage and exit 2', async () => {
-    const wrong = [['bogus'], [], ['migrate', '--bogus'], ['mail', '--last', 'many'], ['db']];
+    // A --last past what a JavaScript number holds exactly is wrong too, not PostgreSQL's bigint error.
+    const wrong = [['bogus'], [], ['migrate', '--bogus'], ['mail', '--last', 'many'], ['db'], ['mail', '--last', '99999999999999999999']];
     const runs = await Promise.all(wrong.map((args) => gatehouse(...args)));
     runs.forEach((run, index) => {
       expect(run.code, wrong[index]?.join(' ')).toBe(2);
@@ -93,6 +94,7 @@ describe('gatehouse --help', () => {
       expect(run.stderr).not.toMatch(/^\s+at /m);
     });
     expect(runs[0]?.stderr).toContain("unknown command 'bogus'");
+    expect(runs[5]?.stderr).toContain(`error: option '--last <n>' argument '99999999999999999999' is invalid. a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`);
     expect(await tableExists(untouched, 'organizations')).toBe(false);
   });
 });

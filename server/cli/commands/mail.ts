@@ -2,9 +2,10 @@ import { InvalidArgumentError } from 'commander';
 import type { OutboxMail } from '../../db/repositories/read-outbox.js';
 import type { CliCommand } from '../cli-command.js';
 
+// Safe integers only: a larger one reaches PostgreSQL's LIMIT rounded, or past its bigint range.
 function count(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('a whole number above 0.');
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`);
   return parsed;
 }
 
