@@ -99,6 +99,26 @@ describe('gatehouse --help', () => {
   });
 });
 
+describe('a database that is not migrated', () => {
+  it('is named as such by the commands that read Gatehouse\'s tables, in one line, changing nothing', async () => {
+    const commands = [
+      ['user', 'list'],
+      ['user', 'create', '--email', 'ada@example.test', '--name', 'Ada', '--password', 'long enough'],
+      ['org', 'create', '--name', 'Acme', '--slug', 'acme'],
+      ['member', 'list', '--org', 'acme'],
+      ['decisions', '--org', 'acme'],
+      ['resources', 'list'],
+      ['analyst', 'list'],
+      ['mail'],
+    ];
+    const runs = await Promise.all(commands.map((args) => gatehouse(...args)));
+    runs.forEach((run, index) => {
+      expect(run, commands[index]!.join(' ')).toEqual({ code: 1, stdout: '', stderr: 'database not migrated: run `gatehouse migrate`\n' });
+    });
+    expect(await tableExists(untouched, 'users')).toBe(false);
+  });
+});
+
 describe('gatehouse keygen --rotate', () => {
   it('refuses a key in use that is no key before printing a new one', async () => {
     const run = await runCli(['keygen', '--rotate'], untouched.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: `k4.secret.${'A'.repeat(86)}` });

@@ -13,8 +13,8 @@ const format = (mail: OutboxMail) =>
   [`#${mail.id}  ${mail.createdAt.toISOString()}`, `To: ${mail.recipient}`, `Subject: ${mail.subject}`, '', mail.body, ''].join('\n');
 
 async function showMail(options: { last: number }): Promise<void> {
-  const [{ withDatabaseTarget }, { readOutbox }] = await Promise.all([import('../database-target.js'), import('../../db/repositories/read-outbox.js')]);
-  return withDatabaseTarget(async (target) => {
+  const [{ withMigratedDatabase }, { readOutbox }] = await Promise.all([import('../database-target.js'), import('../../db/repositories/read-outbox.js')]);
+  return withMigratedDatabase(async (target) => {
     const mails = await readOutbox(target.ownerUrl, options.last);
     console.log(mails.length > 0 ? mails.map(format).join('\n') : 'The outbox is empty.');
   });
