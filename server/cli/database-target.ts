@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { runningClusterUrl, startEmbeddedCluster } from '../db/cluster/embedded-cluster.js';
 import { assertReachable } from '../db/connection/reachability.js';
+import { isSchemaMissing } from '../db/migrations/schema-missing.js';
+import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { readEnvironment, type Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 
@@ -53,4 +55,20 @@ export async function withDatabaseTarget<T>(work: (target: DatabaseTarget) => Pr
   } finally {
     await target.stop();
   }
+}
+
+/**
+ * withDatabaseTarget for work on Gatehouse's own tables: a database that lacks them says it is
+ * not migrated, as the HTTP API does, instead of PostgreSQL's `relation "users" does not exist`.
+ * Not for migrate and seed, whose own SQL may fail that way for a reason of its own.
+ */
+export function withMigratedDatabase<T>(work: (target: DatabaseTarget) => Promise<T>): Promise<T> {
+  return withDatabaseTarget(async (target) => {
+    try {
+      return await work(target);
+    } catch (error) {
+      if (isSchemaMissing(error)) throw new DatabaseNotMigratedError();
+      throw error;
+    }
+  });
 }

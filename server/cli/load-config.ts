@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors/config-error.js';
@@ -16,6 +16,8 @@ export function findConfigFile(explicit: string | undefined, cwd = process.cwd()
   if (explicit !== undefined) {
     const path = resolve(cwd, explicit);
     if (!existsSync(path)) throw new ConfigError(`Config file ${explicit} not found.`);
+    // Imported, a folder fails with Node's "Directory import ... is not supported" instead.
+    if (statSync(path).isDirectory()) throw new ConfigError(`--config ${path} is a folder: name the config file itself (${CONFIG_FILES.join(', ')}).`);
     return path;
   }
   return CONFIG_FILES.map((name) => join(cwd, name)).find((path) => existsSync(path));

@@ -85,7 +85,8 @@ describe('gatehouse --help', () => {
   });
 
   it('answers a wrong command or option with the usage and exit 2', async () => {
-    const wrong = [['bogus'], [], ['migrate', '--bogus'], ['mail', '--last', 'many'], ['db']];
+    // A --last past what a JavaScript number holds exactly is wrong too, not PostgreSQL's bigint error.
+    const wrong = [['bogus'], [], ['migrate', '--bogus'], ['mail', '--last', 'many'], ['db'], ['mail', '--last', '99999999999999999999']];
     const runs = await Promise.all(wrong.map((args) => gatehouse(...args)));
     runs.forEach((run, index) => {
       expect(run.code, wrong[index]?.join(' ')).toBe(2);
@@ -93,7 +94,35 @@ describe('gatehouse --help', () => {
       expect(run.stderr).not.toMatch(/^\s+at /m);
     });
     expect(runs[0]?.stderr).toContain("unknown command 'bogus'");
+    expect(runs[5]?.stderr).toContain(`error: option '--last <n>' argument '99999999999999999999' is invalid. a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`);
     expect(await tableExists(untouched, 'organizations')).toBe(false);
+  });
+});
+
+describe('a database that is not migrated', () => {
+  it('is named as such by the commands that read Gatehouse\'s tables, in one line, changing nothing', async () => {
+    const commands = [
+      ['user', 'list'],
+      ['user', 'create', '--email', 'ada@example.test', '--name', 'Ada', '--password', 'long enough'],
+      ['org', 'create', '--name', 'Acme', '--slug', 'acme'],
+      ['member', 'list', '--org', 'acme'],
+      ['decisions', '--org', 'acme'],
+      ['resources', 'list'],
+      ['analyst', 'list'],
+      ['mail'],
+    ];
+    const runs = await Promise.all(commands.map((args) => gatehouse(...args)));
+    runs.forEach((run, index) => {
+      expect(run, commands[index]!.join(' ')).toEqual({ code: 1, stdout: '', stderr: 'database not migrated: run `gatehouse migrate`\n' });
+    });
+    expect(await tableExists(untouched, 'users')).toBe(false);
+  });
+});
+
+describe('gatehouse keygen --rotate', () => {
+  it('refuses a key in use that is no key before printing a new one', async () => {
+    const run = await runCli(['keygen', '--rotate'], untouched.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: `k4.secret.${'A'.repeat(86)}` });
+    expect(run).toEqual({ code: 1, stdout: '', stderr: 'The token signing key is not a valid PASERK k4.secret.\n' });
   });
 });
 

@@ -30,6 +30,12 @@ describe('finding the config file', () => {
     expect(findConfigFile('gatehouse.config.mjs', dir)).toBe(join(dir, 'gatehouse.config.mjs'));
     expect(() => findConfigFile('missing.config.ts', dir)).toThrow(new ConfigError('Config file missing.config.ts not found.'));
   });
+
+  it('refuses a --config that names a folder (an empty one names the working directory) in one line', () => {
+    const folder = new ConfigError(`--config ${dir} is a folder: name the config file itself (gatehouse.config.ts, gatehouse.config.js, gatehouse.config.mjs).`);
+    expect(() => findConfigFile(dir, tmpdir())).toThrow(folder);
+    expect(() => findConfigFile('', dir)).toThrow(folder);
+  });
 });
 
 describe('loading the config file', () => {

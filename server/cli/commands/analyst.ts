@@ -25,8 +25,8 @@ const access = (command: Command, options: AccessOptions, role: string | undefin
 });
 
 async function grant(role: string, slug: string, options: GrantOptions): Promise<void> {
-  const { withDatabaseTarget, grantAnalystAccess, roleUrl } = await implementation();
-  return withDatabaseTarget(async (target) => {
+  const { withMigratedDatabase, grantAnalystAccess, roleUrl } = await implementation();
+  return withMigratedDatabase(async (target) => {
     const grant = await grantAnalystAccess(target.ownerUrl, { role, organizationSlug: slug, create: options.create, password: options.password });
     if (grant.created) console.log(`Created login role ${role} (member of gatehouse_analyst).`);
     if (grant.generatedPassword) console.log(`Password (shown once): ${grant.generatedPassword}`);
@@ -36,22 +36,22 @@ async function grant(role: string, slug: string, options: GrantOptions): Promise
 }
 
 async function revoke(role: string, slug: string): Promise<void> {
-  const { withDatabaseTarget, revokeAnalystAccess } = await implementation();
-  return withDatabaseTarget(async (target) => {
+  const { withMigratedDatabase, revokeAnalystAccess } = await implementation();
+  return withMigratedDatabase(async (target) => {
     const revoked = await revokeAnalystAccess(target.ownerUrl, role, slug);
     console.log(revoked ? `Revoked ${role}'s access to ${slug}.` : `${role} had no access to ${slug}.`);
   });
 }
 
 async function list(): Promise<void> {
-  const { withDatabaseTarget, listAnalysts } = await implementation();
-  const analysts = await withDatabaseTarget((target) => listAnalysts(target.ownerUrl));
+  const { withMigratedDatabase, listAnalysts } = await implementation();
+  const analysts = await withMigratedDatabase((target) => listAnalysts(target.ownerUrl));
   console.log(analysts.length === 0 ? 'No analysts.' : analysts.map((analyst) => `${analyst.role}: ${analyst.organizations.join(', ')}`).join('\n'));
 }
 
 async function remove(options: { role: string }): Promise<void> {
-  const { withDatabaseTarget, removeAnalyst } = await implementation();
-  const removed = await withDatabaseTarget((target) => removeAnalyst(target.ownerUrl, options.role));
+  const { withMigratedDatabase, removeAnalyst } = await implementation();
+  const removed = await withMigratedDatabase((target) => removeAnalyst(target.ownerUrl, options.role));
   console.log(removed ? `${options.role} can no longer read any organization of this database, nor connect to it.` : `${options.role} had no access to this database.`);
 }
 

@@ -12,12 +12,12 @@ async function keygen(options: { rotate?: boolean }, command: Command): Promise<
   const env = readEnvironment();
   const inUse = env.GATEHOUSE_PASETO_SECRET_KEY;
   if (options.rotate && inUse === undefined) return command.error(`error: --rotate rotates the key in ${KEY_ENV}, which is not set`);
+  // The key in use is read before anything is printed: a bad one fails the command without a
+  // new secret key on standard output, which may be going into an .env file.
+  const previous = options.rotate && inUse !== undefined ? [await publicPaserkOf(inUse), ...(env.GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS ?? [])] : null;
   const { secretKey, publicKey } = await generateTokenKeyPair();
   console.log(`${KEY_ENV}=${secretKey}`);
-  if (inUse !== undefined && options.rotate) {
-    const previous = [await publicPaserkOf(inUse), ...(env.GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS ?? [])];
-    console.log(`${PREVIOUS_KEYS_ENV}=${[...new Set(previous)].join(',')}`);
-  }
+  if (previous !== null) console.log(`${PREVIOUS_KEYS_ENV}=${[...new Set(previous)].join(',')}`);
   console.log(`# public key (also served at /api/public-key): ${publicKey}`);
 }
 

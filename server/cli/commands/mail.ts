@@ -2,9 +2,10 @@ import { InvalidArgumentError } from 'commander';
 import type { OutboxMail } from '../../db/repositories/read-outbox.js';
 import type { CliCommand } from '../cli-command.js';
 
+// Safe integers only: a larger one reaches PostgreSQL's LIMIT rounded, or past its bigint range.
 function count(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('a whole number above 0.');
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`);
   return parsed;
 }
 
@@ -12,8 +13,8 @@ const format = (mail: OutboxMail) =>
   [`#${mail.id}  ${mail.createdAt.toISOString()}`, `To: ${mail.recipient}`, `Subject: ${mail.subject}`, '', mail.body, ''].join('\n');
 
 async function showMail(options: { last: number }): Promise<void> {
-  const [{ withDatabaseTarget }, { readOutbox }] = await Promise.all([import('../database-target.js'), import('../../db/repositories/read-outbox.js')]);
-  return withDatabaseTarget(async (target) => {
+  const [{ withMigratedDatabase }, { readOutbox }] = await Promise.all([import('../database-target.js'), import('../../db/repositories/read-outbox.js')]);
+  return withMigratedDatabase(async (target) => {
     const mails = await readOutbox(target.ownerUrl, options.last);
     console.log(mails.length > 0 ? mails.map(format).join('\n') : 'The outbox is empty.');
   });
