@@ -174,6 +174,14 @@ describe('an analyst trying to widen its view', () => {
     expect(await column('SELECT count(*)::int FROM analyst_grants')).toEqual([1]);
   });
 
+  it('cannot store large objects, which would outlive its session', async () => {
+    // PostgreSQL checks no privilege to create one: any login could store data of its own.
+    for (const statement of ['SELECT lo_create(0)', 'SELECT lo_creat(-1)', "SELECT lo_from_bytea(0, 'analyst was here')"]) {
+      await expect(run(statement), statement).rejects.toThrow(/permission denied for function/);
+    }
+    expect(await queryOnce(testDb.ownerUrl, 'SELECT count(*)::int AS n FROM pg_largeobject_metadata')).toEqual([{ n: 0 }]);
+  });
+
   it('cannot call the service’s context functions', async () => {
     await expect(run('SELECT gatehouse_organization_id()')).rejects.toThrow(/permission denied for function/);
     // It would say which organization holds any record of any tenant table.
