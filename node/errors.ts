@@ -1,7 +1,7 @@
 /**
  * Why a call to Gatehouse gave no answer to use:
  * - `unavailable`: it could not be reached, or answered 429 or 5xx, a redirect (never followed), or
- *   not the answer asked for (not JSON, the wrong shape);
+ *   not the answer asked for (not JSON, the wrong shape, past 10 MiB);
  * - `timeout`: it took longer than the client's `timeout.connectMs` or `timeout.responseMs`;
  * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401);
  * - `forbidden`: the caller may not ask this (403);

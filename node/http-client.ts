@@ -30,6 +30,12 @@ export interface Timeouts {
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = { connectMs: 2_000, responseMs: 5_000 };
 
+// Gatehouse's largest answers (a hundred plans, a role's packed rules) stay far below this; a
+// body past it is not one of them, and held whole it could exhaust the service's memory (past
+// 512 MiB, Node cannot even make it a string and the process crashed).
+const MAX_ANSWER_MIB = 10;
+const MAX_ANSWER_BYTES = MAX_ANSWER_MIB * 1024 * 1024;
+
 /**
  * JSON over one keep-alive agent per client: every call to Gatehouse reuses open connections
  * instead of paying for a TCP (and TLS) handshake each time. Every call gives up after its
@@ -77,7 +83,14 @@ export class HttpClient {
       const req = request(url, { method, headers, agent: this.agent }, (res) => {
         const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          chunks.push(chunk);
+          if (received <= MAX_ANSWER_BYTES) return;
+          fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with more than ${MAX_ANSWER_MIB} MiB.`, status));
+          req.destroy();
+        });
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           try {

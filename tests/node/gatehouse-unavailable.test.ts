@@ -203,4 +203,18 @@ describe('a Gatehouse that answers what was not asked', () => {
       expect(JSON.parse(refused.body).message).toMatch(/^Gatehouse answered 200 without /);
     }
   });
+
+  it('throws `unavailable` on an answer past 10 MiB instead of holding it all, however large', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"results": [{"allowed": true}], "padding": "');
+      for (let mib = 0; mib < 11 && !res.destroyed; mib += 1) res.write(' '.repeat(1024 * 1024));
+      res.end('"}');
+    };
+    const error = await client({ publicKeys: [publicKey] })
+      .authorize(token, 'acme', CHECKS)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatehouseError);
+    expect(error).toMatchObject({ kind: 'unavailable', status: 200, message: 'Gatehouse answered 200 with more than 10 MiB.' });
+  });
 });
