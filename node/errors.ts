@@ -3,7 +3,8 @@
  * - `unavailable`: it could not be reached, or answered 429 or 5xx, a redirect (never followed), or
  *   not the answer asked for (not JSON, the wrong shape, past 10 MiB);
  * - `timeout`: it took longer than the client's `timeout.connectMs` or `timeout.responseMs`;
- * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401);
+ * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401), or it
+ *   could not even be sent (characters no header carries);
  * - `forbidden`: the caller may not ask this (403);
  * - `invalid`: the request cannot be answered as asked, such as an organization that is not there
  *   for the caller (404) or a malformed check (422).

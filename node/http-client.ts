@@ -36,6 +36,9 @@ export const DEFAULT_TIMEOUTS: Required<Timeouts> = { connectMs: 2_000, response
 const MAX_ANSWER_MIB = 10;
 const MAX_ANSWER_BYTES = MAX_ANSWER_MIB * 1024 * 1024;
 
+// A PASETO token is printable ASCII; anything else cannot be sent as a header, nor be genuine.
+const SENDABLE_TOKEN = /^[!-~]+$/;
+
 /**
  * JSON over one keep-alive agent per client: every call to Gatehouse reuses open connections
  * instead of paying for a TCP (and TLS) handshake each time. Every call gives up after its
@@ -117,6 +120,8 @@ export class HttpClient {
    * `GatehouseError` of its kind, a 401 an `UnauthenticatedError`.
    */
   async json<T>(request: JsonRequest, expected: ExpectedAnswer<T>): Promise<JsonResponse<T>> {
+    // Refused before sending, and without marking Gatehouse unavailable: it is this caller's token.
+    if (request.token !== undefined && !SENDABLE_TOKEN.test(request.token)) throw new UnauthenticatedError('The token is not genuine or has expired.');
     try {
       const response = await this.send(request);
       const refusal = refusalOf(response, request, expected);

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { ResourcePolicy } from '@gatehouse/engine';
-import { createGatehouse, GatehouseError, type Gatehouse } from '@gatehouse/node';
+import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
@@ -216,5 +216,19 @@ describe('a Gatehouse that answers what was not asked', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatehouseError);
     expect(error).toMatchObject({ kind: 'unavailable', status: 200, message: 'Gatehouse answered 200 with more than 10 MiB.' });
+  });
+
+  it('throws UnauthenticatedError for a token no header can carry, and still finds Gatehouse reachable', async () => {
+    answer = json(200, PERMISSIONS, { etag: '"1"' });
+    const cached = client({ publicKeys: [publicKey], maxAge: 60 });
+    const kept = await cached.permissions(token, 'acme');
+    asked = 0;
+    for (const forged of ['v4.public.a\r\nX-Injected: 1', 'v4.public.\u0100']) {
+      await expect(cached.authorize(forged, 'acme', CHECKS)).rejects.toBeInstanceOf(UnauthenticatedError);
+      await expect(cached.plans(forged, 'acme', [{ model: 'posts', action: 'index' }])).rejects.toBeInstanceOf(UnauthenticatedError);
+    }
+    expect(asked).toBe(0);
+    // Failing closed is for a Gatehouse that is away, not for one caller's bad token.
+    expect(await cached.permissions(token, 'acme')).toBe(kept);
   });
 });
