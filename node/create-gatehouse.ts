@@ -1,5 +1,6 @@
 import type { AuthorizeCheck, AuthorizePlan, AuthorizePlanRequest, AuthorizeResult } from '@gatehouse/engine/wire';
 import type { ResourcePolicy } from '@gatehouse/engine';
+import { authorizePlans, authorizeResults, type ExpectedAnswer } from './answer-shapes.js';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
 import { HttpClient, type Timeouts } from './http-client.js';
 import { connectMiddleware, fastifyHook } from './middleware.js';
@@ -65,13 +66,14 @@ export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, onUn
   const verifier = new TokenVerifier(http, publicKeys, now);
   const cache = new PermissionsCache(http, now, onUnavailable);
   const verifyToken = (token: string) => verifier.verify(token);
-  const askAuthorize = async (token: string, org: string, body: object) => (await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body })).body;
+  const askAuthorize = async <T>(token: string, org: string, body: object, expected: ExpectedAnswer<T>) =>
+    (await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body }, expected)).body;
   const permissionsOf = (token: string, caller: TokenCaller, org: string, options: PermissionsOptions = {}) =>
     cache.get(token, caller.sessionId, tenantPath(org), (options.maxAge ?? maxAge) * 1000);
   return {
     verifyToken,
-    authorize: async (token, org, checks) => ((await askAuthorize(token, org, { checks })) as { results: AuthorizeResult[] }).results,
-    plans: async (token, org, plans) => ((await askAuthorize(token, org, { plans })) as { plans: AuthorizePlan[] }).plans,
+    authorize: async (token, org, checks) => (await askAuthorize(token, org, { checks }, authorizeResults(checks.length))).results,
+    plans: async (token, org, plans) => (await askAuthorize(token, org, { plans }, authorizePlans(plans.length))).plans,
     permissions: async (token, org, options) => permissionsOf(token, await verifyToken(token), org, options),
     async policy(token, org, Policy) {
       const caller = await verifyToken(token);

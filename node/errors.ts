@@ -1,8 +1,10 @@
 /**
  * Why a call to Gatehouse gave no answer to use:
- * - `unavailable`: it could not be reached, or answered 429 or 5xx (or not with JSON);
+ * - `unavailable`: it could not be reached, or answered 429 or 5xx, a redirect (never followed), or
+ *   not the answer asked for (not JSON, the wrong shape, past 10 MiB);
  * - `timeout`: it took longer than the client's `timeout.connectMs` or `timeout.responseMs`;
- * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401);
+ * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401), or it
+ *   could not even be sent (characters no header carries);
  * - `forbidden`: the caller may not ask this (403);
  * - `invalid`: the request cannot be answered as asked, such as an organization that is not there
  *   for the caller (404) or a malformed check (422).
@@ -29,6 +31,9 @@ export class UnauthenticatedError extends GatehouseError {
   }
 }
 
+/** Whether a failed call found Gatehouse away (unreachable, slow or failing) rather than refusing. */
+export const isUnavailable = (error: unknown): boolean => error instanceof GatehouseError && (error.kind === 'unavailable' || error.kind === 'timeout');
+
 /** The kind of an HTTP answer that is not a success. */
 export function kindOfStatus(status: number): GatehouseErrorKind {
   if (status === 401) return 'unauthenticated';
@@ -43,7 +48,7 @@ export function kindOfStatus(status: number): GatehouseErrorKind {
  * slow Gatehouse, never a 500 and never an answer that lets the caller through.
  */
 export function serviceStatus(error: GatehouseError): number {
-  if (error.kind === 'unavailable' || error.kind === 'timeout') return 503;
+  if (isUnavailable(error)) return 503;
   return error.status ?? 404;
 }
 

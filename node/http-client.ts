@@ -2,12 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SERVICE_HEADER } from '@gatehouse/engine/wire';
-import { GatehouseError, kindOfStatus, UnauthenticatedError } from './errors.js';
+import { notTheAnswer, type ExpectedAnswer } from './answer-shapes.js';
+import { GatehouseError, isUnavailable, kindOfStatus, UnauthenticatedError } from './errors.js';
 
-export interface JsonResponse {
+export interface JsonResponse<T = unknown> {
   status: number;
   headers: IncomingHttpHeaders;
-  body: unknown;
+  /** The checked answer; `null` on a 304, where the kept answer stands. */
+  body: T;
 }
 
 export interface JsonRequest {
@@ -27,6 +29,15 @@ export interface Timeouts {
 }
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = { connectMs: 2_000, responseMs: 5_000 };
+
+// Gatehouse's largest answers (a hundred plans, a role's packed rules) stay far below this; a
+// body past it is not one of them, and held whole it could exhaust the service's memory (past
+// 512 MiB, Node cannot even make it a string and the process crashed).
+const MAX_ANSWER_MIB = 10;
+const MAX_ANSWER_BYTES = MAX_ANSWER_MIB * 1024 * 1024;
+
+// A PASETO token is printable ASCII; anything else cannot be sent as a header, nor be genuine.
+const SENDABLE_TOKEN = /^[!-~]+$/;
 
 /**
  * JSON over one keep-alive agent per client: every call to Gatehouse reuses open connections
@@ -73,10 +84,17 @@ export class HttpClient {
       };
       const fail = (error: Error) => settle(reject)(error instanceof GatehouseError ? error : unreachable(error));
       const req = request(url, { method, headers, agent: this.agent }, (res) => {
+        const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          chunks.push(chunk);
+          if (received <= MAX_ANSWER_BYTES) return;
+          fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with more than ${MAX_ANSWER_MIB} MiB.`, status));
+          req.destroy();
+        });
         res.on('end', () => {
-          const status = res.statusCode ?? 0;
           const text = Buffer.concat(chunks).toString('utf8');
           try {
             settle(resolve)({ status, headers: res.headers, body: text === '' ? null : JSON.parse(text) });
@@ -98,27 +116,39 @@ export class HttpClient {
   }
 
   /**
-   * The answer to a 2xx (or 304); anything else is a `GatehouseError` of its kind, a 401 an
-   * `UnauthenticatedError`.
+   * The answer to a 2xx whose body is `expected` (or a 304 to `ifNoneMatch`); anything else is a
+   * `GatehouseError` of its kind, a 401 an `UnauthenticatedError`.
    */
-  async json(request: JsonRequest): Promise<JsonResponse> {
-    let response: JsonResponse;
+  async json<T>(request: JsonRequest, expected: ExpectedAnswer<T>): Promise<JsonResponse<T>> {
+    // Refused before sending, and without marking Gatehouse unavailable: it is this caller's token.
+    if (request.token !== undefined && !SENDABLE_TOKEN.test(request.token)) throw new UnauthenticatedError('The token is not genuine or has expired.');
     try {
-      response = await this.send(request);
+      const response = await this.send(request);
+      const refusal = refusalOf(response, request, expected);
+      if (refusal) throw refusal;
+      this.unavailable = false;
+      return response as JsonResponse<T>;
     } catch (error) {
-      this.unavailable = true;
+      // A refusal of Gatehouse's own (401, 403, 404, 422) says it is there; anything else does not.
+      this.unavailable = isUnavailable(error);
       throw error;
     }
-    const kind = response.status >= 400 ? kindOfStatus(response.status) : null;
-    this.unavailable = kind === 'unavailable';
-    if (kind === 'unauthenticated') throw new UnauthenticatedError(messageOf(response.body));
-    if (kind !== null) throw new GatehouseError(kind, messageOf(response.body), response.status);
-    return response;
   }
 
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** Why an answer cannot be used, or null when it can. */
+function refusalOf(response: JsonResponse, { ifNoneMatch }: JsonRequest, expected: ExpectedAnswer<unknown>): GatehouseError | null {
+  const { status, body } = response;
+  if (status === 401) return new UnauthenticatedError(messageOf(body));
+  if (status >= 400) return new GatehouseError(kindOfStatus(status), messageOf(body), status);
+  if (status === 304) return ifNoneMatch === undefined ? new GatehouseError('unavailable', 'Gatehouse answered 304 to a request without an ETag.', 304) : null;
+  // Not followed: the bearer token would go along to wherever it points.
+  if (status >= 300) return new GatehouseError('unavailable', `Gatehouse answered ${status}, a redirect to ${response.headers.location ?? 'nowhere'}, which is not followed: is baseURL Gatehouse’s API?`, status);
+  return expected.is(body) ? null : notTheAnswer(status, expected);
 }
 
 /** A connection refused, reset or not resolved: its code says which (an `AggregateError` of several addresses has no message). */

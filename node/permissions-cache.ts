@@ -1,4 +1,5 @@
-import { GatehouseError } from './errors.js';
+import { PERMISSIONS } from './answer-shapes.js';
+import { isUnavailable } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
 /** `GET {t}/user-role`: what the caller holds in one organization. */
@@ -29,8 +30,6 @@ const KEPT = 10_000;
  */
 export type OnUnavailable = 'fail' | 'cached';
 
-const unreachable = (error: unknown) => error instanceof GatehouseError && (error.kind === 'unavailable' || error.kind === 'timeout');
-
 /**
  * Permissions answers kept per session and organization and revalidated by ETag: within `maxAge`
  * seconds of the last check an answer is used as is, after it Gatehouse is asked again with
@@ -53,14 +52,14 @@ export class PermissionsCache {
     if (fresh && (this.onUnavailable === 'cached' || !this.http.unavailable)) return kept.answer;
     let response;
     try {
-      response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag });
+      response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag }, PERMISSIONS);
     } catch (error) {
       // Kept through an outage, so its ETag revalidates it once Gatehouse is back.
-      if (!unreachable(error)) this.entries.delete(key);
+      if (!isUnavailable(error)) this.entries.delete(key);
       throw error;
     }
-    if (response.status === 304 && !kept) throw new GatehouseError('unavailable', 'Gatehouse answered 304 to a request without an ETag.', 304);
-    const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : (response.body as Permissions), checkedAt: this.now() };
+    // A 304 answers only the If-None-Match of a kept answer.
+    const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : response.body, checkedAt: this.now() };
     this.entries.delete(key);
     if (this.entries.size >= KEPT) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, entry);

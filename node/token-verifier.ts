@@ -1,6 +1,7 @@
 import { InspectFooter, PublicProtocol } from 'paseto';
 import { ImportPublicKeyFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
 import { footerKeyId } from '@gatehouse/engine/wire';
+import { KEY_LIST, notTheAnswer } from './answer-shapes.js';
 import { UnauthenticatedError } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
@@ -43,6 +44,8 @@ function callerOf(claims: Record<string, unknown>): TokenCaller | null {
   if ((grp !== null && typeof grp !== 'string') || typeof exp !== 'string') return null;
   return { userId, sessionId: sid, routeGroup: grp, expiresAt: new Date(exp) };
 }
+
+const importKey = async (id: string | null, key: string): Promise<PublishedKey> => ({ id, key: await v4.ImportPublicKey(key as `k4.public.${string}`) });
 
 /** Seconds the key list may be used for, from its `Cache-Control`. */
 function maxAgeOf(cacheControl: string | undefined): number {
@@ -96,16 +99,17 @@ export class TokenVerifier {
   }
 
   private async load(): Promise<KeyList> {
-    const { keys, maxAge } = this.givenKeys !== undefined ? { keys: this.givenKeys.map((key) => ({ id: null, key })), maxAge: Infinity } : await this.published();
-    return {
-      keys: await Promise.all(keys.map(async ({ id, key }) => ({ id, key: await v4.ImportPublicKey(key as `k4.public.${string}`) }))),
-      expiresAt: this.fetchedAt + maxAge * 1000,
-    };
+    const { keys, maxAge } = this.givenKeys !== undefined ? { keys: await Promise.all(this.givenKeys.map((key) => importKey(null, key))), maxAge: Infinity } : await this.published();
+    return { keys, expiresAt: this.fetchedAt + maxAge * 1000 };
   }
 
   /** `GET {baseURL}/public-key`: the listed keys, and for how many seconds the list may be used. */
-  private async published(): Promise<{ keys: { id: string | null; key: string }[]; maxAge: number }> {
-    const response = await this.http.json({ method: 'GET', path: 'public-key' });
-    return { keys: (response.body as { keys: { id: string; key: string }[] }).keys, maxAge: maxAgeOf(response.headers['cache-control']) };
+  private async published(): Promise<{ keys: PublishedKey[]; maxAge: number }> {
+    const response = await this.http.json({ method: 'GET', path: 'public-key' }, KEY_LIST);
+    // A listed key that does not import is Gatehouse's broken answer, not a token's fault.
+    const keys = await Promise.all(response.body.keys.map(({ id, key }) => importKey(id, key))).catch(() => {
+      throw notTheAnswer(response.status, KEY_LIST);
+    });
+    return { keys, maxAge: maxAgeOf(response.headers['cache-control']) };
   }
 }

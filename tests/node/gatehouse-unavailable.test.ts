@@ -1,9 +1,13 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
-import { createGatehouse, GatehouseError, type Gatehouse } from '@gatehouse/node';
+import { ResourcePolicy } from '@gatehouse/engine';
+import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
 import { startDataServer } from '../server/support/data-server.js';
+import { instant } from '../server/support/token-claims.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase } from './support.js';
 
@@ -91,5 +95,140 @@ describe('a Gatehouse that stops', () => {
     expect(answer.statusCode).toBe(503);
     expect(answer.json().message).toMatch(/^Gatehouse cannot be reached/);
     await app.close();
+  });
+});
+
+describe('a Gatehouse that answers what was not asked', () => {
+  let server: HttpServer;
+  let answer: (req: IncomingMessage, res: ServerResponse) => void;
+  let asked = 0;
+  let publicKey: PublicPaserk;
+  let token: string;
+  const clients: Gatehouse[] = [];
+  const client = (options: Omit<Parameters<typeof createGatehouse>[0], 'baseURL'> = {}) => {
+    const { port } = server.address() as { port: number };
+    const gatehouse = createGatehouse({ baseURL: `http://127.0.0.1:${port}/api`, ...options });
+    clients.push(gatehouse);
+    return gatehouse;
+  };
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const PERMISSIONS = { role: 'editor', permissions: ['posts.index'], abilities: { posts: { index: true } }, rules: [], organization: { id: 1, slug: 'acme' } };
+  class InvoicePolicy extends ResourcePolicy<object> {
+    static override resourceSlug = 'invoices';
+  }
+
+  /** Every public call, each settled as the error it threw (or its value). */
+  async function everyCall() {
+    const keyed = client({ publicKeys: [publicKey] });
+    const fetchingKeys = client();
+    const calls = {
+      verifyToken: () => fetchingKeys.verifyToken(token),
+      authorize: () => keyed.authorize(token, 'acme', CHECKS),
+      plans: () => keyed.plans(token, 'acme', [{ model: 'posts', action: 'index' }]),
+      permissions: () => keyed.permissions(token, 'acme'),
+      policy: () => keyed.policy(token, 'acme', InvoicePolicy),
+    };
+    const settled: Record<string, unknown> = {};
+    for (const [name, call] of Object.entries(calls)) settled[name] = await call().catch((error: unknown) => error);
+    return settled;
+  }
+
+  beforeAll(async () => {
+    const keys = await generateTokenKeyPair();
+    publicKey = keys.publicKey;
+    token = await signToken(await importTokenKeys(keys.secretKey), { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + 3_600_000)) });
+    server = createHttpServer((req, res) => {
+      asked += 1;
+      req.resume().on('end', () => answer(req, res));
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+  });
+
+  afterAll(() => {
+    for (const gatehouse of clients) gatehouse.close();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it.each([301, 302, 307, 204])('throws `unavailable` on a %i instead of reading it as the answer, and follows no redirect', async (status) => {
+    asked = 0;
+    answer = json(status, status === 204 ? '' : { message: 'Moved' }, { location: 'http://elsewhere.example/api/acme/authorize' });
+    for (const [call, error] of Object.entries(await everyCall())) {
+      expect(error, call).toBeInstanceOf(GatehouseError);
+      expect(error, call).toMatchObject({ kind: 'unavailable', status });
+    }
+    expect(asked).toBe(5);
+    answer = json(302, '', { location: 'http://elsewhere.example/api/acme/authorize' });
+    await expect(client({ publicKeys: [publicKey] }).authorize(token, 'acme', CHECKS)).rejects.toThrow('Gatehouse answered 302, a redirect to http://elsewhere.example/api/acme/authorize, which is not followed: is baseURL Gatehouse’s API?');
+  });
+
+  it('keeps no redirect as a permissions answer', async () => {
+    const cached = client({ publicKeys: [publicKey], maxAge: 60 });
+    answer = json(302, '', { location: 'http://elsewhere.example/' });
+    await expect(cached.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable', status: 302 });
+    answer = json(200, PERMISSIONS);
+    expect(await cached.permissions(token, 'acme')).toEqual(PERMISSIONS);
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['null', 'null'],
+    ['an empty object', {}],
+    ['an array', []],
+    ['the answer one level down', { data: { results: [{ allowed: true }], plans: [{ model: 'posts', action: 'index', kind: 'always' }], keys: [], ...PERMISSIONS } }],
+    ['fields of the wrong types', { results: 'yes', plans: 3, keys: 'k', role: 7, permissions: 'posts.*', abilities: [], rules: {}, organization: 'acme' }],
+    ['`allowed` as a string', { results: [{ allowed: 'false' }], plans: [{ model: 'posts', action: 'index', kind: 'sometimes' }], keys: [{ id: 1, key: 'k4.public.AAAA' }], ...PERMISSIONS, permissions: [7] }],
+    ['fewer answers than asked', { results: [], plans: [], keys: [{ key: 'k4.public.not-a-key' }], ...PERMISSIONS, organization: { id: '1' } }],
+  ])('throws `unavailable` on a 200 with %s, never a TypeError or the body passed on', async (_what, body) => {
+    answer = json(200, body);
+    for (const [call, error] of Object.entries(await everyCall())) {
+      expect(error, call).toBeInstanceOf(GatehouseError);
+      expect(error, call).toMatchObject({ kind: 'unavailable', status: 200 });
+      expect((error as Error).message, call).toMatch(/^Gatehouse answered 200 without /);
+    }
+  });
+
+  it('answers 503 from the middleware when the key list is malformed or names a key that is not one', async () => {
+    for (const keys of [{}, { keys: [{ id: keyId(publicKey), key: 'k4.public.AAAA' }] }]) {
+      answer = json(200, keys);
+      const middleware = client().express();
+      const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const res = { statusCode: 200, setHeader: () => undefined, end: (body: string) => resolve({ status: res.statusCode, body }) };
+        middleware({ headers: { authorization: `Bearer ${token}` } }, res, reject);
+      });
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.body).message).toMatch(/^Gatehouse answered 200 without /);
+    }
+  });
+
+  it('throws `unavailable` on an answer past 10 MiB instead of holding it all, however large', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"results": [{"allowed": true}], "padding": "');
+      for (let mib = 0; mib < 11 && !res.destroyed; mib += 1) res.write(' '.repeat(1024 * 1024));
+      res.end('"}');
+    };
+    const error = await client({ publicKeys: [publicKey] })
+      .authorize(token, 'acme', CHECKS)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatehouseError);
+    expect(error).toMatchObject({ kind: 'unavailable', status: 200, message: 'Gatehouse answered 200 with more than 10 MiB.' });
+  });
+
+  it('throws UnauthenticatedError for a token no header can carry, and still finds Gatehouse reachable', async () => {
+    answer = json(200, PERMISSIONS, { etag: '"1"' });
+    const cached = client({ publicKeys: [publicKey], maxAge: 60 });
+    const kept = await cached.permissions(token, 'acme');
+    asked = 0;
+    for (const forged of ['v4.public.a\r\nX-Injected: 1', 'v4.public.\u0100']) {
+      await expect(cached.authorize(forged, 'acme', CHECKS)).rejects.toBeInstanceOf(UnauthenticatedError);
+      await expect(cached.plans(forged, 'acme', [{ model: 'posts', action: 'index' }])).rejects.toBeInstanceOf(UnauthenticatedError);
+    }
+    expect(asked).toBe(0);
+    // Failing closed is for a Gatehouse that is away, not for one caller's bad token.
+    expect(await cached.permissions(token, 'acme')).toBe(kept);
   });
 });
