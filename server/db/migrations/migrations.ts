@@ -82,8 +82,10 @@ function alreadyApplied(migration: Migration, checksum: string): boolean {
   throw new ChangedMigrationError(migration.name);
 }
 
-// SQLSTATEs of a CREATE TABLE IF NOT EXISTS that lost a race with another process creating the same table.
-const CREATED_MEANWHILE = new Set(['23505', '42P07']);
+// SQLSTATEs of a CREATE TABLE IF NOT EXISTS that lost a race with another process creating the
+// same table: the table's name taken (42P07), or its row type's, which PostgreSQL reports as a
+// unique violation in its catalog (23505) or, as 18 does, as `type "..." already exists` (42710).
+const CREATED_MEANWHILE = new Set(['23505', '42P07', '42710']);
 
 async function createMigrationsTable(client: pg.Client): Promise<void> {
   await client
