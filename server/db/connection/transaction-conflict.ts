@@ -1,4 +1,4 @@
-import { StatementSkippedError } from './statement-skipped-error.js';
+import { sqlStateOf } from './statement-failure.js';
 
 // deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back so that a
 // concurrent one could go on. Nothing was wrong with the request; run again, it may well pass.
@@ -8,8 +8,4 @@ const CONFLICTS = new Set(['40P01', '40001']);
  * True when a statement failed because its transaction lost to a concurrent one, or did not run
  * because one before it in its batch did.
  */
-export function isTransactionConflict(error: unknown): boolean {
-  if (error instanceof StatementSkippedError) return isTransactionConflict(error.cause);
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && CONFLICTS.has(code);
-}
+export const isTransactionConflict = (error: unknown): boolean => CONFLICTS.has(sqlStateOf(error) ?? '');
