@@ -10,6 +10,12 @@ const ANSWERS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
 };
 
+/** An early refusal's `{message}` and its headers: JSON, and the connection closed after it, since the rest of the request is never read. */
+function closingAnswer(message: string): { body: string; headers: Record<string, string | number> } {
+  const body = JSON.stringify({ message });
+  return { body, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' } };
+}
+
 /** A server socket with the response it is writing, if any (Node's own handler reads the same field). */
 type HttpSocket = Duplex & { _httpMessage?: { headersSent: boolean } | null };
 
@@ -18,8 +24,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: HttpSock
   // Once a response to an earlier request on the socket has begun, an answer would corrupt it: close, as Node does.
   if (socket.writable && !socket._httpMessage?.headersSent) {
     const [status, message] = ANSWERS[error.code ?? ''] ?? [400, 'The request is malformed.'];
-    const body = JSON.stringify({ message });
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+    const { body, headers } = closingAnswer(message);
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     return;
   }
@@ -31,8 +37,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: HttpSock
  * Node would answer 417 with an empty body before Koa sees the request.
  */
 export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify({ message: 'The only expectation the server meets is Expect: 100-continue.' });
   // A body the client sends anyway is never read: on a kept connection it would pass for the next request.
-  response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  const { body, headers } = closingAnswer('The only expectation the server meets is Expect: 100-continue.');
+  response.writeHead(417, headers);
   response.end(body);
 }
