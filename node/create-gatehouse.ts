@@ -1,6 +1,7 @@
 import type { AuthorizeCheck, AuthorizePlan, AuthorizePlanRequest, AuthorizeResult } from '@gatehouse/engine/wire';
 import type { ResourcePolicy } from '@gatehouse/engine';
 import { authorizePlans, authorizeResults, type ExpectedAnswer } from './answer-shapes.js';
+import { clocksOf } from './clocks.js';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
 import { HttpClient, type Timeouts } from './http-client.js';
 import { connectMiddleware, fastifyHook } from './middleware.js';
@@ -15,8 +16,10 @@ export interface GatehouseOptions {
   publicKeys?: readonly string[];
   /** Seconds a permissions answer is used without asking Gatehouse again; default 0 (revalidate on every call). */
   maxAge?: number;
-  /** How long a call waits for Gatehouse before it throws a `timeout` error; default 2 s to connect, 5 s for the answer. */
+  /** How long a call waits for Gatehouse before it throws a `timeout` error; default 2 s for a connection, 5 s for the answer. */
   timeout?: Timeouts;
+  /** Connections kept open to Gatehouse at most; past them, calls wait in line for one (within `timeout.connectMs`). Default 32. */
+  maxConnections?: number;
   /**
    * Once a call finds Gatehouse unreachable or slow: `'fail'` (default) stops using kept permissions
    * answers until Gatehouse answers again; `'cached'` keeps using those younger than `maxAge`.
@@ -24,35 +27,50 @@ export interface GatehouseOptions {
   onUnavailable?: OnUnavailable;
   /**
    * This service's name (lower-case letters, digits, `-` and `_`), sent as `X-Gatehouse-Service`
-   * with every call: the decision log names it on the refusals of its `authorize` calls.
+   * with every call: the decision log names it on the refusals of its `authorize` calls. A name
+   * no header can carry (a line break) is a `GatehouseOptionError` from `createGatehouse`.
    */
   service?: string;
-  /** The clock, in milliseconds since the epoch, for cache ages, the key list's `max-age` and token expiry; default `Date.now`. */
+  /**
+   * A clock for tests, in milliseconds since the epoch, for token expiry and for ages (cached
+   * answers, the key list's `max-age`). Default: `Date.now` for expiry, and a monotonic clock for
+   * ages, which a step of the wall clock does not move.
+   */
   now?: () => number;
 }
 
-export interface PermissionsOptions {
+/** What every call that may ask Gatehouse takes. */
+export interface CallOptions {
+  /**
+   * Cancels the call (say when the request it serves was cancelled): it rejects with the signal's
+   * reason, as fetch does, frees its connection, and leaves the client's view of Gatehouse and its
+   * cache as they were. An aborted signal sends nothing.
+   */
+  signal?: AbortSignal;
+}
+
+export interface PermissionsOptions extends CallOptions {
   /** Seconds this call may use a kept answer without asking Gatehouse; default: the client's `maxAge`. */
   maxAge?: number;
 }
 
 export interface Gatehouse {
   /** The caller of a token, checked offline; an `UnauthenticatedError` for a forged or expired one. */
-  verifyToken(token: string): Promise<TokenCaller>;
+  verifyToken(token: string, options?: CallOptions): Promise<TokenCaller>;
   /**
    * `POST {t}/authorize`: each check as Gatehouse would answer its request. `org` is the tenant
    * path below `baseURL`: the organization's slug (`acme`), or `{group}/{org}`.
    */
-  authorize(token: string, org: string, checks: readonly AuthorizeCheck[]): Promise<AuthorizeResult[]>;
+  authorize(token: string, org: string, checks: readonly AuthorizeCheck[], options?: CallOptions): Promise<AuthorizeResult[]>;
   /** `POST {t}/authorize` with `plans`: which records of each model the caller may act on, for `planToSql`. */
-  plans(token: string, org: string, plans: readonly AuthorizePlanRequest[]): Promise<AuthorizePlan[]>;
+  plans(token: string, org: string, plans: readonly AuthorizePlanRequest[], options?: CallOptions): Promise<AuthorizePlan[]>;
   /**
    * Role, effective permissions and abilities in `org`, cached per session and organization and
    * revalidated by ETag once older than `maxAge` seconds (this call's, else the client's).
    */
   permissions(token: string, org: string, options?: PermissionsOptions): Promise<Permissions>;
-  /** A `ResourcePolicy` of the service's own, bound to the caller's permissions in `org`. */
-  policy<P extends ResourcePolicy<object>>(token: string, org: string, Policy: ServicePolicyClass<P>): Promise<P>;
+  /** A `ResourcePolicy` of the service's own, bound to the caller's permissions in `org` (as `permissions` gets them). */
+  policy<P extends ResourcePolicy<object>>(token: string, org: string, Policy: ServicePolicyClass<P>, options?: PermissionsOptions): Promise<P>;
   /** Express/Connect middleware: 401 without a genuine token, else `req.gatehouse`. */
   express(): ReturnType<typeof connectMiddleware>;
   /** A Fastify `onRequest` hook: 401 without a genuine token, else `request.gatehouse`. */
@@ -61,23 +79,26 @@ export interface Gatehouse {
   close(): void;
 }
 
-export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, onUnavailable = 'fail', service, now = Date.now }: GatehouseOptions): Gatehouse {
-  const http = new HttpClient(baseURL, timeout, service);
-  const verifier = new TokenVerifier(http, publicKeys, now);
-  const cache = new PermissionsCache(http, now, onUnavailable);
-  const verifyToken = (token: string) => verifier.verify(token);
-  const askAuthorize = async <T>(token: string, org: string, body: object, expected: ExpectedAnswer<T>) =>
-    (await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body }, expected)).body;
-  const permissionsOf = (token: string, caller: TokenCaller, org: string, options: PermissionsOptions = {}) =>
-    cache.get(token, caller.sessionId, tenantPath(org), (options.maxAge ?? maxAge) * 1000);
+export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, maxConnections, onUnavailable = 'fail', service, now }: GatehouseOptions): Gatehouse {
+  const http = new HttpClient({ baseURL, timeouts: timeout, service, maxConnections });
+  const clocks = clocksOf(now);
+  const verifier = new TokenVerifier(http, publicKeys, clocks);
+  const cache = new PermissionsCache(http, clocks.monotonic, onUnavailable);
+  const verifyToken = (token: string, options: CallOptions = {}) => verifier.verify(token, options.signal);
+  const askAuthorize = async <T>(token: string, org: string, body: object, expected: ExpectedAnswer<T>, { signal }: CallOptions = {}) =>
+    (await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body, signal }, expected)).body;
+  const permissionsOf = async (token: string, org: string, options: PermissionsOptions = {}) => {
+    const caller = await verifyToken(token, options);
+    return { caller, permissions: await cache.get(token, caller.sessionId, tenantPath(org), (options.maxAge ?? maxAge) * 1000, options.signal) };
+  };
   return {
     verifyToken,
-    authorize: async (token, org, checks) => (await askAuthorize(token, org, { checks }, authorizeResults(checks.length))).results,
-    plans: async (token, org, plans) => (await askAuthorize(token, org, { plans }, authorizePlans(plans.length))).plans,
-    permissions: async (token, org, options) => permissionsOf(token, await verifyToken(token), org, options),
-    async policy(token, org, Policy) {
-      const caller = await verifyToken(token);
-      return bindPolicy(Policy, caller, await permissionsOf(token, caller, org));
+    authorize: async (token, org, checks, options) => (await askAuthorize(token, org, { checks }, authorizeResults(checks.length), options)).results,
+    plans: async (token, org, plans, options) => (await askAuthorize(token, org, { plans }, authorizePlans(plans.length), options)).plans,
+    permissions: async (token, org, options) => (await permissionsOf(token, org, options)).permissions,
+    async policy(token, org, Policy, options) {
+      const { caller, permissions } = await permissionsOf(token, org, options);
+      return bindPolicy(Policy, caller, permissions);
     },
     express: () => connectMiddleware(verifyToken),
     fastify: () => fastifyHook(verifyToken),

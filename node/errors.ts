@@ -1,8 +1,10 @@
 /**
  * Why a call to Gatehouse gave no answer to use:
- * - `unavailable`: it could not be reached, or answered 429 or 5xx, a redirect (never followed), or
- *   not the answer asked for (not JSON, the wrong shape, past 10 MiB);
- * - `timeout`: it took longer than the client's `timeout.connectMs` or `timeout.responseMs`;
+ * - `unavailable`: it could not be reached, closed the connection before the whole answer arrived,
+ *   or answered 429 or 5xx, a redirect (never followed), or not the answer asked for (not JSON, the
+ *   wrong shape, past 10 MiB);
+ * - `timeout`: it took longer than the client's `timeout.connectMs` (waiting for a connection,
+ *   queued ones included) or `timeout.responseMs`;
  * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401), or it
  *   could not even be sent (characters no header carries);
  * - `forbidden`: the caller may not ask this (403);
@@ -28,6 +30,18 @@ export class GatehouseError extends Error {
 export class UnauthenticatedError extends GatehouseError {
   constructor(message = 'Unauthenticated.') {
     super('unauthenticated', message, 401);
+  }
+}
+
+/** An option of `createGatehouse` that could never work, refused when the client is made rather than on every call. */
+export class GatehouseOptionError extends TypeError {
+  constructor(
+    readonly option: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = new.target.name;
   }
 }
 

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, validateHeaderValue } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SERVICE_HEADER } from '@gatehouse/engine/wire';
 import { notTheAnswer, type ExpectedAnswer } from './answer-shapes.js';
-import { GatehouseError, isUnavailable, kindOfStatus, UnauthenticatedError } from './errors.js';
+import { isAbortOf } from './abortable.js';
+import { GatehouseError, GatehouseOptionError, isUnavailable, kindOfStatus, UnauthenticatedError } from './errors.js';
 
 export interface JsonResponse<T = unknown> {
   status: number;
@@ -18,17 +19,33 @@ export interface JsonRequest {
   token?: string;
   body?: unknown;
   ifNoneMatch?: string;
+  /** Cancels the call: it rejects with the signal's reason, as fetch does. */
+  signal?: AbortSignal;
 }
 
 /** How long a call waits for Gatehouse, in milliseconds. */
 export interface Timeouts {
-  /** For the TCP connection to open, when no kept-alive one is free; default 2,000. */
+  /**
+   * For a connection: a kept-alive one to come free (past `maxConnections`, the call waits in
+   * line) or a new one to open; default 2,000.
+   */
   connectMs?: number;
   /** From the request being sent to the whole answer having arrived; default 5,000. */
   responseMs?: number;
 }
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = { connectMs: 2_000, responseMs: 5_000 };
+
+/** Connections a client keeps open to Gatehouse at most; further calls wait for one to come free. */
+export const DEFAULT_MAX_CONNECTIONS = 32;
+
+export interface HttpClientOptions {
+  baseURL: string;
+  timeouts?: Timeouts;
+  /** The asking service's name, sent with every call as `X-Gatehouse-Service`. */
+  service?: string;
+  maxConnections?: number;
+}
 
 // Gatehouse's largest answers (a hundred plans, a role's packed rules) stay far below this; a
 // body past it is not one of them, and held whole it could exhaust the service's memory (past
@@ -41,49 +58,70 @@ const SENDABLE_TOKEN = /^[!-~]+$/;
 
 /**
  * JSON over one keep-alive agent per client: every call to Gatehouse reuses open connections
- * instead of paying for a TCP (and TLS) handshake each time. Every call gives up after its
- * timeouts, and the client remembers whether the last call reached Gatehouse.
+ * instead of paying for a TCP (and TLS) handshake each time, and at most `maxConnections` are
+ * open, so a hung Gatehouse cannot make the service open a socket per waiting call. Every call
+ * gives up after its timeouts, and the client remembers whether the last call reached Gatehouse.
  */
 export class HttpClient {
   private readonly base: URL;
   private readonly agent: HttpAgent;
   private readonly timeouts: Required<Timeouts>;
+  private readonly maxConnections: number;
   /** Sent with every call: the asking service's name (`X-Gatehouse-Service`), when it gave one. */
   private readonly sentHeaders: Readonly<Record<string, string>>;
   /** Whether the last call found Gatehouse unreachable, slow or failing (`unavailable`, `timeout`). */
   unavailable = false;
 
-  constructor(baseURL: string, timeouts: Timeouts = {}, service?: string) {
+  constructor({ baseURL, timeouts = {}, service, maxConnections = DEFAULT_MAX_CONNECTIONS }: HttpClientOptions) {
+    if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new GatehouseOptionError('maxConnections', `The maxConnections option must be a whole number of at least 1, not ${maxConnections}.`);
     this.base = new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
-    this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    const agentOptions = { keepAlive: true, maxSockets: maxConnections };
+    this.agent = this.base.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
-    this.sentHeaders = service === undefined ? {} : { [SERVICE_HEADER]: service };
+    this.maxConnections = maxConnections;
+    this.sentHeaders = service === undefined ? {} : { [SERVICE_HEADER]: sendableService(service) };
   }
 
-  private send({ method, path, token, body, ifNoneMatch }: JsonRequest): Promise<JsonResponse> {
+  /** One request, and on a kept-alive connection Gatehouse had closed meanwhile, one more for a GET. */
+  private send(request: JsonRequest, mayRetry = request.method === 'GET'): Promise<JsonResponse> {
+    const { method, path, token, body, ifNoneMatch, signal } = request;
+    // Nothing is sent for a call cancelled already.
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { ...this.sentHeaders, accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const { connectMs, responseMs } = this.timeouts;
     return new Promise((resolve, reject) => {
+      let settled = false;
       let timer: NodeJS.Timeout | undefined;
-      const giveUp = (ms: number, what: string) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          reject(new GatehouseError('timeout', `Gatehouse did not ${what} within ${ms} ms.`));
-          req.destroy();
-        }, ms);
-      };
+      // What the call waits for, said when it times out: first a connection, as it may be in line for one.
+      let late = `No connection to Gatehouse came free within ${connectMs} ms (maxConnections: ${this.maxConnections}, all in use).`;
       const settle = <T>(then: (value: T) => void) => (value: T) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
         then(value);
       };
       const fail = (error: Error) => settle(reject)(error instanceof GatehouseError ? error : unreachable(error));
-      const req = request(url, { method, headers, agent: this.agent }, (res) => {
+      const giveUp = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          fail(new GatehouseError('timeout', late));
+          req.destroy();
+        }, ms);
+      };
+      const abort = () => {
+        settle(reject)(signal!.reason as Error);
+        req.destroy();
+      };
+      let answering = false;
+      const req = send(url, { method, headers, agent: this.agent }, (res) => {
+        answering = true;
         const status = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         let received = 0;
@@ -102,22 +140,35 @@ export class HttpClient {
             fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with a body that is not JSON.`, status));
           }
         });
-        res.on('error', fail);
+        res.on('error', (error) => fail(new GatehouseError('unavailable', `Gatehouse answered ${status} but closed the connection before the whole answer arrived.`, status, { cause: error })));
       });
+      // Waiting in line for a connection counts against connectMs, like opening one.
+      giveUp(connectMs);
       req.on('socket', (socket) => {
+        const awaitAnswer = () => {
+          late = `Gatehouse did not answer within ${responseMs} ms.`;
+          giveUp(responseMs);
+        };
         // A kept-alive socket is already connected: only the answer is waited for.
-        if (!socket.connecting) return giveUp(responseMs, 'answer');
-        giveUp(connectMs, 'accept the connection');
-        socket.once('connect', () => giveUp(responseMs, 'answer'));
+        if (!socket.connecting) return awaitAnswer();
+        late = `Gatehouse did not accept the connection within ${connectMs} ms.`;
+        socket.once('connect', awaitAnswer);
       });
-      req.on('error', fail);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // Gatehouse closed an idle kept-alive connection as this request went out on it: a GET
+        // changes nothing, so it is asked once more on a new connection; anything else is not.
+        if (!settled && mayRetry && !answering && req.reusedSocket && STALE_CONNECTION.has(error.code ?? '')) return settle(resolve)(this.send(request, false));
+        fail(error);
+      });
+      signal?.addEventListener('abort', abort, { once: true });
       req.end(payload);
     });
   }
 
   /**
    * The answer to a 2xx whose body is `expected` (or a 304 to `ifNoneMatch`); anything else is a
-   * `GatehouseError` of its kind, a 401 an `UnauthenticatedError`.
+   * `GatehouseError` of its kind, a 401 an `UnauthenticatedError`; a cancelled call rejects with
+   * its signal's reason.
    */
   async json<T>(request: JsonRequest, expected: ExpectedAnswer<T>): Promise<JsonResponse<T>> {
     // Refused before sending, and without marking Gatehouse unavailable: it is this caller's token.
@@ -129,8 +180,9 @@ export class HttpClient {
       this.unavailable = false;
       return response as JsonResponse<T>;
     } catch (error) {
-      // A refusal of Gatehouse's own (401, 403, 404, 422) says it is there; anything else does not.
-      this.unavailable = isUnavailable(error);
+      // A refusal of Gatehouse's own (401, 403, 404, 422) says it is there; anything else does not,
+      // and a cancelled call says nothing about it either way.
+      if (!isAbortOf(error, request.signal)) this.unavailable = isUnavailable(error);
       throw error;
     }
   }
@@ -138,6 +190,19 @@ export class HttpClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+// The errors of writing to a connection the other end has closed.
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/** `service` as a header value, or the option's error: a line break would fail every call, or split the header. */
+function sendableService(service: string): string {
+  try {
+    validateHeaderValue(SERVICE_HEADER, service);
+  } catch (error) {
+    throw new GatehouseOptionError('service', `The service option ${JSON.stringify(service)} cannot be sent as the ${SERVICE_HEADER} header: it holds a line break or another character headers do not carry.`, { cause: error });
+  }
+  return service;
 }
 
 /** Why an answer cannot be used, or null when it can. */

@@ -1,3 +1,4 @@
+import { isAbortOf } from './abortable.js';
 import { PERMISSIONS } from './answer-shapes.js';
 import { isUnavailable } from './errors.js';
 import type { HttpClient } from './http-client.js';
@@ -41,21 +42,23 @@ export class PermissionsCache {
 
   constructor(
     private readonly http: HttpClient,
+    /** A monotonic clock, in milliseconds: an answer's age does not jump when the wall clock is stepped. */
     private readonly now: () => number,
     private readonly onUnavailable: OnUnavailable,
   ) {}
 
-  async get(token: string, sessionId: string, tenantPath: string, maxAgeMs: number): Promise<Permissions> {
+  async get(token: string, sessionId: string, tenantPath: string, maxAgeMs: number, signal?: AbortSignal): Promise<Permissions> {
     const key = `${sessionId} ${tenantPath}`;
     const kept = this.entries.get(key);
     const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;
     if (fresh && (this.onUnavailable === 'cached' || !this.http.unavailable)) return kept.answer;
     let response;
     try {
-      response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag }, PERMISSIONS);
+      response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag, signal }, PERMISSIONS);
     } catch (error) {
-      // Kept through an outage, so its ETag revalidates it once Gatehouse is back.
-      if (!isUnavailable(error)) this.entries.delete(key);
+      // Kept through an outage, so its ETag revalidates it once Gatehouse is back, and through a
+      // cancelled call, which says nothing about the answer other callers use.
+      if (!isUnavailable(error) && !isAbortOf(error, signal)) this.entries.delete(key);
       throw error;
     }
     // A 304 answers only the If-None-Match of a kept answer.

@@ -1,7 +1,9 @@
 import { InspectFooter, PublicProtocol } from 'paseto';
 import { ImportPublicKeyFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
 import { footerKeyId } from '@gatehouse/engine/wire';
+import { abortable } from './abortable.js';
 import { KEY_LIST, notTheAnswer } from './answer-shapes.js';
+import type { Clocks } from './clocks.js';
 import { UnauthenticatedError } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
@@ -23,7 +25,7 @@ interface PublishedKey {
   key: PublicKey;
 }
 
-/** The key list as last fetched, and until when it may be used. */
+/** The key list as last fetched, and until when it may be used (on the monotonic clock). */
 interface KeyList {
   keys: PublishedKey[];
   expiresAt: number;
@@ -67,18 +69,20 @@ export class TokenVerifier {
   constructor(
     private readonly http: HttpClient,
     private readonly givenKeys: readonly string[] | undefined,
-    private readonly now: () => number,
+    private readonly clocks: Clocks,
   ) {}
 
-  async verify(token: string): Promise<TokenCaller> {
+  /** The caller of `token`; a cancelled `signal` gives up waiting for the key list, which is still fetched for other callers. */
+  async verify(token: string, signal?: AbortSignal): Promise<TokenCaller> {
+    signal?.throwIfAborted();
     const kid = footerKeyId(() => InspectFooter(token));
-    let { keys } = await this.currentKeys();
-    if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && this.now() - this.fetchedAt > KEY_REFETCH_AFTER_MS) {
-      ({ keys } = await this.currentKeys(true));
+    let { keys } = await abortable(this.currentKeys(), signal);
+    if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && this.clocks.monotonic() - this.fetchedAt > KEY_REFETCH_AFTER_MS) {
+      ({ keys } = await abortable(this.currentKeys(true), signal));
     }
     const candidates = keys.filter((key) => kid === null || key.id === null || key.id === kid);
     for (const { key } of candidates) {
-      const caller = await v4.Verify(key, token, { now: new Date(this.now()) }).then(
+      const caller = await v4.Verify(key, token, { now: new Date(this.clocks.wall()) }).then(
         (result) => callerOf(result.claims),
         () => null,
       );
@@ -89,8 +93,8 @@ export class TokenVerifier {
 
   private currentKeys(refresh = false): Promise<KeyList> {
     if (this.loading) return this.loading;
-    if (this.list && !refresh && this.now() < this.list.expiresAt) return Promise.resolve(this.list);
-    this.fetchedAt = this.now();
+    if (this.list && !refresh && this.clocks.monotonic() < this.list.expiresAt) return Promise.resolve(this.list);
+    this.fetchedAt = this.clocks.monotonic();
     // A failed fetch is tried again on the next token; an expired list is not used meanwhile.
     this.loading = this.load()
       .then((list) => (this.list = list))

@@ -1,0 +1,245 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { once } from 'node:events';
+import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
+import { instant } from '../server/support/token-claims.js';
+
+// @gatehouse/node against a Gatehouse that misbehaves at the connection: cancelled calls, a
+// hung server, answers cut off, idle connections closed under a request, and a stepped clock.
+
+type Answer = (req: IncomingMessage, res: ServerResponse) => void;
+
+const CHECKS = [{ model: 'posts', action: 'index' }] as const;
+const PERMISSIONS = { role: 'editor', permissions: ['posts.index'], abilities: { posts: { index: true } }, rules: [], organization: { id: 1, slug: 'acme' } };
+const USER_ROLE = 'GET /api/acme/user-role';
+const AUTHORIZE = 'POST /api/acme/authorize';
+const PUBLIC_KEY = 'GET /api/public-key';
+
+let server: Server;
+let publicKey: PublicPaserk;
+let token: string;
+/** How the fake Gatehouse answers each `METHOD /path`; anything else is a 404. */
+let answers: Record<string, Answer> = {};
+/** The requests it received, as `METHOD /path`. */
+let asked: string[] = [];
+/** The connections opened since the test began that are still open, and the most there were at once. */
+let openConnections = new Set<Socket>();
+let mostConnections = 0;
+const clients: Gatehouse[] = [];
+
+const json =
+  (body: unknown, headers: Record<string, string> = {}): Answer =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+// Requests the fake Gatehouse keeps unanswered, and a wait for the next one to arrive.
+const held: ServerResponse[] = [];
+let wake: (() => void) | undefined;
+const hold: Answer = (_req, res) => {
+  held.push(res);
+  wake?.();
+};
+async function nextHeld(): Promise<ServerResponse> {
+  while (held.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+  return held.shift()!;
+}
+
+function client(options: Omit<GatehouseOptions, 'baseURL'> = {}): Gatehouse {
+  const { port } = server.address() as { port: number };
+  const gatehouse = createGatehouse({ baseURL: `http://127.0.0.1:${port}/api`, ...options });
+  clients.push(gatehouse);
+  return gatehouse;
+}
+
+beforeAll(async () => {
+  const keys = await generateTokenKeyPair();
+  publicKey = keys.publicKey;
+  token = await signToken(await importTokenKeys(keys.secretKey), { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + 86_400_000)) });
+  server = createServer((req, res) => {
+    const route = `${req.method} ${new URL(req.url!, 'http://gatehouse').pathname}`;
+    asked.push(route);
+    const answer = answers[route] ?? ((_, response) => response.writeHead(404).end('{"message":"Not found."}'));
+    req.resume().on('end', () => answer(req, res));
+  });
+  // Kept-alive connections stay open for the whole file, so every one a client opened is counted at once.
+  server.keepAliveTimeout = 600_000;
+  server.on('connection', (socket: Socket) => {
+    openConnections.add(socket);
+    mostConnections = Math.max(mostConnections, openConnections.size);
+    socket.on('close', () => openConnections.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+});
+
+afterEach(() => {
+  for (const gatehouse of clients.splice(0)) gatehouse.close();
+  for (const res of held.splice(0)) res.destroy();
+  answers = {};
+  asked = [];
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+describe('a call cancelled by its AbortSignal', () => {
+  it('rejects with the reason, sends nothing when aborted already, frees its connection and keeps the cache and Gatehouse reachable', async () => {
+    answers = { [USER_ROLE]: json(PERMISSIONS, { etag: '"1"' }), [AUTHORIZE]: hold };
+    // One connection: a call that kept it after being cancelled would leave the next one waiting in vain.
+    const gatehouse = client({ publicKeys: [publicKey], maxAge: 60, maxConnections: 1 });
+    const kept = await gatehouse.permissions(token, 'acme');
+
+    const reason = new Error('The service’s own caller went away.');
+    await expect(gatehouse.authorize(token, 'acme', CHECKS, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(gatehouse.plans(token, 'acme', [{ model: 'posts', action: 'index' }], { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(gatehouse.permissions(token, 'acme', { maxAge: 0, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(asked).toEqual([USER_ROLE]);
+
+    const controller = new AbortController();
+    const authorizing = gatehouse.authorize(token, 'acme', CHECKS, { signal: controller.signal });
+    await nextHeld();
+    controller.abort();
+    const error = await authorizing.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error).toMatchObject({ name: 'AbortError' });
+
+    // A revalidation cancelled in flight: the kept answer stays, for this caller and the next.
+    answers[USER_ROLE] = hold;
+    const revalidation = new AbortController();
+    const revalidating = gatehouse.permissions(token, 'acme', { maxAge: 0, signal: revalidation.signal });
+    await nextHeld();
+    revalidation.abort(reason);
+    await expect(revalidating).rejects.toBe(reason);
+    // Failing closed (the default) would ask, and throw, had a cancellation counted as Gatehouse away.
+    const before = asked.length;
+    expect(await gatehouse.permissions(token, 'acme')).toBe(kept);
+    expect(asked).toHaveLength(before);
+
+    // The only connection came free: the next call is answered, and revalidates the kept answer by its ETag.
+    answers[USER_ROLE] = (req, res) => (req.headers['if-none-match'] === '"1"' ? res.writeHead(304, { etag: '"1"' }).end() : json(PERMISSIONS)(req, res));
+    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toBe(kept);
+  });
+
+  it('gives up waiting for the key list for the cancelled caller only', async () => {
+    answers = { [PUBLIC_KEY]: hold };
+    const gatehouse = client();
+    const controller = new AbortController();
+    const cancelled = gatehouse.verifyToken(token, { signal: controller.signal });
+    const waiting = gatehouse.verifyToken(token);
+    const list = await nextHeld();
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+    json({ keys: [{ id: keyId(publicKey), key: publicKey }] })(undefined as never, list);
+    expect(await waiting).toMatchObject({ userId: 7 });
+    await expect(gatehouse.verifyToken(token, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('connections to Gatehouse', () => {
+  it(`opens at most maxConnections (default ${DEFAULT_MAX_CONNECTIONS}) for 100 concurrent calls: the others wait in line`, async () => {
+    answers = { [AUTHORIZE]: json({ results: [{ allowed: true }] }) };
+    openConnections = new Set();
+    mostConnections = 0;
+    const gatehouse = client();
+    const results = await Promise.all(Array.from({ length: 100 }, () => gatehouse.authorize(token, 'acme', CHECKS)));
+    expect(results.every(([result]) => result?.allowed === true)).toBe(true);
+    expect(asked).toHaveLength(100);
+    expect(mostConnections).toBe(32);
+    expect(DEFAULT_MAX_CONNECTIONS).toBe(32);
+  });
+
+  it('counts the time a call waits in line against timeout.connectMs', async () => {
+    answers = { [AUTHORIZE]: hold };
+    const gatehouse = client({ maxConnections: 1, timeout: { connectMs: 500, responseMs: 600_000 } });
+    const first = gatehouse.authorize(token, 'acme', CHECKS).catch((caught: unknown) => caught);
+    await nextHeld();
+    const error = await gatehouse.authorize(token, 'acme', CHECKS).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatehouseError);
+    expect(error).toMatchObject({ kind: 'timeout', message: 'No connection to Gatehouse came free within 500 ms (maxConnections: 1, all in use).' });
+    gatehouse.close();
+    expect(await first).toMatchObject({ kind: 'unavailable' });
+  });
+
+  it('says an answer was cut off, not that Gatehouse cannot be reached, and does not ask again', async () => {
+    const cutOff: Answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"results": [', () => res.socket!.destroy());
+    };
+    answers = { [AUTHORIZE]: cutOff, [USER_ROLE]: cutOff };
+    const gatehouse = client({ publicKeys: [publicKey] });
+    const expected = { kind: 'unavailable', status: 200, message: 'Gatehouse answered 200 but closed the connection before the whole answer arrived.' };
+    await expect(gatehouse.authorize(token, 'acme', CHECKS)).rejects.toMatchObject(expected);
+    await expect(gatehouse.permissions(token, 'acme')).rejects.toMatchObject(expected);
+    expect(asked).toEqual([AUTHORIZE, USER_ROLE]);
+  });
+
+  it('asks a GET once more on a new connection when Gatehouse closed the kept-alive one under it, and never a POST', async () => {
+    // The second request on each connection finds it closed, as when Gatehouse's idle timeout ends it just as a request goes out.
+    const served = new WeakMap<Socket, number>();
+    const secondDropped =
+      (answer: Answer): Answer =>
+      (req, res) => {
+        served.set(req.socket, (served.get(req.socket) ?? 0) + 1);
+        if (served.get(req.socket) === 2) return void req.socket.destroy();
+        answer(req, res);
+      };
+    answers = { [USER_ROLE]: secondDropped(json(PERMISSIONS)), [AUTHORIZE]: secondDropped(json({ results: [{ allowed: true }] })) };
+    const reading = client({ publicKeys: [publicKey], maxConnections: 1 });
+    for (let call = 0; call < 2; call += 1) expect(await reading.permissions(token, 'acme')).toEqual(PERMISSIONS);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE, USER_ROLE]);
+
+    asked = [];
+    const writing = client({ maxConnections: 1 });
+    await writing.authorize(token, 'acme', CHECKS);
+    await expect(writing.authorize(token, 'acme', CHECKS)).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Gatehouse cannot be reached \((ECONNRESET|EPIPE)\)\.$/) });
+    expect(asked).toEqual([AUTHORIZE, AUTHORIZE]);
+  });
+});
+
+describe('options', () => {
+  it('refuses a service name no header can carry when the client is made, naming the option', () => {
+    for (const service of ['billing\r\nX-Injected: 1', 'billing\n', 'bill\u0000ing']) {
+      const error = (() => {
+        try {
+          return client({ service });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(GatehouseOptionError);
+      expect(error).toMatchObject({ option: 'service', message: `The service option ${JSON.stringify(service)} cannot be sent as the X-Gatehouse-Service header: it holds a line break or another character headers do not carry.` });
+    }
+    expect(() => client({ maxConnections: 0 })).toThrow(GatehouseOptionError);
+    expect(client({ service: 'billing' })).toBeDefined();
+  });
+});
+
+describe('a stepped wall clock', () => {
+  it('neither expires nor prolongs kept answers and the key list: their ages are monotonic', async () => {
+    answers = { [USER_ROLE]: json(PERMISSIONS, { etag: '"1"' }), [PUBLIC_KEY]: json({ keys: [{ id: keyId(publicKey), key: publicKey }] }) };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.now();
+      const gatehouse = client({ maxAge: 60 });
+      const kept = await gatehouse.permissions(token, 'acme');
+      expect(asked).toEqual([PUBLIC_KEY, USER_ROLE]);
+      // An hour ahead: the answer (60 s) and the key list (300 s) would both have run out.
+      vi.setSystemTime(start + 3_600_000);
+      expect(await gatehouse.permissions(token, 'acme')).toBe(kept);
+      expect(asked).toEqual([PUBLIC_KEY, USER_ROLE]);
+      await gatehouse.permissions(token, 'acme', { maxAge: 0 });
+      // And back: the answer just checked would look younger than 0 s, so even `maxAge: 0` would not ask.
+      vi.setSystemTime(start);
+      await gatehouse.permissions(token, 'acme', { maxAge: 0 });
+      expect(asked).toEqual([PUBLIC_KEY, USER_ROLE, USER_ROLE, USER_ROLE]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
