@@ -29,8 +29,8 @@ export async function openDatabaseTarget(env: Environment = readEnvironment()): 
     return { ownerUrl: env.DATABASE_URL, embedded: false, stop: async () => {} };
   }
   const cluster = await startEmbeddedCluster({ dataDir: embeddedDataDir(env), persistent: true, attach: true, port: env.GATEHOUSE_PG_PORT || undefined });
-  const pg = await import('pg');
-  const admin = new pg.default.Client({ connectionString: cluster.url() });
+  const { OwnClient } = await import('../db/connection/own-client.js');
+  const admin = new OwnClient({ connectionString: cluster.url() });
   await admin.connect();
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);

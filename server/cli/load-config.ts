@@ -24,7 +24,7 @@ export function findConfigFile(explicit: string | undefined, cwd = process.cwd()
 }
 
 /**
- * Imports a config file and validates its default export with the config schema. Every problem
+ * Imports a config file and validates its default export (awaited when it is a promise) with the config schema. Every problem
  * is one ConfigError line naming the file and the key; the migrations and policy tests folders
  * are resolved against the file's own folder.
  */
@@ -32,7 +32,10 @@ export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
   let module: { default?: unknown };
   try {
     await prepareImport(path);
-    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    const imported = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    // A promise is awaited at once: its rejection is handled before Node, once the import's
+    // microtasks are done, would report it unhandled (a stack trace and exit code 1).
+    module = { default: await imported.default };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const syntax = await syntaxErrorLocation(path);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createServer, type GatehouseServer } from '../../server/create-server.js';
 import { Api } from '../server/support/http-client.js';
-import { runCli, runCliOnTerminal, type CliRun } from '../../harness/cli.js';
+import { ROOT, runCli, runCliOnTerminal, type CliRun } from '../../harness/cli.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
 import { gatehouseInProcess, gatehouseRun } from '../support/gatehouse-in-process.js';
 import { queryOnce } from '../support/query.js';
@@ -104,7 +104,7 @@ afterAll(async () => {
 const UNDECLARED_OWN = 'The permission posts.update:own names the condition own, which the posts policy does not declare (it declares no record conditions).';
 
 const COMMANDS: Record<string, string[]> = {
-  'user create': ['--email <email>', '--name <name>', '--password <password>', '--permissions <list>'],
+  'user create': ['--email <email>', '--name <name>', '--password <password>', '--permissions <list>', '--config <file>'],
   'org create': ['--name <name>', '--slug <slug>', '--owner <email>', '--group <name>', '--config <file>'],
   'member add': ['--org <slug>', '--email <email>', '--role <role-slug>', '--group <name>', '--config <file>'],
   'member permissions': ['--org <slug>', '--email <email>', '--grant <list>', '--deny <list>', '--clear <list>', '--group <name>'],
@@ -144,6 +144,18 @@ describe('user create', () => {
       { email: ada, permissions: ['*'] },
       { email: ed, permissions: [] },
     ]);
+  });
+
+  it('checks conditioned permissions against the models of --config, as role and member commands do', async () => {
+    const [typo, own] = [newEmail('typo'), newEmail('own')];
+    const demo = join(ROOT, 'policies', 'gatehouse.config.ts');
+    expect(await gatehouse('user', 'create', '--email', typo, '--name', 'Typo', '--password', PASSWORD, '--permissions', 'posts.update:nosuch', '--config', demo)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'The permission posts.update:nosuch names the condition nosuch, which the posts policy does not declare (it declares own, published, visible).\n',
+    });
+    succeeded(await gatehouse('user', 'create', '--email', own, '--name', 'Own', '--password', PASSWORD, '--permissions', 'posts.update:own', '--config', demo));
+    expect(await sql('SELECT email, permissions FROM users WHERE email = ANY ($1)', [[typo, own]])).toEqual([{ email: own, permissions: ['posts.update:own'] }]);
   });
 
   it('reads the password from one line of standard input when --password is left out', async () => {
@@ -332,6 +344,7 @@ describe('bad input: one line naming the problem, exit 1, nothing applied', () =
     [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.update:own'], UNDECLARED_OWN],
     [['role', 'permissions', acme, auditor, '--grant', 'posts.update:own'], UNDECLARED_OWN],
     [['member', 'permissions', acme, ed, '--deny', 'posts.update:own'], UNDECLARED_OWN],
+    [['user', 'create', '--email', 'cond@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts.update:own'], UNDECLARED_OWN],
   ];
 
   it('for each case, and the tables keep their rows', async () => {

@@ -154,6 +154,18 @@ describe('gatehouse migrate', () => {
 });
 
 describe('gatehouse migrate --config', () => {
+  // Node reports a rejection nothing handles by the end of the import as an uncaught error.
+  it('refuses a config whose default export is a rejected promise in one line, exit 1, no stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-config-'));
+    try {
+      const path = join(dir, 'gatehouse.config.mjs');
+      await writeFile(path, "export default Promise.reject(new Error('the vault is sealed'));");
+      expect(await gatehouse('migrate', '--config', path)).toEqual({ code: 1, stdout: '', stderr: `Config file ${path} cannot be loaded: the vault is sealed\n` });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('applies the folder the config names, runs its seed, and refuses an unknown key in one line', () =>
     withDatabase('core', async ({ gatehouse }) => {
       const dir = await mkdtemp(join(tmpdir(), 'gatehouse-cli-config-'));

@@ -44,6 +44,13 @@ describe('loading the config file', () => {
     await expect(loadConfigFile(path)).rejects.toThrow(new ConfigError(`Config file ${path} has a syntax error at line 3, column 21: Unexpected ","`));
   });
 
+  it('waits for a default export that is a promise: its value is the config, its rejection one line', async () => {
+    const resolving = await configFile('export default Promise.resolve({ membershipEnforcement: true });');
+    expect(await loadConfigFile(resolving)).toEqual({ membershipEnforcement: true });
+    const rejecting = await configFile("export default Promise.reject(new Error('no secrets here'));", 'rejecting.config.mjs');
+    await expect(loadConfigFile(rejecting)).rejects.toThrow(new ConfigError(`Config file ${rejecting} cannot be loaded: no secrets here`));
+  });
+
   it('resolves the migrations folder against the file', async () => {
     const path = await configFile("export default { migrations: './migrations', membershipEnforcement: true };");
     expect(await loadConfigFile(path)).toEqual({ migrations: join(dir, 'migrations'), membershipEnforcement: true });

@@ -1,19 +1,22 @@
 import { ValidationError } from '../../errors/validation-error.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
+import { configOption } from '../common-options.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
-  const [schemas, password, users, lookups, validation, permissionList, reading, admin] = await Promise.all([
+  const [schemas, password, users, lookups, validation, permissionList, declared, app, reading, admin] = await Promise.all([
     import('../../auth/auth-schemas.js'),
     import('../../auth/password.js'),
     import('../../db/repositories/users.js'),
     import('../admin-lookups.js'),
     import('../../http/validate.js'),
     import('../permission-list.js'),
+    import('../../permissions/declared-conditions.js'),
+    import('../admin-app.js'),
     import('../read-password.js'),
     import('../run-admin.js'),
   ]);
-  return { ...schemas, ...password, ...users, ...lookups, ...validation, ...permissionList, ...reading, ...admin };
+  return { ...schemas, ...password, ...users, ...lookups, ...validation, ...permissionList, ...declared, ...app, ...reading, ...admin };
 };
 
 interface CreateOptions {
@@ -21,12 +24,18 @@ interface CreateOptions {
   name: string;
   password?: string;
   permissions?: string;
+  config?: string;
 }
 
-/** Registration's rules without the invitation: the user belongs to no organization yet. */
+/**
+ * Registration's rules without the invitation: the user belongs to no organization yet. Their own
+ * permissions are checked against the config's models as role and member permissions are.
+ */
 async function createUserCommand(options: CreateOptions): Promise<void> {
-  const { parsePermissionList, readPassword, validate, newUserSchema, hashPassword, runAdmin, findUserByEmail, createUser, listed } = await implementation();
+  const { parsePermissionList, assertDeclaredConditions, adminApp, readPassword, validate, newUserSchema, hashPassword, runAdmin, findUserByEmail, createUser, listed } =
+    await implementation();
   const permissions = parsePermissionList(options.permissions, 'permissions');
+  if (options.permissions !== undefined) assertDeclaredConditions((await adminApp(options.config)).conditions, { permissions });
   const entry = options.password === undefined ? await readPassword() : { password: options.password, confirmation: options.password };
   const input = validate(newUserSchema, { name: options.name, email: options.email, password: entry.password, password_confirmation: entry.confirmation });
   const passwordHash = await hashPassword(input.password);
@@ -69,5 +78,6 @@ export const userCommand: CliCommand = (program) => {
     .requiredOption('--name <name>', 'their display name')
     .option('--password <password>', 'their password, at least 8 characters (default: asked twice on a terminal, else the first line of standard input)')
     .option('--permissions <list>', "their own permissions, comma- or space-separated (e.g. '*'): what route groups without organizations authorize with")
+    .addOption(configOption())
     .action(createUserCommand);
 };

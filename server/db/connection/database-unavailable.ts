@@ -1,3 +1,5 @@
+import { ConnectionLostError } from '../../errors/connection-lost-error.js';
+
 // Socket errors of node-postgres and the SQLSTATE classes that mean "the server is not there
 // (yet)": connection exceptions (08), shutdown and start-up (57P01-57P03), too many connections,
 // and a write that reached a standby (25006: a failover demoted the server under the connection).
@@ -13,6 +15,7 @@ function codeOf(error: object): string | undefined {
 /** True when a failure means the database cannot be reached, not that the query was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (error instanceof ConnectionLostError) return true;
   if (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable)) return true;
   const code = codeOf(error);
   if (code && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08'))) return true;

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { OwnClient } from '../connection/own-client.js';
 
 /** A session holding a lock another one waits for. */
 export interface LockHolder {
@@ -28,7 +28,7 @@ export class LockWaitError extends Error {
  * slow for any other reason is left alone.
  */
 export class LockWaitWatch {
-  private client: pg.Client | null = null;
+  private client: OwnClient | null = null;
 
   constructor(
     private readonly connectionString: string,
@@ -72,9 +72,10 @@ export class LockWaitWatch {
     this.client = null;
   }
 
-  private async connected(): Promise<pg.Client> {
-    if (this.client) return this.client;
-    const client = new pg.Client({ connectionString: this.connectionString });
+  /** The watch's connection; one the server ended is replaced, so the next statement is watched again. */
+  private async connected(): Promise<OwnClient> {
+    if (this.client && !this.client.lost) return this.client;
+    const client = new OwnClient({ connectionString: this.connectionString });
     await client.connect();
     return (this.client = client);
   }

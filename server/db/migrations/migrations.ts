@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
+import { ConnectionLostError } from '../../errors/connection-lost-error.js';
+import { OwnClient } from '../connection/own-client.js';
 import { ChangedMigrationError } from './changed-migration-error.js';
 import { FailedMigrationError } from './failed-migration-error.js';
 import { inTransaction } from '../transactions/owner-transaction.js';
@@ -124,7 +126,8 @@ async function applyOnce(client: pg.Client, migration: Migration, watch: LockWai
     await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
     return true;
   }).catch((error: unknown) => {
-    throw error instanceof ChangedMigrationError ? error : new FailedMigrationError(migration.name, error);
+    // A lost connection may have taken the COMMIT with it: whether the migration stayed is unknown.
+    throw error instanceof ChangedMigrationError || error instanceof ConnectionLostError ? error : new FailedMigrationError(migration.name, error);
   });
 }
 
@@ -136,7 +139,7 @@ async function applyOnce(client: pg.Client, migration: Migration, watch: LockWai
  */
 export async function migrate(ownerConnectionString: string, options: MigrateOptions = {}): Promise<string[]> {
   const migrations = await allMigrations(options);
-  const client = new pg.Client({ connectionString: ownerConnectionString });
+  const client = new OwnClient({ connectionString: ownerConnectionString });
   await client.connect();
   const { rows: [backend] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const watch = new LockWaitWatch(ownerConnectionString, backend!.pid, options.lockTimeoutMs ?? DEFAULT_MIGRATION_LOCK_TIMEOUT_MS);

@@ -1,8 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { OwnClient } from '../connection/own-client.js';
 
 /** Runs fn in one transaction on a fresh connection of the owner (superuser or migrating role). */
 export async function inOwnerTransaction<T>(ownerConnectionString: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ownerConnectionString });
+  const client = new OwnClient({ connectionString: ownerConnectionString });
   await client.connect();
   try {
     return await inTransaction(client, () => fn(client));

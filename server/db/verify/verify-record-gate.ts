@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ANALYST_ROLE, APP_ROLE } from '../connection/database.js';
+import { OwnClient } from '../connection/own-client.js';
 import { readTenantTables, type TenantTable } from './tenant-tables.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'skip';
@@ -39,7 +40,7 @@ const sqlError = (error: unknown) => (error instanceof pg.DatabaseError ? error 
  * The analyst checks act as an analyst made inside the transaction (see becomeAnalyst).
  */
 export async function verifyRecordGate(ownerConnectionString: string): Promise<GateCheck[]> {
-  const client = new pg.Client({ connectionString: ownerConnectionString });
+  const client = new OwnClient({ connectionString: ownerConnectionString });
   await client.connect();
   try {
     await client.query('BEGIN');
