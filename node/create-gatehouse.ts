@@ -27,8 +27,8 @@ export interface GatehouseOptions {
   onUnavailable?: OnUnavailable;
   /**
    * This service's name (lower-case letters, digits, `-` and `_`), sent as `X-Gatehouse-Service`
-   * with every call: the decision log names it on the refusals of its `authorize` calls. A name
-   * no header can carry (a line break) is a `GatehouseOptionError` from `createGatehouse`.
+   * with every call: the decision log names it on the refusals of its `authorize` calls. Another
+   * name, which Gatehouse would refuse, is a `GatehouseOptionError` from `createGatehouse`.
    */
   service?: string;
   /**

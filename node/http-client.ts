@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpAgent, request as httpRequest, validateHeaderValue } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { SERVICE_HEADER } from '@gatehouse/engine/wire';
+import { SERVICE_HEADER, SERVICE_NAME, SERVICE_NAME_RULE } from '@gatehouse/engine/wire';
 import { notTheAnswer, type ExpectedAnswer } from './answer-shapes.js';
 import { isAbortOf } from './abortable.js';
 import { GatehouseError, GatehouseOptionError, isUnavailable, kindOfStatus, UnauthenticatedError } from './errors.js';
@@ -195,13 +195,12 @@ export class HttpClient {
 // The errors of writing to a connection the other end has closed.
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
-/** `service` as a header value, or the option's error: a line break would fail every call, or split the header. */
+/**
+ * `service`, or the option's error: Gatehouse refuses any other name on every `authorize` (400),
+ * and a line break would fail every call, or split the header.
+ */
 function sendableService(service: string): string {
-  try {
-    validateHeaderValue(SERVICE_HEADER, service);
-  } catch (error) {
-    throw new GatehouseOptionError('service', `The service option ${JSON.stringify(service)} cannot be sent as the ${SERVICE_HEADER} header: it holds a line break or another character headers do not carry.`, { cause: error });
-  }
+  if (!SERVICE_NAME.test(service)) throw new GatehouseOptionError('service', `The service option ${JSON.stringify(service)} must be ${SERVICE_NAME_RULE}.`);
   return service;
 }
 

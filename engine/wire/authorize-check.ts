@@ -9,6 +9,10 @@ export const AUTHORIZE_GATES = ['model', 'action', 'request', 'record', 'policy'
 /** The header another service names itself with when it asks: the decision log's `service`. */
 export const SERVICE_HEADER = 'X-Gatehouse-Service';
 
+/** What another service's name (and each of its resources' names) must be, and the rule in words. */
+export const SERVICE_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
+export const SERVICE_NAME_RULE = 'lower-case letters, digits, - and _, starting with a letter, at most 63';
+
 export type AuthorizeGate = (typeof AUTHORIZE_GATES)[number];
 
 /** Why a check was refused: only what the caller may know about themself, as a 403's reason. */

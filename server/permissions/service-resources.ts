@@ -1,3 +1,4 @@
+import { SERVICE_NAME, SERVICE_NAME_RULE } from '@gatehouse/engine';
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -8,12 +9,10 @@ import { listServiceResourceRows } from '../db/repositories/service-resources.js
 /** How many actions one resource may have: a resource's verbs, not a data set. */
 export const MAX_RESOURCE_ACTIONS = 50;
 
-const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const ACTION = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
-const nameRule = 'lower-case letters, digits, - and _, starting with a letter, at most 63';
 
-export const serviceNameSchema = z.string().regex(NAME, `The service must be ${nameRule}.`);
-export const resourceNameSchema = z.string().regex(NAME, `The resource must be ${nameRule}.`);
+export const serviceNameSchema = z.string().regex(SERVICE_NAME, `The service must be ${SERVICE_NAME_RULE}.`);
+export const resourceNameSchema = z.string().regex(SERVICE_NAME, `The resource must be ${SERVICE_NAME_RULE}.`);
 export const resourceActionsSchema = z
   .array(z.string().regex(ACTION, 'Each action must be letters, digits, - and _, starting with a letter, at most 63.'), { error: 'The actions field must be a list of action names.' })
   .min(1, 'The actions field must name at least one action.')

@@ -203,8 +203,8 @@ describe('connections to Gatehouse', () => {
 });
 
 describe('options', () => {
-  it('refuses a service name no header can carry when the client is made, naming the option', () => {
-    for (const service of ['billing\r\nX-Injected: 1', 'billing\n', 'bill\u0000ing']) {
+  it('refuses a service name Gatehouse would refuse, or no header can carry, when the client is made, naming the option', () => {
+    for (const service of ['billing\r\nX-Injected: 1', 'billing\n', 'bill\u0000ing', 'Billing', '', 'b'.repeat(64)]) {
       const error = (() => {
         try {
           return client({ service });
@@ -213,10 +213,11 @@ describe('options', () => {
         }
       })();
       expect(error).toBeInstanceOf(GatehouseOptionError);
-      expect(error).toMatchObject({ option: 'service', message: `The service option ${JSON.stringify(service)} cannot be sent as the X-Gatehouse-Service header: it holds a line break or another character headers do not carry.` });
+      expect(error).toMatchObject({ option: 'service', message: `The service option ${JSON.stringify(service)} must be lower-case letters, digits, - and _, starting with a letter, at most 63.` });
     }
     expect(() => client({ maxConnections: 0 })).toThrow(GatehouseOptionError);
     expect(client({ service: 'billing' })).toBeDefined();
+    expect(client({ service: `b${'-'.repeat(62)}` })).toBeDefined();
   });
 });
 
