@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate, readMigrations } from '../../server/db/migrations/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { runCli, startCli } from '../../harness/cli.js';
+import { ROOT, runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';
@@ -151,6 +151,56 @@ describe('gatehouse migrate', () => {
         await rm(dir, { recursive: true, force: true });
       }
     }));
+});
+
+// `npm init` writes a package.json without "type": "module", and tsx then makes a .ts file CommonJS,
+// which Node refused to load beside the CLI's ES modules ("Cannot require() ES Module … in a cycle").
+describe('a TypeScript config in a package that is not an ES module one', () => {
+  it("loads as an ES module, its own TypeScript imports too, its policies on the CLI's engine", async () => {
+    await mkdir(join(ROOT, 'test-artifacts'), { recursive: true });
+    const dir = await mkdtemp(join(ROOT, 'test-artifacts', 'commonjs-app-'));
+    try {
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'commonjs-app', private: true }));
+      await writeFile(
+        join(dir, 'note-policy.ts'),
+        `import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
+
+export class NotePolicy extends ResourcePolicy<{ author_id: number }> {
+  override update(user: PolicyUser | null, note: { author_id: number }): boolean {
+    return super.update(user, note) && note.author_id === user?.id;
+  }
+}
+`,
+      );
+      await writeFile(
+        join(dir, 'gatehouse.config.ts'),
+        `import { defineConfig, defineModel } from '@gatehouse/server';
+import { NotePolicy } from './note-policy.js';
+
+const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
+
+export default defineConfig({ organizationRoles: { owner: ['*'], member: ['notes.*'] }, data: { models: [notes], policies: { NotePolicy } } });
+`,
+      );
+      await writeFile(
+        join(dir, 'notes.policy.yaml'),
+        `principals:
+  author: { role: member, id: 1, organization: { id: 1, slug: acme } }
+resources:
+  own: { model: notes, attributes: { id: 1, organization_id: 1, author_id: 1 } }
+  other: { model: notes, attributes: { id: 2, organization_id: 1, author_id: 2 } }
+tests:
+  - { principal: author, resource: own, actions: { update: allow } }
+  - { principal: author, resource: other, actions: { update: deny, show: allow } }
+`,
+      );
+      const run = await gatehouse('policy', 'test', join(dir, 'notes.policy.yaml'), '--config', join(dir, 'gatehouse.config.ts'));
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(/3 passed/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('gatehouse migrate --config', () => {
