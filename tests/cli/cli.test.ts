@@ -8,6 +8,7 @@ import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { ROOT, runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
+import { NOTE_POLICY, NOTE_POLICY_IMPORTS, NOTES_CONFIG, NOTES_POLICY_TESTS } from '../support/notes-app.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
 
@@ -161,39 +162,9 @@ describe('a TypeScript config in a package that is not an ES module one', () => 
     const dir = await mkdtemp(join(ROOT, 'test-artifacts', 'commonjs-app-'));
     try {
       await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'commonjs-app', private: true }));
-      await writeFile(
-        join(dir, 'note-policy.ts'),
-        `import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
-
-export class NotePolicy extends ResourcePolicy<{ author_id: number }> {
-  override update(user: PolicyUser | null, note: { author_id: number }): boolean {
-    return super.update(user, note) && note.author_id === user?.id;
-  }
-}
-`,
-      );
-      await writeFile(
-        join(dir, 'gatehouse.config.ts'),
-        `import { defineConfig, defineModel } from '@gatehouse/server';
-import { NotePolicy } from './note-policy.js';
-
-const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
-
-export default defineConfig({ organizationRoles: { owner: ['*'], member: ['notes.*'] }, data: { models: [notes], policies: { NotePolicy } } });
-`,
-      );
-      await writeFile(
-        join(dir, 'notes.policy.yaml'),
-        `principals:
-  author: { role: member, id: 1, organization: { id: 1, slug: acme } }
-resources:
-  own: { model: notes, attributes: { id: 1, organization_id: 1, author_id: 1 } }
-  other: { model: notes, attributes: { id: 2, organization_id: 1, author_id: 2 } }
-tests:
-  - { principal: author, resource: own, actions: { update: allow } }
-  - { principal: author, resource: other, actions: { update: deny, show: allow } }
-`,
-      );
+      await writeFile(join(dir, 'note-policy.ts'), `${NOTE_POLICY_IMPORTS}\n\nexport ${NOTE_POLICY}\n`);
+      await writeFile(join(dir, 'gatehouse.config.ts'), `import { defineConfig, defineModel } from '@gatehouse/server';\nimport { NotePolicy } from './note-policy.js';\n\n${NOTES_CONFIG}`);
+      await writeFile(join(dir, 'notes.policy.yaml'), NOTES_POLICY_TESTS);
       const run = await gatehouse('policy', 'test', join(dir, 'notes.policy.yaml'), '--config', join(dir, 'gatehouse.config.ts'));
       expect(run).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout).toMatch(/3 passed/);

@@ -21,6 +21,7 @@ import {
 } from '../../harness/packed-packages.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createEmptyDatabase } from '../support/database.js';
+import { NOTE_POLICY, NOTE_POLICY_IMPORTS, NOTES_CONFIG, NOTES_POLICY_TESTS } from '../support/notes-app.js';
 
 const isTranspiler = (url: string) => /\/node_modules\/(tsx|esbuild)\//.test(url);
 
@@ -208,32 +209,14 @@ describe('@gatehouse/server from its tarball', () => {
     await mkdir(app);
     await writeFile(
       join(app, 'gatehouse.config.ts'),
-      `import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
+      `${NOTE_POLICY_IMPORTS}
 import { defineConfig, defineModel } from '@gatehouse/server';
 
-const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
+${NOTE_POLICY}
 
-class NotePolicy extends ResourcePolicy<{ author_id: number }> {
-  override update(user: PolicyUser | null, note: { author_id: number }): boolean {
-    return super.update(user, note) && note.author_id === user?.id;
-  }
-}
-
-export default defineConfig({ organizationRoles: { owner: ['*'], member: ['notes.*'] }, data: { models: [notes], policies: { NotePolicy } } });
-`,
+${NOTES_CONFIG}`,
     );
-    await writeFile(
-      join(app, 'notes.policy.yaml'),
-      `principals:
-  author: { role: member, id: 1, organization: { id: 1, slug: acme } }
-resources:
-  own: { model: notes, attributes: { id: 1, organization_id: 1, author_id: 1 } }
-  other: { model: notes, attributes: { id: 2, organization_id: 1, author_id: 2 } }
-tests:
-  - { principal: author, resource: own, actions: { update: allow } }
-  - { principal: author, resource: other, actions: { update: deny, show: allow } }
-`,
-    );
+    await writeFile(join(app, 'notes.policy.yaml'), NOTES_POLICY_TESTS);
     const { stdout, stderr } = await run(process.execPath, [join(consumer, 'node_modules', '.bin', 'gatehouse'), 'policy', 'test', 'notes.policy.yaml'], {
       cwd: app,
       env: { ...process.env, NODE_DEBUG: 'esm' },
