@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
@@ -242,5 +242,133 @@ describe('a stepped wall clock', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('races of cancellation, the connection limit and close', () => {
+  it('drops a call cancelled while it waits in line: it is never sent, and the line moves on', async () => {
+    answers = { [AUTHORIZE]: hold };
+    const gatehouse = client({ maxConnections: 1, timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    const first = gatehouse.authorize(token, 'acme', CHECKS);
+    const line = await nextHeld();
+    const controller = new AbortController();
+    const queued = gatehouse.authorize(token, 'acme', CHECKS, { signal: controller.signal });
+    const reason = new Error('gone');
+    controller.abort(reason);
+    await expect(queued).rejects.toBe(reason);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    json({ results: [{ allowed: true }] })(undefined as never, line);
+    expect(await first).toEqual([{ allowed: true }]);
+    answers[AUTHORIZE] = json({ results: [{ allowed: false }] });
+    expect(await gatehouse.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+    expect(asked).toEqual([AUTHORIZE, AUTHORIZE]);
+  });
+
+  it('times out calls waiting in line past connectMs without ever sending them, and goes on once Gatehouse answers again', async () => {
+    answers = { [AUTHORIZE]: hold };
+    const gatehouse = client({ maxConnections: 1, timeout: { connectMs: 20, responseMs: 600_000 } });
+    const first = gatehouse.authorize(token, 'acme', CHECKS);
+    const line = await nextHeld();
+    const late = await Promise.all(Array.from({ length: 5 }, () => gatehouse.authorize(token, 'acme', CHECKS).catch((caught: unknown) => caught)));
+    for (const error of late) expect(error).toMatchObject({ kind: 'timeout', message: 'No connection to Gatehouse came free within 20 ms (maxConnections: 1, all in use).' });
+    json({ results: [{ allowed: true }] })(undefined as never, line);
+    expect(await first).toEqual([{ allowed: true }]);
+    answers[AUTHORIZE] = json({ results: [{ allowed: false }] });
+    expect(await gatehouse.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+    expect(asked).toEqual([AUTHORIZE, AUTHORIZE]);
+  });
+
+  it('settles the calls in flight and in line on close(), sending none of them afterwards', async () => {
+    answers = { [AUTHORIZE]: hold };
+    const gatehouse = client({ maxConnections: 1, timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    const calls = Array.from({ length: 3 }, () => gatehouse.authorize(token, 'acme', CHECKS).catch((caught: unknown) => caught));
+    await nextHeld();
+    gatehouse.close();
+    for (const error of await Promise.all(calls)) expect(error).toMatchObject({ kind: 'unavailable', message: 'The Gatehouse client was closed before Gatehouse answered.' });
+    expect(asked).toEqual([AUTHORIZE]);
+  });
+
+  it('settles a call cancelled as its answer arrives once, either way, and keeps its connection usable', async () => {
+    const gatehouse = client({ maxConnections: 1 });
+    const moments: ((abort: () => void) => void)[] = [(abort) => abort(), (abort) => process.nextTick(abort), (abort) => setImmediate(abort), (abort) => setTimeout(abort, 0)];
+    for (const moment of moments) {
+      for (let round = 0; round < 5; round += 1) {
+        const controller = new AbortController();
+        answers = { [AUTHORIZE]: (req, res) => (json({ results: [{ allowed: true }] })(req, res), moment(() => controller.abort())) };
+        const outcome = await gatehouse.authorize(token, 'acme', CHECKS, { signal: controller.signal }).catch((caught: unknown) => caught);
+        if (Array.isArray(outcome)) expect(outcome).toEqual([{ allowed: true }]);
+        else expect(outcome).toBe(controller.signal.reason);
+        expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      }
+    }
+    answers = { [AUTHORIZE]: json({ results: [{ allowed: false }] }) };
+    expect(await gatehouse.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+  });
+
+  it('leaves no listener on a signal shared by many calls, one after another or at once', async () => {
+    answers = { [AUTHORIZE]: json({ results: [{ allowed: true }] }), [USER_ROLE]: json(PERMISSIONS), [PUBLIC_KEY]: json({ keys: [{ id: keyId(publicKey), key: publicKey }] }, { 'cache-control': 'max-age=0' }) };
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    try {
+      const gatehouse = client();
+      const { signal } = new AbortController();
+      for (let call = 0; call < 1_000; call += 1) await gatehouse.permissions(token, 'acme', { signal });
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      await Promise.all(Array.from({ length: 50 }, () => gatehouse.permissions(token, 'acme', { signal })));
+      await Promise.all(Array.from({ length: 50 }, () => gatehouse.authorize(token, 'acme', CHECKS, { signal })));
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+    }
+  });
+
+  it('stops fetching the key list once every caller waiting for it cancelled, and fetches it afresh for the next', async () => {
+    answers = { [PUBLIC_KEY]: hold };
+    const gatehouse = client({ timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    const controllers = [new AbortController(), new AbortController()];
+    const cancelled = controllers.map(({ signal }) => gatehouse.verifyToken(token, { signal }).catch((caught: unknown) => caught));
+    const list = await nextHeld();
+    for (const controller of controllers) controller.abort();
+    for (const error of await Promise.all(cancelled)) expect(error).toMatchObject({ name: 'AbortError' });
+    await once(list, 'close');
+    answers[PUBLIC_KEY] = json({ keys: [{ id: keyId(publicKey), key: publicKey }] });
+    expect(await gatehouse.verifyToken(token)).toMatchObject({ userId: 7 });
+    expect(asked).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+  });
+});
+
+describe('a GET sent once more', () => {
+  // The kept-alive connection a client opened with its first call is closed under its second.
+  const afterFirst =
+    (then: Answer): Answer =>
+    (req, res) => (asked.length === 1 ? json(PERMISSIONS)(req, res) : then(req, res));
+
+  it('is sent once more at most, and not at all after a byte of the answer arrived', async () => {
+    answers = { [USER_ROLE]: afterFirst((req) => req.socket.destroy()) };
+    const resetting = client({ publicKeys: [publicKey] });
+    await resetting.permissions(token, 'acme');
+    await expect(resetting.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Gatehouse cannot be reached \((ECONNRESET|EPIPE)\)\.$/) });
+    expect(asked).toEqual([USER_ROLE, USER_ROLE, USER_ROLE]);
+
+    asked = [];
+    answers = { [USER_ROLE]: afterFirst((req) => req.socket.write('HTTP/1.1 200 OK\r\n', () => req.socket.destroy())) };
+    const cutOff = client({ publicKeys: [publicKey] });
+    await cutOff.permissions(token, 'acme');
+    await expect(cutOff.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+
+  it('is due when the first one’s answer was', async () => {
+    // Blocks the whole process, the client's timers included, as a busy machine might.
+    const busy = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    // Most of responseMs passes before the kept-alive connection is closed under the second call,
+    // and as much again before its retry is answered: past the time the call had.
+    answers = { [USER_ROLE]: afterFirst((req, res) => (busy(120), asked.length === 2 ? req.socket.destroy() : json(PERMISSIONS)(req, res))) };
+    const gatehouse = client({ publicKeys: [publicKey], timeout: { responseMs: 200 } });
+    await gatehouse.permissions(token, 'acme');
+    await expect(gatehouse.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'timeout', message: 'Gatehouse did not answer within 200 ms.' });
   });
 });
