@@ -131,6 +131,7 @@ export class HttpClient {
         req?.destroy();
       };
       const giveUp = (ms: number, why: string) => {
+        if (settled) return;
         clearTimeout(timer);
         const left = deadline === undefined ? ms : Math.min(ms, deadline - performance.now());
         const message = left < ms ? answerLate : why;

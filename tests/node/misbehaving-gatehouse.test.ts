@@ -340,6 +340,24 @@ describe('races of cancellation, the connection limit and close', () => {
   });
 });
 
+describe('permissions answers arriving out of order', () => {
+  it('keeps the answer asked for last, whichever arrives last', async () => {
+    const older = { ...PERMISSIONS, role: 'editor' };
+    const newer = { ...PERMISSIONS, role: 'viewer', permissions: [] };
+    let requests = 0;
+    answers = { [USER_ROLE]: (req, res) => ((requests += 1) === 1 ? hold(req, res) : json(newer, { etag: '"2"' })(req, res)) };
+    const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
+    const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
+    const first = await nextHeld();
+    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(newer);
+    json(older, { etag: '"1"' })(undefined as never, first);
+    expect(await slow).toEqual(older);
+    // The answer asked for first, arriving last, must not replace the one asked for after it.
+    expect(await gatehouse.permissions(token, 'acme')).toEqual(newer);
+    expect(requests).toBe(2);
+  });
+});
+
 describe('a GET sent once more', () => {
   // The kept-alive connection a client opened with its first call is closed under its second.
   const afterFirst =
