@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { getEventListeners, once } from 'node:events';
 import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +18,7 @@ const PERMISSIONS = { role: 'editor', permissions: ['posts.index'], abilities: {
 const USER_ROLE = 'GET /api/acme/user-role';
 const AUTHORIZE = 'POST /api/acme/authorize';
 const PUBLIC_KEY = 'GET /api/public-key';
+const CLOSING_SERVICE = fileURLToPath(new URL('closing-service.ts', import.meta.url));
 
 let server: Server;
 let publicKey: PublicPaserk;
@@ -266,14 +269,22 @@ describe('races of cancellation, the connection limit and close', () => {
     expect(asked).toEqual([AUTHORIZE, AUTHORIZE]);
   });
 
-  it('settles the calls in flight and in line on close(), sending none of them afterwards', async () => {
+  it('settles the calls in flight and in line on close(), sending none of them afterwards, and the service exits', async () => {
     answers = { [AUTHORIZE]: hold };
-    const gatehouse = client({ maxConnections: 1, timeout: { connectMs: 600_000, responseMs: 600_000 } });
-    const calls = Array.from({ length: 3 }, () => gatehouse.authorize(token, 'acme', CHECKS).catch((caught: unknown) => caught));
-    await nextHeld();
-    gatehouse.close();
-    for (const error of await Promise.all(calls)) expect(error).toMatchObject({ kind: 'unavailable', message: 'The Gatehouse client was closed before Gatehouse answered.' });
-    expect(asked).toEqual([AUTHORIZE]);
+    const { port } = server.address() as AddressInfo;
+    const env = { ...process.env, GATEHOUSE_URL: `http://127.0.0.1:${port}/api`, TOKEN: token };
+    const service = spawn(process.execPath, ['--conditions=gatehouse-source', '--import', 'tsx', CLOSING_SERVICE], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      let output = '';
+      service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await nextHeld();
+      service.stdin.end();
+      expect(await once(service, 'exit')).toEqual([0, null]);
+      expect(JSON.parse(output)).toEqual(Array(3).fill('The Gatehouse client was closed before Gatehouse answered.'));
+      expect(asked).toEqual([AUTHORIZE]);
+    } finally {
+      service.kill();
+    }
   });
 
   it('settles a call cancelled as its answer arrives once, either way, and keeps its connection usable', async () => {
