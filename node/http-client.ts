@@ -174,7 +174,7 @@ export class HttpClient {
           // A kept-alive socket is already connected: only the answer is waited for.
           if (!socket.connecting) return awaitAnswer();
           // The time in line and the connection's opening share connectMs.
-          giveUp(Math.max(connectMs - (performance.now() - asked), 0), `Gatehouse did not accept the connection within ${connectMs} ms.`);
+          giveUp(Math.max(connectMs - (performance.now() - calledAt), 0), `Gatehouse did not accept the connection within ${connectMs} ms.`);
           socket.once('connect', awaitAnswer);
         });
         sent.on('error', (error: NodeJS.ErrnoException) => {
@@ -185,7 +185,7 @@ export class HttpClient {
         });
         sent.end(payload);
       };
-      const asked = performance.now();
+      const calledAt = performance.now();
       // Waiting in line for a connection counts against connectMs, like opening one.
       giveUp(connectMs, `No connection to Gatehouse came free within ${connectMs} ms (maxConnections: ${this.maxConnections}, all in use).`);
       this.live.add(cancel);

@@ -317,6 +317,19 @@ describe('races of cancellation, the connection limit and close', () => {
       await Promise.all(Array.from({ length: 50 }, () => gatehouse.permissions(token, 'acme', { signal })));
       await Promise.all(Array.from({ length: 50 }, () => gatehouse.authorize(token, 'acme', CHECKS, { signal })));
       expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+
+      // Aborted with twenty calls on it, five sent and fifteen in line: each ends with its reason, and none in line is sent.
+      answers[AUTHORIZE] = hold;
+      const shared = new AbortController();
+      const limited = client({ maxConnections: 5 });
+      const calls = Array.from({ length: 20 }, () => limited.authorize(token, 'acme', CHECKS, { signal: shared.signal }).catch((caught: unknown) => caught));
+      for (let sent = 0; sent < 5; sent += 1) await nextHeld();
+      asked = [];
+      shared.abort();
+      for (const outcome of await Promise.all(calls)) expect(outcome).toBe(shared.signal.reason);
+      answers[AUTHORIZE] = json({ results: [{ allowed: false }] });
+      expect(await limited.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+      expect(asked).toEqual([AUTHORIZE]);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).toEqual([]);
     } finally {
