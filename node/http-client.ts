@@ -1,9 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SERVICE_HEADER, SERVICE_NAME, SERVICE_NAME_RULE } from '@gatehouse/engine/wire';
 import { notTheAnswer, type ExpectedAnswer } from './answer-shapes.js';
-import { isAbortOf } from './abortable.js';
+import { isAbortOf, onAbort } from './abortable.js';
+import { ConnectionLine } from './connection-line.js';
 import { GatehouseError, GatehouseOptionError, isUnavailable, kindOfStatus, UnauthenticatedError } from './errors.js';
 
 export interface JsonResponse<T = unknown> {
@@ -67,6 +68,9 @@ export class HttpClient {
   private readonly agent: HttpAgent;
   private readonly timeouts: Required<Timeouts>;
   private readonly maxConnections: number;
+  private readonly line: ConnectionLine;
+  /** How to end each call in flight or in line, for `close()`. */
+  private readonly live = new Set<(error: Error) => void>();
   /** Sent with every call: the asking service's name (`X-Gatehouse-Service`), when it gave one. */
   private readonly sentHeaders: Readonly<Record<string, string>>;
   /** Whether the last call found Gatehouse unreachable, slow or failing (`unavailable`, `timeout`). */
@@ -79,14 +83,20 @@ export class HttpClient {
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
     this.maxConnections = maxConnections;
+    this.line = new ConnectionLine(maxConnections);
     this.sentHeaders = service === undefined ? {} : { [SERVICE_HEADER]: sendableService(service) };
   }
 
-  /** One request, and on a kept-alive connection Gatehouse had closed meanwhile, one more for a GET. */
-  private send(request: JsonRequest, mayRetry = request.method === 'GET'): Promise<JsonResponse> {
+  /**
+   * One request, and on a kept-alive connection Gatehouse had closed meanwhile, one more for a
+   * GET: due by `deadline`, when the first one's answer was, so a call sent twice waits no longer
+   * than its timeouts say.
+   */
+  private send(request: JsonRequest, deadline?: number): Promise<JsonResponse> {
     const { method, path, token, body, ifNoneMatch, signal } = request;
     // Nothing is sent for a call cancelled already.
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    const mayRetry = method === 'GET' && deadline === undefined;
     const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { ...this.sentHeaders, accept: 'application/json' };
@@ -95,73 +105,92 @@ export class HttpClient {
     if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const { connectMs, responseMs } = this.timeouts;
+    const answerLate = `Gatehouse did not answer within ${responseMs} ms.`;
     return new Promise((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
-      // What the call waits for, said when it times out: first a connection, as it may be in line for one.
-      let late = `No connection to Gatehouse came free within ${connectMs} ms (maxConnections: ${this.maxConnections}, all in use).`;
-      const settle = <T>(then: (value: T) => void) => (value: T) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', abort);
-        then(value);
-      };
-      const fail = (error: Error) => settle(reject)(error instanceof GatehouseError ? error : unreachable(error));
-      const giveUp = (ms: number) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          fail(new GatehouseError('timeout', late));
-          req.destroy();
-        }, ms);
-      };
-      const abort = () => {
-        settle(reject)(signal!.reason as Error);
-        req.destroy();
-      };
-      let answering = false;
-      const req = send(url, { method, headers, agent: this.agent }, (res) => {
-        answering = true;
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let received = 0;
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          chunks.push(chunk);
-          if (received <= MAX_ANSWER_BYTES) return;
-          fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with more than ${MAX_ANSWER_MIB} MiB.`, status));
-          req.destroy();
-        });
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            settle(resolve)({ status, headers: res.headers, body: text === '' ? null : JSON.parse(text) });
-          } catch {
-            fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with a body that is not JSON.`, status));
-          }
-        });
-        res.on('error', (error) => fail(new GatehouseError('unavailable', `Gatehouse answered ${status} but closed the connection before the whole answer arrived.`, status, { cause: error })));
-      });
-      // Waiting in line for a connection counts against connectMs, like opening one.
-      giveUp(connectMs);
-      req.on('socket', (socket) => {
-        const awaitAnswer = () => {
-          late = `Gatehouse did not answer within ${responseMs} ms.`;
-          giveUp(responseMs);
+      let req: ClientRequest | undefined;
+      let leaveLine = () => {};
+      let stopListening = () => {};
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          stopListening();
+          this.live.delete(cancel);
+          if (req === undefined) leaveLine();
+          else this.line.release();
+          then(value);
         };
-        // A kept-alive socket is already connected: only the answer is waited for.
-        if (!socket.connecting) return awaitAnswer();
-        late = `Gatehouse did not accept the connection within ${connectMs} ms.`;
-        socket.once('connect', awaitAnswer);
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        // Gatehouse closed an idle kept-alive connection as this request went out on it: a GET
-        // changes nothing, so it is asked once more on a new connection; anything else is not.
-        if (!settled && mayRetry && !answering && req.reusedSocket && STALE_CONNECTION.has(error.code ?? '')) return settle(resolve)(this.send(request, false));
-        fail(error);
-      });
-      signal?.addEventListener('abort', abort, { once: true });
-      req.end(payload);
+      const fail = (error: Error) => settle(reject)(error instanceof GatehouseError ? error : unreachable(error));
+      // Ends the call with `error` wherever it is: in line, connecting, or awaiting the answer.
+      const cancel = (error: Error) => {
+        settle(reject)(error);
+        req?.destroy();
+      };
+      const giveUp = (ms: number, why: string) => {
+        if (settled) return;
+        clearTimeout(timer);
+        const left = deadline === undefined ? ms : Math.min(ms, deadline - performance.now());
+        const message = left < ms ? answerLate : why;
+        timer = setTimeout(() => cancel(new GatehouseError('timeout', message)), Math.max(left, 0));
+      };
+      const start = () => {
+        // When the answer is due: a retry must arrive by then too.
+        let answerDue = Infinity;
+        // Whether a byte of the answer arrived: after one, the request is never sent again.
+        let answerBegun = () => false;
+        const sent = send(url, { method, headers, agent: this.agent }, (res) => {
+          const status = res.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let received = 0;
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            chunks.push(chunk);
+            if (received <= MAX_ANSWER_BYTES) return;
+            fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with more than ${MAX_ANSWER_MIB} MiB.`, status));
+            sent.destroy();
+          });
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            try {
+              settle(resolve)({ status, headers: res.headers, body: text === '' ? null : JSON.parse(text) });
+            } catch {
+              fail(new GatehouseError('unavailable', `Gatehouse answered ${status} with a body that is not JSON.`, status));
+            }
+          });
+          res.on('error', (error) => fail(new GatehouseError('unavailable', `Gatehouse answered ${status} but closed the connection before the whole answer arrived.`, status, { cause: error })));
+        });
+        req = sent;
+        sent.on('socket', (socket) => {
+          const readBefore = socket.bytesRead;
+          answerBegun = () => socket.bytesRead > readBefore;
+          const awaitAnswer = () => {
+            answerDue = performance.now() + responseMs;
+            giveUp(responseMs, answerLate);
+          };
+          // A kept-alive socket is already connected: only the answer is waited for.
+          if (!socket.connecting) return awaitAnswer();
+          // The time in line and the connection's opening share connectMs.
+          giveUp(Math.max(connectMs - (performance.now() - calledAt), 0), `Gatehouse did not accept the connection within ${connectMs} ms.`);
+          socket.once('connect', awaitAnswer);
+        });
+        sent.on('error', (error: NodeJS.ErrnoException) => {
+          // Gatehouse closed an idle kept-alive connection as this request went out on it: a GET
+          // changes nothing, so it is asked once more on a new connection; anything else is not.
+          if (!settled && mayRetry && sent.reusedSocket && !answerBegun() && STALE_CONNECTION.has(error.code ?? '')) return settle(resolve)(this.send(request, answerDue));
+          fail(error);
+        });
+        sent.end(payload);
+      };
+      const calledAt = performance.now();
+      // Waiting in line for a connection counts against connectMs, like opening one.
+      giveUp(connectMs, `No connection to Gatehouse came free within ${connectMs} ms (maxConnections: ${this.maxConnections}, all in use).`);
+      this.live.add(cancel);
+      if (signal !== undefined) stopListening = onAbort(signal, () => cancel(signal.reason as Error));
+      leaveLine = this.line.enter(start);
     });
   }
 
@@ -187,7 +216,9 @@ export class HttpClient {
     }
   }
 
+  /** Ends the calls in flight and in line (`unavailable`), and closes the kept-alive connections. */
   close(): void {
+    for (const cancel of this.live) cancel(new GatehouseError('unavailable', 'The Gatehouse client was closed before Gatehouse answered.'));
     this.agent.destroy();
   }
 }

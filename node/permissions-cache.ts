@@ -52,6 +52,9 @@ export class PermissionsCache {
     const kept = this.entries.get(key);
     const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;
     if (fresh && (this.onUnavailable === 'cached' || !this.http.unavailable)) return kept.answer;
+    // An answer is as old as the moment it was asked for: one that arrives late still gives way to
+    // a change within maxAge of it.
+    const askedAt = this.now();
     let response;
     try {
       response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag, signal }, PERMISSIONS);
@@ -62,7 +65,9 @@ export class PermissionsCache {
       throw error;
     }
     // A 304 answers only the If-None-Match of a kept answer.
-    const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : response.body, checkedAt: this.now() };
+    const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : response.body, checkedAt: askedAt };
+    // An answer asked for after this one arrived first: it stands.
+    if ((this.entries.get(key)?.checkedAt ?? -Infinity) > askedAt) return entry.answer;
     this.entries.delete(key);
     if (this.entries.size >= KEPT) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, entry);

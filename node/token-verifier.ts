@@ -1,7 +1,7 @@
 import { InspectFooter, PublicProtocol } from 'paseto';
 import { ImportPublicKeyFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
 import { footerKeyId } from '@gatehouse/engine/wire';
-import { abortable } from './abortable.js';
+import { SharedWork } from './abortable.js';
 import { KEY_LIST, notTheAnswer } from './answer-shapes.js';
 import type { Clocks } from './clocks.js';
 import { UnauthenticatedError } from './errors.js';
@@ -63,7 +63,7 @@ function maxAgeOf(cacheControl: string | undefined): number {
  */
 export class TokenVerifier {
   private list: KeyList | undefined;
-  private loading: Promise<KeyList> | undefined;
+  private loading: SharedWork<KeyList> | undefined;
   private fetchedAt = -Infinity;
 
   constructor(
@@ -72,13 +72,16 @@ export class TokenVerifier {
     private readonly clocks: Clocks,
   ) {}
 
-  /** The caller of `token`; a cancelled `signal` gives up waiting for the key list, which is still fetched for other callers. */
+  /**
+   * The caller of `token`; a cancelled `signal` gives up waiting for the key list, which is still
+   * fetched for other callers, and no longer once none waits for it.
+   */
   async verify(token: string, signal?: AbortSignal): Promise<TokenCaller> {
     signal?.throwIfAborted();
     const kid = footerKeyId(() => InspectFooter(token));
-    let { keys } = await abortable(this.currentKeys(), signal);
+    let { keys } = await this.currentKeys(signal);
     if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && this.clocks.monotonic() - this.fetchedAt > KEY_REFETCH_AFTER_MS) {
-      ({ keys } = await abortable(this.currentKeys(true), signal));
+      ({ keys } = await this.currentKeys(signal, true));
     }
     const candidates = keys.filter((key) => kid === null || key.id === null || key.id === kid);
     for (const { key } of candidates) {
@@ -91,25 +94,30 @@ export class TokenVerifier {
     throw new UnauthenticatedError('The token is not genuine or has expired.');
   }
 
-  private currentKeys(refresh = false): Promise<KeyList> {
-    if (this.loading) return this.loading;
-    if (this.list && !refresh && this.clocks.monotonic() < this.list.expiresAt) return Promise.resolve(this.list);
-    this.fetchedAt = this.clocks.monotonic();
-    // A failed fetch is tried again on the next token; an expired list is not used meanwhile.
-    this.loading = this.load()
-      .then((list) => (this.list = list))
-      .finally(() => (this.loading = undefined));
-    return this.loading;
+  private currentKeys(signal: AbortSignal | undefined, refresh = false): Promise<KeyList> {
+    if (this.loading === undefined) {
+      if (this.list && !refresh && this.clocks.monotonic() < this.list.expiresAt) return Promise.resolve(this.list);
+      this.fetchedAt = this.clocks.monotonic();
+      // A failed or cancelled fetch is started afresh by the next token; an expired list is not used meanwhile.
+      const loading: SharedWork<KeyList> = new SharedWork(
+        (shared) => this.load(shared).then((list) => (this.list = list)),
+        () => {
+          if (this.loading === loading) this.loading = undefined;
+        },
+      );
+      this.loading = loading;
+    }
+    return this.loading.join(signal);
   }
 
-  private async load(): Promise<KeyList> {
-    const { keys, maxAge } = this.givenKeys !== undefined ? { keys: await Promise.all(this.givenKeys.map((key) => importKey(null, key))), maxAge: Infinity } : await this.published();
+  private async load(signal: AbortSignal): Promise<KeyList> {
+    const { keys, maxAge } = this.givenKeys !== undefined ? { keys: await Promise.all(this.givenKeys.map((key) => importKey(null, key))), maxAge: Infinity } : await this.published(signal);
     return { keys, expiresAt: this.fetchedAt + maxAge * 1000 };
   }
 
   /** `GET {baseURL}/public-key`: the listed keys, and for how many seconds the list may be used. */
-  private async published(): Promise<{ keys: PublishedKey[]; maxAge: number }> {
-    const response = await this.http.json({ method: 'GET', path: 'public-key' }, KEY_LIST);
+  private async published(signal: AbortSignal): Promise<{ keys: PublishedKey[]; maxAge: number }> {
+    const response = await this.http.json({ method: 'GET', path: 'public-key', signal }, KEY_LIST);
     // A listed key that does not import is Gatehouse's broken answer, not a token's fault.
     const keys = await Promise.all(response.body.keys.map(({ id, key }) => importKey(id, key))).catch(() => {
       throw notTheAnswer(response.status, KEY_LIST);

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { once } from 'node:events';
+import type { AddressInfo, Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { getEventListeners, once } from 'node:events';
 import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
@@ -16,6 +18,7 @@ const PERMISSIONS = { role: 'editor', permissions: ['posts.index'], abilities: {
 const USER_ROLE = 'GET /api/acme/user-role';
 const AUTHORIZE = 'POST /api/acme/authorize';
 const PUBLIC_KEY = 'GET /api/public-key';
+const CLOSING_SERVICE = fileURLToPath(new URL('closing-service.ts', import.meta.url));
 
 let server: Server;
 let publicKey: PublicPaserk;
@@ -242,5 +245,161 @@ describe('a stepped wall clock', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('races of cancellation, the connection limit and close', () => {
+  it('never sends a call that left the line, cancelled or past connectMs, and goes on once Gatehouse answers again', async () => {
+    answers = { [AUTHORIZE]: hold };
+    const gatehouse = client({ maxConnections: 1, timeout: { connectMs: 20, responseMs: 600_000 } });
+    const first = gatehouse.authorize(token, 'acme', CHECKS);
+    const line = await nextHeld();
+    const controller = new AbortController();
+    const cancelled = gatehouse.authorize(token, 'acme', CHECKS, { signal: controller.signal });
+    const reason = new Error('gone');
+    controller.abort(reason);
+    await expect(cancelled).rejects.toBe(reason);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const late = await Promise.all(Array.from({ length: 5 }, () => gatehouse.authorize(token, 'acme', CHECKS).catch((caught: unknown) => caught)));
+    for (const error of late) expect(error).toMatchObject({ kind: 'timeout', message: 'No connection to Gatehouse came free within 20 ms (maxConnections: 1, all in use).' });
+    json({ results: [{ allowed: true }] })(undefined as never, line);
+    expect(await first).toEqual([{ allowed: true }]);
+    answers[AUTHORIZE] = json({ results: [{ allowed: false }] });
+    expect(await gatehouse.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+    expect(asked).toEqual([AUTHORIZE, AUTHORIZE]);
+  });
+
+  it('settles the calls in flight and in line on close(), sending none of them afterwards, and the service exits', async () => {
+    answers = { [AUTHORIZE]: hold };
+    const { port } = server.address() as AddressInfo;
+    const env = { ...process.env, GATEHOUSE_URL: `http://127.0.0.1:${port}/api`, TOKEN: token };
+    const service = spawn(process.execPath, ['--conditions=gatehouse-source', '--import', 'tsx', CLOSING_SERVICE], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      let output = '';
+      service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await nextHeld();
+      service.stdin.end();
+      expect(await once(service, 'exit')).toEqual([0, null]);
+      expect(JSON.parse(output)).toEqual(Array(3).fill('The Gatehouse client was closed before Gatehouse answered.'));
+      expect(asked).toEqual([AUTHORIZE]);
+    } finally {
+      service.kill();
+    }
+  });
+
+  it('settles a call cancelled as its answer arrives once, either way, and keeps its connection usable', async () => {
+    const gatehouse = client({ maxConnections: 1 });
+    const moments: ((abort: () => void) => void)[] = [(abort) => abort(), (abort) => process.nextTick(abort), (abort) => setImmediate(abort), (abort) => setTimeout(abort, 0)];
+    for (const moment of moments) {
+      for (let round = 0; round < 5; round += 1) {
+        const controller = new AbortController();
+        answers = { [AUTHORIZE]: (req, res) => (json({ results: [{ allowed: true }] })(req, res), moment(() => controller.abort())) };
+        const outcome = await gatehouse.authorize(token, 'acme', CHECKS, { signal: controller.signal }).catch((caught: unknown) => caught);
+        if (Array.isArray(outcome)) expect(outcome).toEqual([{ allowed: true }]);
+        else expect(outcome).toBe(controller.signal.reason);
+        expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      }
+    }
+    answers = { [AUTHORIZE]: json({ results: [{ allowed: false }] }) };
+    expect(await gatehouse.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+  });
+
+  it('leaves no listener on a signal shared by many calls, one after another or at once', async () => {
+    answers = { [AUTHORIZE]: json({ results: [{ allowed: true }] }), [USER_ROLE]: json(PERMISSIONS), [PUBLIC_KEY]: json({ keys: [{ id: keyId(publicKey), key: publicKey }] }, { 'cache-control': 'max-age=0' }) };
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    try {
+      const gatehouse = client();
+      const { signal } = new AbortController();
+      for (let call = 0; call < 1_000; call += 1) await gatehouse.permissions(token, 'acme', { signal });
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      await Promise.all(Array.from({ length: 50 }, () => gatehouse.permissions(token, 'acme', { signal })));
+      await Promise.all(Array.from({ length: 50 }, () => gatehouse.authorize(token, 'acme', CHECKS, { signal })));
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+
+      // Aborted with twenty calls on it, five sent and fifteen in line: each ends with its reason, and none in line is sent.
+      answers[AUTHORIZE] = hold;
+      const shared = new AbortController();
+      const limited = client({ maxConnections: 5 });
+      const calls = Array.from({ length: 20 }, () => limited.authorize(token, 'acme', CHECKS, { signal: shared.signal }).catch((caught: unknown) => caught));
+      for (let sent = 0; sent < 5; sent += 1) await nextHeld();
+      asked = [];
+      shared.abort();
+      for (const outcome of await Promise.all(calls)) expect(outcome).toBe(shared.signal.reason);
+      answers[AUTHORIZE] = json({ results: [{ allowed: false }] });
+      expect(await limited.authorize(token, 'acme', CHECKS)).toEqual([{ allowed: false }]);
+      expect(asked).toEqual([AUTHORIZE]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+    }
+  });
+
+  it('stops fetching the key list once every caller waiting for it cancelled, and fetches it afresh for the next', async () => {
+    answers = { [PUBLIC_KEY]: hold };
+    const gatehouse = client({ timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    const controllers = [new AbortController(), new AbortController()];
+    const cancelled = controllers.map(({ signal }) => gatehouse.verifyToken(token, { signal }).catch((caught: unknown) => caught));
+    const list = await nextHeld();
+    for (const controller of controllers) controller.abort();
+    for (const error of await Promise.all(cancelled)) expect(error).toMatchObject({ name: 'AbortError' });
+    await once(list, 'close');
+    answers[PUBLIC_KEY] = json({ keys: [{ id: keyId(publicKey), key: publicKey }] });
+    expect(await gatehouse.verifyToken(token)).toMatchObject({ userId: 7 });
+    expect(asked).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+  });
+});
+
+describe('permissions answers arriving out of order', () => {
+  it('keeps the answer asked for last, whichever arrives last', async () => {
+    const older = { ...PERMISSIONS, role: 'editor' };
+    const newer = { ...PERMISSIONS, role: 'viewer', permissions: [] };
+    let requests = 0;
+    answers = { [USER_ROLE]: (req, res) => ((requests += 1) === 1 ? hold(req, res) : json(newer, { etag: '"2"' })(req, res)) };
+    const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
+    const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
+    const first = await nextHeld();
+    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(newer);
+    json(older, { etag: '"1"' })(undefined as never, first);
+    expect(await slow).toEqual(older);
+    // The answer asked for first, arriving last, must not replace the one asked for after it.
+    expect(await gatehouse.permissions(token, 'acme')).toEqual(newer);
+    expect(requests).toBe(2);
+  });
+});
+
+describe('a GET sent once more', () => {
+  // The kept-alive connection a client opened with its first call is closed under its second.
+  const afterFirst =
+    (then: Answer): Answer =>
+    (req, res) => (asked.length === 1 ? json(PERMISSIONS)(req, res) : then(req, res));
+
+  it('is sent once more at most, and not at all after a byte of the answer arrived', async () => {
+    // Two kept-alive connections, then every request is reset: the retry goes out on the other one, and is not retried in turn.
+    answers = { [USER_ROLE]: (req, res) => (asked.length <= 2 ? json(PERMISSIONS)(req, res) : req.socket.destroy()) };
+    const resetting = client({ publicKeys: [publicKey] });
+    await Promise.all([resetting.permissions(token, 'acme'), resetting.permissions(token, 'acme')]);
+    await expect(resetting.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Gatehouse cannot be reached \((ECONNRESET|EPIPE)\)\.$/) });
+    expect(asked).toEqual([USER_ROLE, USER_ROLE, USER_ROLE, USER_ROLE]);
+
+    asked = [];
+    answers = { [USER_ROLE]: afterFirst((req) => req.socket.write('HTTP/1.1 200 OK\r\n', () => req.socket.destroy())) };
+    const cutOff = client({ publicKeys: [publicKey] });
+    await cutOff.permissions(token, 'acme');
+    await expect(cutOff.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+
+  it('is due when the first one’s answer was', async () => {
+    // Blocks the whole process, the client's timers included, as a busy machine might.
+    const busy = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    // Most of responseMs passes before the kept-alive connection is closed under the second call,
+    // and as much again before its retry is answered: past the time the call had.
+    answers = { [USER_ROLE]: afterFirst((req, res) => (busy(120), asked.length === 2 ? req.socket.destroy() : json(PERMISSIONS)(req, res))) };
+    const gatehouse = client({ publicKeys: [publicKey], timeout: { responseMs: 200 } });
+    await gatehouse.permissions(token, 'acme');
+    await expect(gatehouse.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'timeout', message: 'Gatehouse did not answer within 200 ms.' });
   });
 });
