@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, ROOT, startCommand, type CliRun } from '../../harness/cli.js';
+import { NOTE_POLICY_FILE, NOTES_CONFIG_FILE, NOTES_POLICY_TESTS } from '../support/notes-app.js';
 
 // `gatehouse policy test --config ...` run from an application's folder, as its developers run
 // it: the config loads (through its imports, on the CLI's engine) or is refused in one line.
@@ -33,32 +34,6 @@ async function gatehouse(cwd: string, ...args: string[]): Promise<CliRun> {
   return { ...run.output(), code: Number(code) };
 }
 
-// A policy that overrides the default: the CLI's engine must honour it (an author updates only
-// their own notes), so the class must extend the very ResourcePolicy the CLI checks with.
-const NOTE_POLICY = `import { ResourcePolicy, type PolicyUser } from '@gatehouse/engine';
-
-export class NotePolicy extends ResourcePolicy<{ author_id: number }> {
-  override update(user: PolicyUser | null, note: { author_id: number }): boolean {
-    return super.update(user, note) && note.author_id === user?.id;
-  }
-}
-`;
-
-const NOTES_MODEL = `import { defineModel } from '@gatehouse/server';
-
-export const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
-`;
-
-const NOTES_POLICY_TESTS = `principals:
-  author: { role: member, id: 1, organization: { id: 1, slug: acme } }
-resources:
-  own: { model: notes, attributes: { id: 1, organization_id: 1, author_id: 1 } }
-  other: { model: notes, attributes: { id: 2, organization_id: 1, author_id: 2 } }
-tests:
-  - { principal: author, resource: own, actions: { update: allow } }
-  - { principal: author, resource: other, actions: { update: deny, show: allow } }
-`;
-
 describe('a TypeScript config in a package that is not an ES module one', () => {
   it('loads, every kind of file and package it imports too, its policies on the CLI engine', async () => {
     // A CommonJS package under a path with a space and non-ASCII letters, whose
@@ -69,8 +44,11 @@ describe('a TypeScript config in a package that is not an ES module one', () => 
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['app/*'] } } }),
       'node_modules/esm-only/package.json': JSON.stringify({ name: 'esm-only', type: 'module', exports: { import: './index.js' } }),
       'node_modules/esm-only/index.js': "export const shout = (word) => word.toUpperCase();\n",
-      'app/note-policy.ts': NOTE_POLICY,
-      'app/notes-model.ts': NOTES_MODEL,
+      'app/note-policy.ts': NOTE_POLICY_FILE,
+      'app/notes-model.ts': `import { defineModel } from '@gatehouse/server';
+
+export const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
+`,
       'app/roles.ts': "export const owner: string[] = ['*'];\n",
       'app/member-role.ts': "export const member: string[] = ['notes.*'];\n",
       'app/limits.cts': 'const limits = { max: 3 };\nexport = limits;\n',
@@ -114,14 +92,8 @@ export default defineConfig({
     try {
       await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
       await writeFiles(dir, {
-        'note-policy.ts': NOTE_POLICY,
-        'gatehouse.config.ts': `import { defineConfig, defineModel } from '@gatehouse/server';
-import { NotePolicy } from './note-policy.js';
-
-const notes = defineModel({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string', author_id: 'integer' }, fillable: ['title'], authorColumn: 'author_id' });
-
-export default defineConfig({ organizationRoles: { owner: ['*'], member: ['notes.*'] }, data: { models: [notes], policies: { NotePolicy } } });
-`,
+        'note-policy.ts': NOTE_POLICY_FILE,
+        'gatehouse.config.ts': NOTES_CONFIG_FILE,
         'notes.policy.yaml': NOTES_POLICY_TESTS,
       });
       const run = await gatehouse(dir, 'policy', 'test', 'notes.policy.yaml');
