@@ -1,12 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors/config-error.js';
 import { parseConfig } from '../config/config-schema.js';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { DEMO_CONFIG } from './demo-checkout.js';
 import { syntaxErrorLocation } from './syntax-error-location.js';
-import { prepareImport } from './typescript-loader.js';
+import { importConfigModule } from './import-config-module.js';
+import { esmInCommonJsFile } from './esm-in-commonjs.js';
 
 /** Looked for in the working directory, in this order. */
 export const CONFIG_FILES = ['gatehouse.config.ts', 'gatehouse.config.js', 'gatehouse.config.mjs'] as const;
@@ -26,28 +26,34 @@ export function findConfigFile(explicit: string | undefined, cwd = process.cwd()
 /**
  * Imports a config file and validates its default export (awaited when it is a promise) with the config schema. Every problem
  * is one ConfigError line naming the file and the key; the migrations and policy tests folders
- * are resolved against the file's own folder.
+ * are resolved against the file's own folder (the real one of a symlink, as its imports are).
  */
 export async function loadConfigFile(path: string): Promise<GatehouseConfig> {
-  let module: { default?: unknown };
+  let config: unknown;
   try {
-    await prepareImport(path);
-    const imported = (await import(pathToFileURL(path).href)) as { default?: unknown };
-    // A promise is awaited at once: its rejection is handled before Node, once the import's
-    // microtasks are done, would report it unhandled (a stack trace and exit code 1).
-    module = { default: await imported.default };
+    config = await importConfigModule(path);
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const syntax = await syntaxErrorLocation(path);
-    if (syntax !== null) throw new ConfigError(`Config file ${path} has a syntax error at ${syntax}`);
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(`Config file ${path} cannot be loaded: ${reason}`);
+    throw await loadFailure(path, error);
   }
-  if (module.default === undefined) throw new ConfigError(`Config file ${path} must export its config as default: export default defineConfig({ ... }).`);
-  const parsed = parseConfig(module.default);
+  if (config === undefined) throw new ConfigError(`Config file ${path} must export its config as default: export default defineConfig({ ... }).`);
+  if (typeof config === 'function') throw new ConfigError(`Config file ${path} exports a function: export the config object itself, export default defineConfig({ ... }).`);
+  const parsed = parseConfig(config);
   if ('problem' in parsed) throw new ConfigError(`Config file ${path}: ${parsed.problem}.`);
-  const besideConfig = (folder: string | undefined) => (folder === undefined || isAbsolute(folder) ? folder : resolve(dirname(path), folder));
+  const besideConfig = (folder: string | undefined) => (folder === undefined || isAbsolute(folder) ? folder : resolve(dirname(realpathSync(path)), folder));
   return { ...parsed.config, migrations: besideConfig(parsed.config.migrations), policyTests: besideConfig(parsed.config.policyTests) };
+}
+
+/** The one line a config that failed to load is refused with: the file that is an ES module in a CommonJS package, or that does not parse, else the error's first line. */
+async function loadFailure(path: string, error: unknown): Promise<ConfigError> {
+  if (error instanceof ConfigError) return error;
+  // The config itself, or the file of it at fault.
+  const about = (file: string, problem: string) => new ConfigError(file === path ? `Config file ${path} ${problem}` : `Config file ${path} cannot be loaded: ${file} ${problem}`);
+  const esm = esmInCommonJsFile(error);
+  if (esm !== null) return about(esm, 'uses import/export, but its package is CommonJS: name it .mjs or .ts, or add "type": "module" to its package.json.');
+  const syntax = await syntaxErrorLocation(path);
+  if (syntax !== null) return about(syntax.file, `has a syntax error at line ${syntax.line}, column ${syntax.column}: ${syntax.text}`);
+  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new ConfigError(`Config file ${path} cannot be loaded: ${reason}`);
 }
 
 /**

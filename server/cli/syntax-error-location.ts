@@ -1,23 +1,33 @@
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import type { Loader } from 'esbuild';
+import { dirname, resolve } from 'node:path';
 
-const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js' };
+/** A file that does not parse, and where: line and column counted from 1. */
+export interface SyntaxErrorLocation {
+  file: string;
+  line: number;
+  column: number;
+  text: string;
+}
 
 /**
- * Where a source file fails to parse, as "line L, column C: what" (both counted from 1), or null
- * when it parses. Node's own SyntaxError of an ES module carries no position, and tsx's names it
- * only inside a multi-line message; esbuild (which tsx runs) reports it as data. It is loaded
- * only here, once a config has failed to load: every start would pay for it otherwise.
+ * The first file, of a config and the application files it imports, that fails to parse, or
+ * null when they all parse (or only an import does not resolve). Node's own SyntaxError of an ES module carries no position, nor the
+ * file when an imported one fails, and tsx's names them only inside a multi-line message;
+ * esbuild (which tsx runs), following the imports as a bundle would, reports them as data.
+ * Packages are not followed: they are not the application's to fix. esbuild is loaded only
+ * here, once a config has failed to load: every start would pay for it otherwise.
  */
-export async function syntaxErrorLocation(path: string): Promise<string | null> {
-  const { transform } = await import('esbuild');
+export async function syntaxErrorLocation(path: string): Promise<SyntaxErrorLocation | null> {
+  const { build } = await import('esbuild');
+  // esbuild names files relative to this folder.
+  const folder = dirname(path);
   try {
-    await transform(await readFile(path, 'utf8'), { loader: LOADERS[extname(path)] ?? 'ts', format: 'esm', sourcefile: path });
+    await build({ entryPoints: [path], absWorkingDir: folder, bundle: true, write: false, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent' });
     return null;
   } catch (error) {
-    const [first] = (error as { errors?: { text: string; location: { line: number; column: number } | null }[] }).errors ?? [];
+    const errors = (error as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] }).errors ?? [];
+    // An import that does not resolve is no syntax error: Node's own message says which.
+    const first = errors.find((candidate) => !candidate.text.startsWith('Could not resolve'));
     if (!first?.location) return null;
-    return `line ${first.location.line}, column ${first.location.column + 1}: ${first.text}`;
+    return { file: resolve(folder, first.location.file), line: first.location.line, column: first.location.column + 1, text: first.text };
   }
 }

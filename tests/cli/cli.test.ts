@@ -5,10 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate, readMigrations } from '../../server/db/migrations/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
-import { ROOT, runCli, startCli } from '../../harness/cli.js';
+import { runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { demoPostTitles } from '../support/demo.js';
-import { NOTE_POLICY, NOTE_POLICY_IMPORTS, NOTES_CONFIG, NOTES_POLICY_TESTS } from '../support/notes-app.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
 
@@ -152,26 +151,6 @@ describe('gatehouse migrate', () => {
         await rm(dir, { recursive: true, force: true });
       }
     }));
-});
-
-// `npm init` writes a package.json without "type": "module", and tsx then makes a .ts file CommonJS,
-// which Node refused to load beside the CLI's ES modules ("Cannot require() ES Module … in a cycle").
-describe('a TypeScript config in a package that is not an ES module one', () => {
-  it("loads as an ES module, its own TypeScript imports too, its policies on the CLI's engine", async () => {
-    await mkdir(join(ROOT, 'test-artifacts'), { recursive: true });
-    const dir = await mkdtemp(join(ROOT, 'test-artifacts', 'commonjs-app-'));
-    try {
-      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'commonjs-app', private: true }));
-      await writeFile(join(dir, 'note-policy.ts'), `${NOTE_POLICY_IMPORTS}\n\nexport ${NOTE_POLICY}\n`);
-      await writeFile(join(dir, 'gatehouse.config.ts'), `import { defineConfig, defineModel } from '@gatehouse/server';\nimport { NotePolicy } from './note-policy.js';\n\n${NOTES_CONFIG}`);
-      await writeFile(join(dir, 'notes.policy.yaml'), NOTES_POLICY_TESTS);
-      const run = await gatehouse('policy', 'test', join(dir, 'notes.policy.yaml'), '--config', join(dir, 'gatehouse.config.ts'));
-      expect(run).toMatchObject({ code: 0, stderr: '' });
-      expect(run.stdout).toMatch(/3 passed/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
 });
 
 describe('gatehouse migrate --config', () => {

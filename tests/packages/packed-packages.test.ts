@@ -21,7 +21,7 @@ import {
 } from '../../harness/packed-packages.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { createEmptyDatabase } from '../support/database.js';
-import { NOTE_POLICY, NOTE_POLICY_IMPORTS, NOTES_CONFIG, NOTES_POLICY_TESTS } from '../support/notes-app.js';
+import { NOTE_POLICY_FILE, NOTES_CONFIG_FILE, NOTES_POLICY_TESTS } from '../support/notes-app.js';
 
 const isTranspiler = (url: string) => /\/node_modules\/(tsx|esbuild)\//.test(url);
 
@@ -204,21 +204,20 @@ describe('@gatehouse/server from its tarball', () => {
     }
   }, SLOW);
 
+  // In a CommonJS package of its own: the config and the policy file it imports load as ES modules
+  // all the same. Run from the folder above, which has a tsconfig.json of its own: the `paths`
+  // that find the policy file are the application's.
   it('loads a TypeScript config through tsx on Node 20, its policies on the same engine as the CLI', async () => {
     const app = join(consumer, 'ts-app');
     await mkdir(app);
-    await writeFile(
-      join(app, 'gatehouse.config.ts'),
-      `${NOTE_POLICY_IMPORTS}
-import { defineConfig, defineModel } from '@gatehouse/server';
-
-${NOTE_POLICY}
-
-${NOTES_CONFIG}`,
-    );
+    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'ts-app', private: true, type: 'commonjs' }));
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { paths: { '@app/*': ['./*'] } } }));
+    await writeFile(join(app, 'note-policy.ts'), NOTE_POLICY_FILE);
+    await writeFile(join(app, 'gatehouse.config.ts'), NOTES_CONFIG_FILE.replace("'./note-policy.js'", "'@app/note-policy.js'"));
     await writeFile(join(app, 'notes.policy.yaml'), NOTES_POLICY_TESTS);
-    const { stdout, stderr } = await run(process.execPath, [join(consumer, 'node_modules', '.bin', 'gatehouse'), 'policy', 'test', 'notes.policy.yaml'], {
-      cwd: app,
+    const gatehouse = join(consumer, 'node_modules', '.bin', 'gatehouse');
+    const { stdout, stderr } = await run(process.execPath, [gatehouse, 'policy', 'test', 'ts-app/notes.policy.yaml', '--config', 'ts-app/gatehouse.config.ts'], {
+      cwd: consumer,
       env: { ...process.env, NODE_DEBUG: 'esm' },
       maxBuffer: 64 * 1024 * 1024,
     });

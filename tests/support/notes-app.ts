@@ -25,3 +25,7 @@ tests:
   - { principal: author, resource: own, actions: { update: allow } }
   - { principal: author, resource: other, actions: { update: deny, show: allow } }
 `;
+
+/** The application as two files: `note-policy.ts`, and the `gatehouse.config.ts` that imports it. */
+export const NOTE_POLICY_FILE = `${NOTE_POLICY_IMPORTS}\n\nexport ${NOTE_POLICY}\n`;
+export const NOTES_CONFIG_FILE = `import { defineConfig, defineModel } from '@gatehouse/server';\nimport { NotePolicy } from './note-policy.js';\n\n${NOTES_CONFIG}`;
