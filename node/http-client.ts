@@ -73,8 +73,14 @@ export class HttpClient {
   private readonly live = new Set<(error: Error) => void>();
   /** Sent with every call: the asking service's name (`X-Gatehouse-Service`), when it gave one. */
   private readonly sentHeaders: Readonly<Record<string, string>>;
-  /** Whether the last call found Gatehouse unreachable, slow or failing (`unavailable`, `timeout`). */
+  /**
+   * Whether Gatehouse was last found unreachable, slow or failing (`unavailable`, `timeout`): by
+   * the last call to end, unless a call sent after it got an answer.
+   */
   unavailable = false;
+  /** Calls sent so far, and the number of the last one sent that got an answer. */
+  private sent = 0;
+  private lastAnswered = 0;
 
   constructor({ baseURL, timeouts = {}, service, maxConnections = DEFAULT_MAX_CONNECTIONS }: HttpClientOptions) {
     if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new GatehouseOptionError('maxConnections', `The maxConnections option must be a whole number of at least 1, not ${maxConnections}.`);
@@ -202,18 +208,26 @@ export class HttpClient {
   async json<T>(request: JsonRequest, expected: ExpectedAnswer<T>): Promise<JsonResponse<T>> {
     // Refused before sending, and without marking Gatehouse unavailable: it is this caller's token.
     if (request.token !== undefined && !SENDABLE_TOKEN.test(request.token)) throw new UnauthenticatedError('The token is not genuine or has expired.');
+    const number = (this.sent += 1);
     try {
       const response = await this.send(request);
       const refusal = refusalOf(response, request, expected);
       if (refusal) throw refusal;
-      this.unavailable = false;
+      this.answered(number);
       return response as JsonResponse<T>;
     } catch (error) {
-      // A refusal of Gatehouse's own (401, 403, 404, 422) says it is there; anything else does not,
-      // and a cancelled call says nothing about it either way.
-      if (!isAbortOf(error, request.signal)) this.unavailable = isUnavailable(error);
+      // A cancelled call says nothing about Gatehouse; a refusal of its own (401, 403, 404, 422)
+      // says it is there; anything else, that it is not, unless a call sent later got an answer.
+      if (isAbortOf(error, request.signal)) throw error;
+      if (!isUnavailable(error)) this.answered(number);
+      else if (number > this.lastAnswered) this.unavailable = true;
       throw error;
     }
+  }
+
+  private answered(number: number): void {
+    this.unavailable = false;
+    this.lastAnswered = Math.max(this.lastAnswered, number);
   }
 
   /** Ends the calls in flight and in line (`unavailable`), and closes the kept-alive connections. */

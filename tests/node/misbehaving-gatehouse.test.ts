@@ -370,6 +370,22 @@ describe('permissions answers arriving out of order', () => {
   });
 });
 
+describe('a failure that ends after a later call was answered', () => {
+  it('does not mark Gatehouse unavailable: kept answers are still used', async () => {
+    let requests = 0;
+    answers = { [USER_ROLE]: (req, res) => ((requests += 1) === 1 ? hold(req, res) : json(PERMISSIONS)(req, res)) };
+    const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
+    const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
+    const first = await nextHeld();
+    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(PERMISSIONS);
+    first.socket!.destroy();
+    await expect(slow).rejects.toMatchObject({ kind: 'unavailable' });
+    // Gatehouse answered a call sent after the failed one: the answer kept from it is used, not asked again.
+    expect(await gatehouse.permissions(token, 'acme')).toEqual(PERMISSIONS);
+    expect(requests).toBe(2);
+  });
+});
+
 describe('a GET sent once more', () => {
   // The kept-alive connection a client opened with its first call is closed under its second.
   const afterFirst =
