@@ -75,7 +75,7 @@ export interface Gatehouse {
   express(): ReturnType<typeof connectMiddleware>;
   /** A Fastify `onRequest` hook: 401 without a genuine token, else `request.gatehouse`. */
   fastify(): ReturnType<typeof fastifyHook>;
-  /** Closes the kept-alive connections. */
+  /** Ends the calls in flight and in line, and any made after it, as `unavailable`, and closes the kept-alive connections. */
   close(): void;
 }
 

@@ -78,6 +78,8 @@ export class HttpClient {
    * the last call to end, unless a call sent after it got an answer.
    */
   unavailable = false;
+  /** Set by `close()`: no call is sent any more. */
+  private closed = false;
   /** Calls sent so far, and the number of the last one sent that got an answer. */
   private sent = 0;
   private lastAnswered = 0;
@@ -100,8 +102,9 @@ export class HttpClient {
    */
   private send(request: JsonRequest, deadline?: number): Promise<JsonResponse> {
     const { method, path, token, body, ifNoneMatch, signal } = request;
-    // Nothing is sent for a call cancelled already.
+    // Nothing is sent for a call cancelled already, nor by a closed client.
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (this.closed) return Promise.reject(new GatehouseError('unavailable', CLOSED));
     const mayRetry = method === 'GET' && deadline === undefined;
     const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -232,10 +235,13 @@ export class HttpClient {
 
   /** Ends the calls in flight and in line (`unavailable`), and closes the kept-alive connections. */
   close(): void {
-    for (const cancel of this.live) cancel(new GatehouseError('unavailable', 'The Gatehouse client was closed before Gatehouse answered.'));
+    this.closed = true;
+    for (const cancel of this.live) cancel(new GatehouseError('unavailable', CLOSED));
     this.agent.destroy();
   }
 }
+
+const CLOSED = 'The Gatehouse client was closed before Gatehouse answered.';
 
 // The errors of writing to a connection the other end has closed.
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);

@@ -287,6 +287,16 @@ describe('races of cancellation, the connection limit and close', () => {
     }
   });
 
+  it('refuses a call made after close() without sending it', async () => {
+    answers = { [USER_ROLE]: json(PERMISSIONS), [AUTHORIZE]: json({ results: [{ allowed: true }] }) };
+    const gatehouse = client({ publicKeys: [publicKey] });
+    gatehouse.close();
+    const closed = { kind: 'unavailable', message: 'The Gatehouse client was closed before Gatehouse answered.' };
+    await expect(gatehouse.permissions(token, 'acme')).rejects.toMatchObject(closed);
+    await expect(gatehouse.authorize(token, 'acme', CHECKS)).rejects.toMatchObject(closed);
+    expect(asked).toEqual([]);
+  });
+
   it('settles a call cancelled as its answer arrives once, either way, and keeps its connection usable', async () => {
     const gatehouse = client({ maxConnections: 1 });
     const moments: ((abort: () => void) => void)[] = [(abort) => abort(), (abort) => process.nextTick(abort), (abort) => setImmediate(abort), (abort) => setTimeout(abort, 0)];
