@@ -5,11 +5,10 @@ import { ResourcePolicy } from '@gatehouse/engine';
 import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
+import { keyId, type PublicPaserk } from '../../server/auth/token-keys.js';
 import { startDataServer } from '../server/support/data-server.js';
-import { instant } from '../server/support/token-claims.js';
 import type { TestServer } from '../server/support/test-server.js';
-import { apiBase } from './support.js';
+import { apiBase, signedToken } from './support.js';
 
 // Issue 36, finding 1: @gatehouse/node gives up on a silent Gatehouse, says why a call failed,
 // and fails closed when Gatehouse is down unless the service opts in to its cached answers.
@@ -137,9 +136,7 @@ describe('a Gatehouse that answers what was not asked', () => {
   }
 
   beforeAll(async () => {
-    const keys = await generateTokenKeyPair();
-    publicKey = keys.publicKey;
-    token = await signToken(await importTokenKeys(keys.secretKey), { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + 3_600_000)) });
+    ({ publicKey, token } = await signedToken(3_600_000));
     server = createHttpServer((req, res) => {
       asked += 1;
       req.resume().on('end', () => answer(req, res));

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { getEventListeners, once } from 'node:events';
 import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateTokenKeyPair, importTokenKeys, keyId, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
-import { instant } from '../server/support/token-claims.js';
+import { keyId, type PublicPaserk } from '../../server/auth/token-keys.js';
+import { signedToken } from './support.js';
 
 // @gatehouse/node against a Gatehouse that misbehaves at the connection: cancelled calls, a
 // hung server, answers cut off, idle connections closed under a request, and a stepped clock.
@@ -59,9 +59,7 @@ function client(options: Omit<GatehouseOptions, 'baseURL'> = {}): Gatehouse {
 }
 
 beforeAll(async () => {
-  const keys = await generateTokenKeyPair();
-  publicKey = keys.publicKey;
-  token = await signToken(await importTokenKeys(keys.secretKey), { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + 86_400_000)) });
+  ({ publicKey, token } = await signedToken(86_400_000));
   server = createServer((req, res) => {
     const route = `${req.method} ${new URL(req.url!, 'http://gatehouse').pathname}`;
     asked.push(route);

@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { generateTokenKeyPair, importTokenKeys, signToken, type PublicPaserk } from '../../server/auth/token-keys.js';
 import type { TestServer } from '../server/support/test-server.js';
+import { instant } from '../server/support/token-claims.js';
 
 /** The API base of a test server, as a service configures `baseURL`. */
 export const apiBase = (server: TestServer) => `${server.api.baseUrl.replace(/\/$/, '')}/api`;
@@ -26,4 +28,11 @@ export function tampered(token: string): string {
   payload[5] = payload[5]! ^ 1;
   parts[2] = payload.toString('base64url');
   return parts.join('.');
+}
+
+/** A fresh key pair, as a fake Gatehouse's, and a token it signed for user 7, valid for `validForMs`. */
+export async function signedToken(validForMs: number): Promise<{ publicKey: PublicPaserk; token: string }> {
+  const keys = await generateTokenKeyPair();
+  const claims = { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + validForMs)) };
+  return { publicKey: keys.publicKey, token: await signToken(await importTokenKeys(keys.secretKey), claims) };
 }
