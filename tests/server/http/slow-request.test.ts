@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../support/raw-request.js';
@@ -7,24 +6,19 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 // A client that sends part of a request and then nothing held its socket, and the app's wait for
 // the body, for Node's default of 300 s. The timeouts here are short so the test does not wait.
 let server: TestServer;
-const logLines: string[] = [];
+const logLines: { level: number; msg: string; path?: string }[] = [];
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  server = await startTestServer({ logger: pino({ level: 'info' }, sink), keepAliveTimeoutSeconds: 0.1, headersTimeoutSeconds: 0.2, bodyTimeoutSeconds: 0.2 });
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]) });
+  server = await startTestServer({ logger, keepAliveTimeoutSeconds: 0.1, headersTimeoutSeconds: 0.2, bodyTimeoutSeconds: 0.2 });
 });
 
 afterAll(() => server.close());
 
 /** The request log's line for this path, once the app has finished with the request. */
-async function loggedRequest(path: string): Promise<Record<string, unknown>> {
+async function loggedRequest(path: string): Promise<(typeof logLines)[number]> {
   for (;;) {
-    const line = logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.msg === 'request' && entry.path === path);
+    const line = logLines.find((entry) => entry.msg === 'request' && entry.path === path);
     if (line) return line;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -39,7 +33,7 @@ describe('a request that stops arriving', () => {
     expect(JSON.parse(answer.body)).toEqual({ message: 'The request took too long to arrive.' });
     // The app let the request go, and its log says what the client was answered.
     expect(await loggedRequest('/api/auth/login')).toMatchObject({ method: 'POST', status: 408 });
-    expect(logLines.filter((line) => (JSON.parse(line) as { level: number }).level >= 40)).toEqual([]);
+    expect(logLines.filter((line) => line.level >= 40)).toEqual([]);
     expect((await server.api.get('/api/health')).status).toBe(200);
   });
 
