@@ -159,11 +159,12 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
         metricsUrl = `${listeningUrl(metricsServer, metricsHost)}${METRICS_PATH}`;
       }
       // requireHost() answers a missing Host header in JSON instead of Node's empty 400.
-      const http = createHttpServer({ requireHostHeader: false }, app.callback());
+      // Node checks the headers and request timeouts every 30 s by default; the settings are seconds, so each second.
+      const http = createHttpServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, app.callback());
       http.keepAliveTimeout = resolved.keepAliveTimeoutSeconds * 1000;
       http.headersTimeout = resolved.headersTimeoutSeconds * 1000;
-      // Node refuses a headers timeout above the whole request's (300 s by default).
-      http.requestTimeout = Math.max(http.requestTimeout, http.headersTimeout);
+      // The whole request, headers and then body; Node's default (300 s) let a client that stops mid-body hold its socket that long.
+      http.requestTimeout = (resolved.headersTimeoutSeconds + resolved.bodyTimeoutSeconds) * 1000;
       http.listen(port, host);
       http.on('clientError', answerClientError);
       http.on('checkExpectation', answerUnmetExpectation);

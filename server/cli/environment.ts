@@ -85,6 +85,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_SHUTDOWN_GRACE: optional(positive('seconds')).default(10),
   GATEHOUSE_KEEP_ALIVE_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
+  GATEHOUSE_BODY_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_ORGANIZATION_CREATION: optional(z.enum(ORGANIZATION_CREATORS)),
   GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: optional(z.string().trim()),
   GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: optional(positive('organizations')),

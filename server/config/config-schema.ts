@@ -51,6 +51,7 @@ export const configSchema = z.strictObject({
   bodyLimit: z.string().optional(),
   keepAliveTimeoutSeconds: positiveInteger.optional(),
   headersTimeoutSeconds: positiveInteger.optional(),
+  bodyTimeoutSeconds: positiveInteger.optional(),
   requestTimeoutMs: positiveInteger.optional(),
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),

@@ -65,6 +65,12 @@ export interface ServerConfig {
   /** How long a client may take to send a request's headers; default 1 s above keepAliveTimeoutSeconds, and it must stay above it. */
   headersTimeoutSeconds?: number;
   /**
+   * How much longer than its headers a client may take to send a request's body: the whole request
+   * must have arrived within headersTimeoutSeconds + bodyTimeoutSeconds, else it is answered 408 and
+   * its connection closed. Default as long as headersTimeoutSeconds.
+   */
+  bodyTimeoutSeconds?: number;
+  /**
    * The deadline of each statement a request runs (its transaction's `statement_timeout`), in
    * milliseconds; past it the request answers 503 with `Retry-After` and writes nothing. Default 5000.
    */
@@ -162,6 +168,7 @@ export interface ResolvedConfig {
   bodyLimit: string;
   keepAliveTimeoutSeconds: number;
   headersTimeoutSeconds: number;
+  bodyTimeoutSeconds: number;
   requestTimeoutMs: number;
   /** Unset: the URL the server listens on (`Services.publicUrl()`). */
   appUrl: string | undefined;
@@ -203,12 +210,13 @@ function wholePositive(name: string, value: number): number {
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
-function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds'> {
+function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
   const headersTimeoutSeconds = positive('headersTimeoutSeconds', config.headersTimeoutSeconds ?? keepAliveTimeoutSeconds + 1);
   // Node's advice: a headers timeout at or below the keep-alive one can cut a reused connection's next request.
   if (headersTimeoutSeconds <= keepAliveTimeoutSeconds) throw new ConfigError('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
-  return { keepAliveTimeoutSeconds, headersTimeoutSeconds };
+  const bodyTimeoutSeconds = positive('bodyTimeoutSeconds', config.bodyTimeoutSeconds ?? headersTimeoutSeconds);
+  return { keepAliveTimeoutSeconds, headersTimeoutSeconds, bodyTimeoutSeconds };
 }
 
 function proxyCount(trustProxy: boolean | number): number {

@@ -17,14 +17,22 @@ function closingAnswer(message: string): { body: string; headers: Record<string,
 }
 
 /** A server socket with the response it is writing, if any (Node's own handler reads the same field). */
-type HttpSocket = Duplex & { _httpMessage?: { headersSent: boolean } | null };
+type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null };
 
 /** The server's `clientError` listener. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: HttpSocket): void {
+  const response = socket._httpMessage;
   // Once a response to an earlier request on the socket has begun, an answer would corrupt it: close, as Node does.
-  if (socket.writable && !socket._httpMessage?.headersSent) {
+  if (socket.writable && !response?.headersSent) {
     const [status, message] = ANSWERS[error.code ?? ''] ?? [400, 'The request is malformed.'];
     const { body, headers } = closingAnswer(message);
+    // A request the app is already handling (its body late or malformed) is answered through its
+    // response, so that the app's own answer is dropped and its request log names this status; once
+    // sent, the request is ended too, or the app would wait for the rest of its body forever.
+    if (response) {
+      response.writeHead(status, headers).end(body, () => response.req.destroy());
+      return;
+    }
     const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     return;

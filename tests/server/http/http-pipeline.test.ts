@@ -170,18 +170,22 @@ describe('keep-alive', () => {
       }).on('error', reject);
     });
   const timeouts = (env: NodeJS.ProcessEnv) => {
-    const { keepAliveTimeoutSeconds, headersTimeoutSeconds } = resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', server.secretKey));
-    return { keepAliveTimeoutSeconds, headersTimeoutSeconds };
+    const { keepAliveTimeoutSeconds, headersTimeoutSeconds, bodyTimeoutSeconds } = resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', server.secretKey));
+    return { keepAliveTimeoutSeconds, headersTimeoutSeconds, bodyTimeoutSeconds };
   };
 
   it('keeps an idle connection 65 s by default, longer than a load balancer idles one (60 s)', async () => {
     expect(await keepAliveHeader(`${server.api.baseUrl}/api/health`)).toBe('timeout=65');
   });
 
-  it('takes both timeouts from the environment, the headers one above the keep-alive one', () => {
-    expect(timeouts({})).toEqual({ keepAliveTimeoutSeconds: 65, headersTimeoutSeconds: 66 });
-    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '350' })).toEqual({ keepAliveTimeoutSeconds: 350, headersTimeoutSeconds: 351 });
-    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '130' })).toEqual({ keepAliveTimeoutSeconds: 120, headersTimeoutSeconds: 130 });
+  it('takes the timeouts from the environment, the headers one above the keep-alive one, the body one as long as the headers one', () => {
+    expect(timeouts({})).toEqual({ keepAliveTimeoutSeconds: 65, headersTimeoutSeconds: 66, bodyTimeoutSeconds: 66 });
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '350' })).toEqual({ keepAliveTimeoutSeconds: 350, headersTimeoutSeconds: 351, bodyTimeoutSeconds: 351 });
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '130', GATEHOUSE_BODY_TIMEOUT: '300' })).toEqual({
+      keepAliveTimeoutSeconds: 120,
+      headersTimeoutSeconds: 130,
+      bodyTimeoutSeconds: 300,
+    });
     expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '60' })).toThrow('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
     expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: 'long' })).toThrow('GATEHOUSE_KEEP_ALIVE_TIMEOUT must be a whole number');
   });
