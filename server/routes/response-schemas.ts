@@ -11,6 +11,7 @@ export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'object', prop
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestamp = { type: 'string', format: 'date-time' };
 const DENIED = { type: 'boolean', enum: [true], description: 'Present when a per-user deny, not a missing grant, took `permission` away.' };
+const CONDITIONS = { type: 'array', items: { type: 'string' }, description: 'The conditioned permissions (`posts.update:own`) a record the caller may see fell outside of.' };
 
 const AUTHORIZE_REASON = {
   type: 'object',
@@ -21,6 +22,7 @@ const AUTHORIZE_REASON = {
     fields: { type: 'array', items: { type: 'string' } },
     include: { type: 'string' },
     denied: DENIED,
+    conditions: CONDITIONS,
   },
   required: ['gate'],
 };
@@ -42,6 +44,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
           fields: { type: 'array', items: { type: 'string' } },
           include: { type: 'string', description: 'The include path up to the refused hop.' },
           denied: DENIED,
+          conditions: CONDITIONS,
         },
         required: ['gate'],
       },

@@ -50,6 +50,12 @@ describe('the contributor', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.reason).toMatchObject({ gate: 'policy', permission: 'posts.update', conditions: ['posts.update:own'] });
     expect((await server.api.delete(`/api/acme/posts/${published.id}`, { token: contributor })).status).toBe(403);
+    const checks = [{ model: 'posts', action: 'update', id: published.id }, { model: 'posts', action: 'update', id: othersDraft.id }];
+    const asked = await server.api.post('/api/acme/authorize', { token: contributor, body: { checks } });
+    expect(asked.body.results).toEqual([
+      { allowed: false, message: 'This action is unauthorized.', reason: refused.body.reason },
+      { allowed: false, message: 'Resource not found', reason: { gate: 'record' } },
+    ]);
   });
 
   it('updates and deletes its own post', async () => {
