@@ -17,8 +17,9 @@ const NO_CONDITIONS: RuleConditions = { catalog: EMPTY_CATALOG, context: NO_CONT
 
 /**
  * CASL rules for a permission list (plain permissions and `!`-exclusions, as
- * `effectivePermissions` returns them): one `can` rule per slug, one per conditioned grant, then
- * one `cannot` rule per slug for the exclusions and one per conditioned exclusion, with CASL's
+ * `effectivePermissions` returns them): one `can` rule per slug, one per conditioned grant (one
+ * per alternative of its condition's top-level `or`), then one `cannot` rule per slug for the
+ * exclusions and one per conditioned exclusion (likewise), with CASL's
  * `manage` and `all` for the wildcards. CASL gives later rules priority, so an exclusion always
  * beats the grant it is carved from: a record is allowed when a grant matches it and no
  * exclusion does. A conditioned rule's `reason` is its permission, so a client can say which.
@@ -32,7 +33,10 @@ export function compileRules(permissions: Iterable<string>, conditions: RuleCond
     const reason = (inverted ? EXCLUSION_PREFIX : '') + formatPermission(permission);
     const rule: GatehouseRawRule = { action: permission.action, subject: permission.slug, reason, ...(inverted ? { inverted } : {}) };
     const shape = conditions.catalog.shape(permission.slug);
-    return [node.op === 'true' || shape === undefined ? rule : { ...rule, conditions: conditionToCasl(node, shape, conditions.catalog.shape) }];
+    if (node.op === 'true' || shape === undefined) return [rule];
+    // A rule per alternative of a top-level `or`: CASL joins rules by `or` with its default options, which read no `$or`.
+    const alternatives = node.op === 'or' ? node.conditions : [node];
+    return alternatives.map((alternative) => ({ ...rule, conditions: conditionToCasl(alternative, shape, conditions.catalog.shape) }));
   };
   return [
     ...grants.map(({ slug, actions }) => ({ action: actions.map(caslAction), subject: caslSubject(slug) })),

@@ -5,8 +5,38 @@ import type { ModelShape, ShapeLookup } from './model-shape.js';
 /** Matches no record: `$in` over nothing. */
 const NOTHING: MongoQuery = { id: { $in: [] } };
 
+/** The field operator that negates a test, where one does under the null rules below: `not (a = x)` is `a ≠ x`, NULL included. */
+const NEGATED_TESTS: Partial<Record<ConditionNode['op'], string>> = { eq: '$ne', ne: '$eq', in: '$nin', nin: '$in' };
+
+const isOperators = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).every((key) => key.startsWith('$'));
+
 /**
- * A resolved condition as CASL's MongoDB query, read by `conditionsMatcher`. The null rules are
+ * Parts that must all hold, as one query of plain field operators (`{ status: {...}, author_id:
+ * {...} }`), the form CASL's default matcher reads; null when two parts test one field with
+ * differing operands, which then need `$and`.
+ */
+function mergedParts(parts: readonly MongoQuery[]): MongoQuery | null {
+  const merged: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      const kept = merged[key];
+      if (kept === undefined) {
+        merged[key] = value;
+        continue;
+      }
+      if (key.startsWith('$') || !isOperators(kept) || !isOperators(value)) return null;
+      if (Object.entries(value).some(([op, operand]) => Object.hasOwn(kept, op) && JSON.stringify(kept[op]) !== JSON.stringify(operand))) return null;
+      merged[key] = { ...kept, ...value };
+    }
+  }
+  return merged;
+}
+
+/**
+ * A resolved condition as CASL's MongoDB query, read by `conditionsMatcher`; tests joined by `and`
+ * and the `not` of one test come out as plain field operators, which CASL's default matcher reads
+ * too. The null rules are
  * SQL's answered two-valued: an ordering is false on a null attribute (JavaScript would order
  * null as 0), `ne` and `nin` are true on it. A hasMany relation is an array of related records
  * (`$elemMatch`); a belongsTo one a nested record or null, its attributes reached by path.
@@ -18,12 +48,14 @@ export function conditionToCasl(node: ConditionNode, shape: ModelShape, lookup: 
       return {};
     case 'false':
       return NOTHING;
-    case 'and':
-      return { $and: node.conditions.map((part) => conditionToCasl(part, shape, lookup, prefix)) };
+    case 'and': {
+      const parts = node.conditions.map((part) => conditionToCasl(part, shape, lookup, prefix));
+      return mergedParts(parts) ?? { $and: parts };
+    }
     case 'or':
       return { $or: node.conditions.map((part) => conditionToCasl(part, shape, lookup, prefix)) };
     case 'not':
-      return { $nor: [conditionToCasl(node.condition, shape, lookup, prefix)] };
+      return negatedTest(node.condition, prefix) ?? { $nor: [conditionToCasl(node.condition, shape, lookup, prefix)] };
     case 'eq':
       return { [at(node.attribute)]: { $eq: node.value } };
     case 'ne':
@@ -44,6 +76,15 @@ export function conditionToCasl(node: ConditionNode, shape: ModelShape, lookup: 
     default:
       return relationToCasl(node, shape, lookup, prefix);
   }
+}
+
+/** `not` of one test, as the field operator that answers it: `not (a = x)` is `{ a: { $ne: x } }`; null for any other condition. */
+function negatedTest(node: ConditionNode, prefix: string): MongoQuery | null {
+  if (node.op === 'null' || node.op === 'not_null') return { [prefix + node.attribute]: { [node.op === 'null' ? '$ne' : '$eq']: null } };
+  const op = NEGATED_TESTS[node.op];
+  if (op === undefined) return null;
+  if ('values' in node) return { [prefix + node.attribute]: { [op]: node.values } };
+  return 'value' in node ? { [prefix + node.attribute]: { [op]: node.value } } : null;
 }
 
 function relationToCasl(node: Extract<ConditionNode, { relation: string }>, shape: ModelShape, lookup: ShapeLookup, prefix: string): MongoQuery {

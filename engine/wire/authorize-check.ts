@@ -25,6 +25,8 @@ export interface AuthorizeReason {
   readonly include?: string;
   /** A per-user deny, not a missing grant, took `permission` away (as a 403's reason says it). */
   readonly denied?: true;
+  /** The conditioned permissions (`posts.update:own`) a record the caller may see fell outside of, as the 403's reason names them. */
+  readonly conditions?: readonly string[];
 }
 
 /** One question for `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */

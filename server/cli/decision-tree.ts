@@ -1,4 +1,5 @@
 import type { Decision, DecisionCheck as Check } from '@gatehouse/engine';
+import { conditionText } from './condition-text.js';
 
 const INDENT = '  ';
 
@@ -14,6 +15,8 @@ function checkLines(check: Check): string[] {
     for (const { source, entry } of permission.granted_by) lines.push(`${INDENT}${INDENT}granted by ${source}: ${entry}`);
     for (const { source, entry } of permission.denied_by) lines.push(`${INDENT}${INDENT}denied by ${source}: ${entry}`);
   }
+  // A list's compiled condition: which records it holds, the caller's facts filled in.
+  if (check.plan?.kind === 'conditional') lines.push(`${INDENT}records: ${conditionText(check.plan.condition)}`);
   if (check.fields?.permitted) lines.push(`${INDENT}writable: ${check.fields.permitted.join(', ') || '(none)'}`);
   return lines;
 }

@@ -1,4 +1,4 @@
-import { AUTHORIZE_GATES, DECISION_GATES, EXPLAIN_GATES, REFUSAL_GATES } from '@gatehouse/engine';
+import { AUTHORIZE_GATES, COMPARISONS, DECISION_GATES, EXPLAIN_GATES, MEMBERSHIPS, NULL_CHECKS, QUANTIFIERS, REFUSAL_GATES } from '@gatehouse/engine';
 import type { JsonSchema } from './route-definition.js';
 import { DECISION_SOURCES } from '../decisions/decision-event.js';
 
@@ -11,6 +11,7 @@ export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'object', prop
 const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const timestamp = { type: 'string', format: 'date-time' };
 const DENIED = { type: 'boolean', enum: [true], description: 'Present when a per-user deny, not a missing grant, took `permission` away.' };
+const CONDITIONS = { type: 'array', items: { type: 'string' }, description: 'The conditioned permissions (`posts.update:own`) a record the caller may see fell outside of.' };
 
 const AUTHORIZE_REASON = {
   type: 'object',
@@ -21,8 +22,27 @@ const AUTHORIZE_REASON = {
     fields: { type: 'array', items: { type: 'string' } },
     include: { type: 'string' },
     denied: DENIED,
+    conditions: CONDITIONS,
   },
   required: ['gate'],
+};
+
+const SCALAR = { type: ['string', 'number', 'boolean'] };
+
+/** The JSON tree of a record condition (engine/conditions/condition-tree.ts), as plans and explain answer it. */
+const CONDITION = {
+  type: 'object',
+  description: 'A node of a record condition, with the facts of the caller filled in: `true`/`false`, `and`/`or` of `conditions`, `not` of `condition`, a test of `attribute` against `value` or `values`, a null check, or `some`/`none`/`every` of the records of `relation` matching `condition`. See the Record rules guide.',
+  properties: {
+    op: { enum: ['true', 'false', 'and', 'or', 'not', ...COMPARISONS, ...MEMBERSHIPS, ...NULL_CHECKS, ...QUANTIFIERS] },
+    conditions: { type: 'array', items: ref('RecordCondition') },
+    condition: ref('RecordCondition'),
+    attribute: { type: 'string' },
+    value: SCALAR,
+    values: { type: 'array', items: SCALAR },
+    relation: { type: 'string' },
+  },
+  required: ['op'],
 };
 
 /** The bodies the service's own routes answer with; model records are added per model. */
@@ -42,6 +62,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
           fields: { type: 'array', items: { type: 'string' } },
           include: { type: 'string', description: 'The include path up to the refused hop.' },
           denied: DENIED,
+          conditions: CONDITIONS,
         },
         required: ['gate'],
       },
@@ -208,9 +229,26 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
           required: ['allowed'],
         },
       },
+      plans: {
+        type: 'array',
+        description: 'Present when plans were asked: one per plan, in order. Which records of `model` the caller may `action`: every one, none, or those `condition` matches.',
+        items: {
+          type: 'object',
+          properties: {
+            model: { type: 'string' },
+            action: { type: 'string' },
+            kind: { enum: ['always', 'never', 'conditional'] },
+            condition: ref('RecordCondition'),
+            message: { type: 'string', description: 'For `never`: the refusal of a refused listing, an unknown model or action.' },
+            reason: AUTHORIZE_REASON,
+          },
+          required: ['model', 'action', 'kind'],
+        },
+      },
     },
     required: ['results'],
   },
+  RecordCondition: CONDITION,
   OrganizationExistence: {
     type: 'object',
     properties: { exists: { type: 'boolean', description: 'True when the slug is taken (or reserved).' }, organization: nullable(ref('Organization')) },

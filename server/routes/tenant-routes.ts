@@ -77,11 +77,11 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     path: '/authorize',
     summary: 'Whether the caller may do each of up to 100 actions, answered as the requests would be',
     description:
-      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of the route that answers its request (record gate, policy with its overrides, write list, include hops; `GET {t}/roles` and `GET {t}/organizations` as those tenant routes decide) in one tenant transaction. A read of fields the caller may not read is allowed, as the request answers without them, and names them in `hidden_fields`. An unknown model or action refuses that check only.',
+      'Each check (`{model, action, id?, fields?: {read?, write?}, include?}`) runs through the gates of the route that answers its request (record gate, policy with its overrides, write list, include hops; `GET {t}/roles` and `GET {t}/organizations` as those tenant routes decide) in one tenant transaction. A read of fields the caller may not read is allowed, as the request answers without them, and names them in `hidden_fields`. An unknown model or action refuses that check only. Each plan (`{model, action}`) answers which records the caller may act on: `always`, `never` or `conditional` with the condition tree, the plan the SQL of the lists reads through.',
     tag: 'organizations',
     access: 'bearer',
     body: authorizeSchema,
-    responses: { 200: { description: 'One result per check, in order', schema: ref('AuthorizeResults') } },
+    responses: { 200: { description: 'One result per check and one plan per plan asked, in order', schema: ref('AuthorizeResults') } },
     errors: [401, 403, 404, 422],
     handle: (services) => tenantMember(services).before(authorizeChecks(services, SERVED_CHECKS)),
   },

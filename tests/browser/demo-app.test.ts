@@ -60,6 +60,27 @@ describe('the demo web app in Chromium', () => {
     await demo.page.close();
   });
 
+  it("shows the contributor published posts and its own, with Edit and Delete on its own only", async () => {
+    const token = await server.login('contributor@acme.test');
+    expect((await server.api.post('/api/acme/posts', { token, body: { title: 'Cora draft', status: 'draft' } })).status).toBe(201);
+    const demo = await demoPage();
+    await demo.signInAs('contributor@acme.test');
+    const table = await demo.postsTable();
+    expect(await table.getByRole('link', { name: 'Cora draft' }).count()).toBe(1);
+    expect(await table.getByRole('link', { name: 'Hiring plan' }).count()).toBe(0);
+
+    await demo.openPost('Cora draft');
+    await demo.page.getByRole('link', { name: 'Edit' }).waitFor();
+    expect(await demo.page.getByRole('button', { name: 'Delete' }).count()).toBe(1);
+    await demo.page.getByRole('link', { name: '← All posts' }).click();
+    // Its rules are loaded (the Edit above): a post it may read but not change shows neither button.
+    await demo.openPost('Welcome to Acme');
+    await demo.page.getByRole('heading', { name: /^Comments/ }).waitFor();
+    expect(await demo.page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    expect(await demo.page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await demo.page.close();
+  });
+
   it('creates a post that then shows up in the list', async () => {
     const demo = await demoPage();
     await demo.signInAs('editor@acme.test');

@@ -28,6 +28,7 @@ describe('refusalText', () => {
     [{ gate: 'route_group' }, 'You are not a member of this route group'],
     [{ gate: 'administration', permission: 'decisions.explain' }, 'You lack decisions.explain'],
     [{ gate: 'policy', permission: 'posts.forceDelete', denied: true }, 'posts.forceDelete was denied to you'],
+    [{ gate: 'policy', permission: 'posts.update', conditions: ['posts.update:own'] }, 'posts.update does not reach this record (posts.update:own)'],
   ] as const)('%j reads "%s"', (reason, text) => {
     expect(refusalText(reason)).toBe(text);
   });

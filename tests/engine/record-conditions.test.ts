@@ -1,4 +1,5 @@
-import { subject } from '@casl/ability';
+import { createMongoAbility, subject } from '@casl/ability';
+import { unpackRules } from '@casl/ability/extra';
 import { describe, expect, it } from 'vitest';
 import {
   abilityPermits,
@@ -126,6 +127,34 @@ describe('conditioned permissions', () => {
     for (const record of [post({ author_id: 7, score: 40 }), post({ status: 'published', score: 2 }), post({ comments: [{ flagged: true }] }), post({ author_id: 8, score: 40 })]) {
       expect(browser.can('update', record)).toBe(ability.can('update', record));
       expect(browser.can('destroy', record)).toBe(ability.can('destroy', record));
+    }
+  });
+});
+
+describe('rules for any CASL app', () => {
+  // Tests joined by and, a top-level or and the not of one test: CASL's own operators, no $and, $or or $nor.
+  const plain = catalogOf({
+    visible: { or: [{ status: 'published' }, { author_id: { context: 'user.id' } }] },
+    mine: { author_id: { context: 'user.id' }, status: { in: ['draft', 'review'] } },
+    kept: { not: { status: 'archived' }, pinned: { null: false } },
+    open: { or: [{ not: { status: { in: ['archived', 'spam'] } } }, { score: { gte: 5, lt: 10 } }] },
+  });
+  const records = [
+    ...['published', 'draft', 'review', 'archived', 'spam', null].flatMap((status) => [3, 7, null].map((author_id) => ({ status, author_id }))),
+    ...[null, 4, 5, 9, 10].flatMap((score) => [true, null].map((pinned) => ({ status: 'spam', score, pinned }))),
+  ].map((fields): Record<string, unknown> => ({ id: 1, title: 't', author_id: 3, score: 0, pinned: false, ...fields }));
+
+  it.each<[string[], string[]]>([
+    [['posts.show:visible', 'posts.update:mine', 'posts.destroy:kept', 'posts.restore:open'], []],
+    [['posts.*'], ['posts.show:visible', 'posts.update:mine', 'posts.destroy:kept', 'posts.restore:open']],
+  ])('answers grants %j and denies %j with default options as the server does', (role, denied) => {
+    const server = compileAbility(effectivePermissions({ role, denied }), { catalog: plain, context });
+    const packed = packAbilityRules(server);
+    expect(JSON.stringify(packed)).not.toMatch(/\$(and|or|nor)\b/);
+    const casl = createMongoAbility(unpackRules(packed));
+    for (const action of ['show', 'update', 'destroy', 'restore']) {
+      const answers = records.map((record) => [record, casl.can(action, subject('posts', { ...record }))]);
+      expect(answers).toEqual(records.map((record) => [record, server.can(action, subject('posts', { ...record }))]));
     }
   });
 });

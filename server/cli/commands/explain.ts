@@ -100,7 +100,7 @@ export const explainCommand: CliCommand = (program) => {
     .argument('<model.action>', "the request, e.g. posts.destroy, or another service's resource, e.g. invoices.approve", target)
     .requiredOption('--org <slug>', 'the organization')
     .requiredOption('--user <email>', 'the member whose request it is')
-    .option('--id <id>', 'the record, for show, update, destroy, restore and forceDelete')
+    .option('--id <id>', 'the record of a show, update, destroy, restore or forceDelete; with index or trashed, why it is or is not in the list')
     .option('--fields <list>', 'the fields a store or update sets, comma-separated')
     .option('--include <list>', 'the includes of an index or show, comma-separated, dotted for nested')
     .option('--json', 'print the decision as JSON instead of a tree')

@@ -1,4 +1,5 @@
-import { subject } from '@casl/ability';
+import { createMongoAbility, subject } from '@casl/ability';
+import { unpackRules } from '@casl/ability/extra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackAbility } from '@gatehouse/engine';
 import { startDataServer } from '../support/data-server.js';
@@ -50,6 +51,12 @@ describe('the contributor', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.reason).toMatchObject({ gate: 'policy', permission: 'posts.update', conditions: ['posts.update:own'] });
     expect((await server.api.delete(`/api/acme/posts/${published.id}`, { token: contributor })).status).toBe(403);
+    const checks = [{ model: 'posts', action: 'update', id: published.id }, { model: 'posts', action: 'update', id: othersDraft.id }];
+    const asked = await server.api.post('/api/acme/authorize', { token: contributor, body: { checks } });
+    expect(asked.body.results).toEqual([
+      { allowed: false, message: 'This action is unauthorized.', reason: refused.body.reason },
+      { allowed: false, message: 'Resource not found', reason: { gate: 'record' } },
+    ]);
   });
 
   it('updates and deletes its own post', async () => {
@@ -71,5 +78,18 @@ describe('the contributor', () => {
     expect(browser.can('update', subject('posts', { author_id: me + 1, status: 'published' }))).toBe(false);
     expect(browser.can('show', subject('posts', { author_id: me + 1, status: 'published' }))).toBe(true);
     expect(browser.can('show', subject('posts', { author_id: me + 1, status: 'draft' }))).toBe(false);
+  });
+
+  it('receives rules that any CASL app, with its default options, reads as the server answers each post', async () => {
+    await server.api.post('/api/acme/posts', { token: contributor, body: { title: 'Its draft', status: 'draft' } });
+    const { rules } = (await server.api.get('/api/acme/user-role', { token: contributor })).body;
+    const casl = createMongoAbility<[string, ReturnType<typeof subject>]>(unpackRules(rules));
+    const posts = (await server.api.get('/api/acme/posts?per_page=100', { token: editor })).body.data as PostRow[];
+    const checks = posts.flatMap((post) => (['show', 'update', 'destroy'] as const).map((action) => ({ model: 'posts', action, id: post.id })));
+    const { results } = (await server.api.post('/api/acme/authorize', { token: contributor, body: { checks } })).body;
+    const answers = checks.map((check, index) => ({ ...check, allowed: results[index].allowed as boolean }));
+    const read = checks.map((check) => ({ ...check, allowed: casl.can(check.action, subject('posts', posts.find((post) => post.id === check.id)!)) }));
+    expect(read).toEqual(answers);
+    expect(answers.filter((answer) => answer.allowed).length).toBeGreaterThan(3);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ResourcePolicy, type RecordConditions } from '@gatehouse/engine';
 import { defineModel, ModelDefinitionError, type ModelOptions } from '../../../server/index.js';
+import { createModelRegistry } from '../../../server/models/model-registry.js';
 
 const notes = (extra: Record<string, unknown> = {}) =>
   ({ slug: 'notes', tenantOwned: true, attributes: { organization_id: 'integer', title: 'string' }, fillable: ['title'], ...extra }) as ModelOptions;
@@ -41,5 +43,20 @@ describe('defineModel', () => {
   ])('refuses %s with a ModelDefinitionError naming the option', (_case, options, message) => {
     expect(() => defineModel(options)).toThrow(ModelDefinitionError);
     expect(() => defineModel(options)).toThrow(message);
+  });
+});
+
+describe('record conditions of a policy', () => {
+  it.each<[string, RecordConditions[string], string]>([
+    ['an unknown attribute', { writer_id: { context: 'user.id' } }, 'notes has no attribute or relation "writer_id"'],
+    ['an unknown operator', { title: { like: 'a%' } }, 'unknown operator "like" on title'],
+    ['an unknown context', { organization_id: { context: 'user.org' } }, 'unknown context "user.org"'],
+  ])('refuse %s when the models are registered, naming the model and the condition', (_case, condition, reason) => {
+    class NotePolicy extends ResourcePolicy {
+      static override conditions = { mine: condition };
+    }
+    const registering = () => createModelRegistry([defineModel(notes())], { NotePolicy });
+    expect(registering).toThrow(ModelDefinitionError);
+    expect(registering).toThrow(`Model notes: condition "mine": ${reason}`);
   });
 });

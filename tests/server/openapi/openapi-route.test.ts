@@ -2,9 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../support/data-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
+interface Schema {
+  properties?: Record<string, Schema & { enum?: string[]; items?: Schema }>;
+  $ref?: string;
+}
+
 interface Document {
   openapi: string;
   paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }>;
+  components: { schemas: Record<string, Schema> };
 }
 
 let server: TestServer;
@@ -70,6 +76,22 @@ describe('GET /api/openapi.json', () => {
     expect(document.paths['/api/posts']?.servers).toEqual([
       { url: 'https://{organization}.example.test', description: expect.any(String), variables: { organization: { default: 'acme', description: 'The organization slug.' } } },
     ]);
+  });
+
+  it("describes authorize's plans and their condition tree, every key a real answer holds", async () => {
+    const { schemas } = document.components;
+    const plan = schemas.AuthorizeResults!.properties!.plans!.items!;
+    expect(plan.properties!.kind!.enum).toEqual(['always', 'never', 'conditional']);
+    const token = await server.login('contributor@acme.test');
+    const answer = await server.api.post('/api/acme/authorize', { token, body: { plans: [{ model: 'posts', action: 'update' }, { model: 'posts', action: 'trashed' }] } });
+    const [update, trashed] = answer.body.plans;
+    expect(Object.keys(plan.properties!)).toEqual(expect.arrayContaining([...Object.keys(update), ...Object.keys(trashed)]));
+    const condition = schemas[plan.properties!.condition!.$ref!.split('/').at(-1)!]!;
+    const nodes = (node: Record<string, unknown>): Record<string, unknown>[] => [node, ...((node.conditions as Record<string, unknown>[] | undefined) ?? []).flatMap(nodes)];
+    for (const node of nodes(update.condition)) {
+      expect(condition.properties!.op!.enum).toContain(node.op);
+      expect(Object.keys(condition.properties!)).toEqual(expect.arrayContaining(Object.keys(node)));
+    }
   });
 
   it('describes the service and its route groups even without registered models', async () => {

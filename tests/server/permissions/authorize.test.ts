@@ -78,6 +78,8 @@ describe('POST {t}/authorize', () => {
       const asked = { user: user.email, ...check };
       expect({ asked, allowed: result.allowed, status: real.status }).toEqual({ asked, allowed: passedGates(real.status), status: real.status });
       if (!result.allowed) expect({ asked, message: result.message }).toEqual({ asked, message: real.body.message });
+      // A refusal's reason is the 403's, to the record conditions it names.
+      if (real.status === 403) expect({ asked, reason: result.reason }).toEqual({ asked, reason: real.body.reason });
     }
   });
 
@@ -95,7 +97,7 @@ describe('POST {t}/authorize', () => {
       { allowed: false, message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.store', policy: 'PostPolicy.create' } },
       { allowed: false, message: 'This action is unauthorized.', reason: { gate: 'policy', permission: 'posts.destroy' } },
       { allowed: true, hidden_fields: ['internal_notes'] },
-      { allowed: false, message: 'You do not have permission to include author.', reason: { gate: 'include', include: 'author' } },
+      { allowed: false, message: 'You do not have permission to include author.', reason: { gate: 'include', include: 'author', permission: 'users.index' } },
       { allowed: true },
     ]);
     // The read that check stands for: 200, the hidden field dropped.
@@ -104,7 +106,7 @@ describe('POST {t}/authorize', () => {
     expect(read.body).not.toHaveProperty('internal_notes');
     const [comment] = await server.sql<{ id: number }>("SELECT id FROM comments WHERE body = 'Glad to be here.'");
     const editor = await authorize('editor@acme.test', 'acme', [{ model: 'comments', action: 'update', id: comment!.id, fields: { write: ['body', 'post_id'] } }]);
-    expect(editor.body.results[0].reason).toEqual({ gate: 'fields', fields: ['post_id'] });
+    expect(editor.body.results[0].reason).toEqual({ gate: 'fields', fields: ['post_id'], policy: 'CommentPolicy.permittedAttributesForUpdate' });
   });
 
   it('refuses an unknown model or action in its own result, another tenant’s record as missing', async () => {
