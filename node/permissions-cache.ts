@@ -1,4 +1,4 @@
-import { isAbortOf } from './abortable.js';
+import { isAbortOf, SharedWork } from './abortable.js';
 import { PERMISSIONS } from './answer-shapes.js';
 import { isUnavailable } from './errors.js';
 import type { HttpClient } from './http-client.js';
@@ -35,10 +35,13 @@ export type OnUnavailable = 'fail' | 'cached';
  * Permissions answers kept per session and organization and revalidated by ETag: within `maxAge`
  * seconds of the last check an answer is used as is, after it Gatehouse is asked again with
  * `If-None-Match` (a 304 costs no body). So a revocation or a permission change reaches a cached
- * answer within `maxAge`; with 0, every call asks.
+ * answer within `maxAge`; with 0, every call asks, unless the same question (token and
+ * organization) is being asked already: then it waits for that answer, giving up by its own signal.
  */
 export class PermissionsCache {
   private readonly entries = new Map<string, Entry>();
+  /** Questions being asked, by token and tenant path: a call asking the same one waits for that answer instead of sending its own. */
+  private readonly asking = new Map<string, SharedWork<Permissions>>();
 
   constructor(
     private readonly http: HttpClient,
@@ -52,6 +55,26 @@ export class PermissionsCache {
     const kept = this.entries.get(key);
     const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;
     if (fresh && (this.onUnavailable === 'cached' || !this.http.unavailable)) return kept.answer;
+    // Nothing is asked for a call cancelled already.
+    signal?.throwIfAborted();
+    const question = `${tenantPath} ${token}`;
+    let asking = this.asking.get(question);
+    if (asking === undefined) {
+      const started: SharedWork<Permissions> = new SharedWork(
+        (shared) => this.ask(key, token, tenantPath, shared),
+        () => {
+          if (this.asking.get(question) === started) this.asking.delete(question);
+        },
+      );
+      this.asking.set(question, started);
+      asking = started;
+    }
+    return asking.join(signal);
+  }
+
+  /** `GET {t}/user-role`, revalidating the kept answer by its ETag, and the answer kept. */
+  private async ask(key: string, token: string, tenantPath: string, signal: AbortSignal): Promise<Permissions> {
+    const kept = this.entries.get(key);
     // An answer is as old as the moment it was asked for: one that arrives late still gives way to
     // a change within maxAge of it.
     const askedAt = this.now();
@@ -66,7 +89,7 @@ export class PermissionsCache {
     }
     // A 304 answers only the If-None-Match of a kept answer.
     const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : response.body, checkedAt: askedAt };
-    // An answer asked for after this one arrived first: it stands.
+    // An answer asked for after this one (with another token of the session) arrived first: it stands.
     if ((this.entries.get(key)?.checkedAt ?? -Infinity) > askedAt) return entry.answer;
     this.entries.delete(key);
     if (this.entries.size >= KEPT) this.entries.delete(this.entries.keys().next().value!);

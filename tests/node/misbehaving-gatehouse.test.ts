@@ -23,6 +23,8 @@ const CLOSING_SERVICE = fileURLToPath(new URL('closing-service.ts', import.meta.
 let server: Server;
 let publicKey: PublicPaserk;
 let token: string;
+/** Another token of the same session: not the same question as `token`, so its calls are not shared. */
+let sameSession: string;
 /** How the fake Gatehouse answers each `METHOD /path`; anything else is a 404. */
 let answers: Record<string, Answer> = {};
 /** The requests it received, as `METHOD /path`. */
@@ -59,7 +61,7 @@ function client(options: Omit<GatehouseOptions, 'baseURL'> = {}): Gatehouse {
 }
 
 beforeAll(async () => {
-  ({ publicKey, token } = await signedToken(86_400_000));
+  ({ publicKey, token, sameSession } = await signedToken(86_400_000));
   server = createServer((req, res) => {
     const route = `${req.method} ${new URL(req.url!, 'http://gatehouse').pathname}`;
     asked.push(route);
@@ -360,6 +362,43 @@ describe('races of cancellation, the connection limit and close', () => {
   });
 });
 
+describe('concurrent permissions calls asking the same question', () => {
+  const patient = { timeout: { connectMs: 600_000, responseMs: 600_000 } };
+
+  it('share one GET for a token and organization, each caller giving up by its own signal', async () => {
+    answers = { [USER_ROLE]: hold };
+    const gatehouse = client({ publicKeys: [publicKey], ...patient });
+    const leaving = new AbortController();
+    const left = gatehouse.permissions(token, 'acme', { signal: leaving.signal }).catch((caught: unknown) => caught);
+    const staying = [gatehouse.permissions(token, 'acme'), gatehouse.permissions(token, 'acme', { signal: new AbortController().signal })];
+    const shared = await nextHeld();
+    // Another token is another question, even of the same session.
+    const other = gatehouse.permissions(sameSession, 'acme');
+    const otherHeld = await nextHeld();
+    leaving.abort();
+    expect(await left).toMatchObject({ name: 'AbortError' });
+    json(PERMISSIONS)(undefined as never, shared);
+    expect(await Promise.all(staying)).toEqual([PERMISSIONS, PERMISSIONS]);
+    json(PERMISSIONS)(undefined as never, otherHeld);
+    expect(await other).toEqual(PERMISSIONS);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+
+  it('stop asking once every caller gave up, and ask afresh for the next', async () => {
+    answers = { [USER_ROLE]: hold };
+    const gatehouse = client({ publicKeys: [publicKey], ...patient });
+    const controllers = [new AbortController(), new AbortController()];
+    const cancelled = controllers.map(({ signal }) => gatehouse.permissions(token, 'acme', { signal }).catch((caught: unknown) => caught));
+    const first = await nextHeld();
+    for (const controller of controllers) controller.abort();
+    for (const error of await Promise.all(cancelled)) expect(error).toMatchObject({ name: 'AbortError' });
+    await once(first, 'close');
+    answers[USER_ROLE] = json(PERMISSIONS);
+    expect(await gatehouse.permissions(token, 'acme')).toEqual(PERMISSIONS);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+});
+
 describe('permissions answers arriving out of order', () => {
   it('keeps the answer asked for last, whichever arrives last', async () => {
     const older = { ...PERMISSIONS, role: 'editor' };
@@ -369,7 +408,7 @@ describe('permissions answers arriving out of order', () => {
     const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
     const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
     const first = await nextHeld();
-    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(newer);
+    expect(await gatehouse.permissions(sameSession, 'acme', { maxAge: 0 })).toEqual(newer);
     json(older, { etag: '"1"' })(undefined as never, first);
     expect(await slow).toEqual(older);
     // The answer asked for first, arriving last, must not replace the one asked for after it.
@@ -385,7 +424,7 @@ describe('a failure that ends after a later call was answered', () => {
     const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
     const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
     const first = await nextHeld();
-    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(PERMISSIONS);
+    expect(await gatehouse.permissions(sameSession, 'acme', { maxAge: 0 })).toEqual(PERMISSIONS);
     first.socket!.destroy();
     await expect(slow).rejects.toMatchObject({ kind: 'unavailable' });
     // Gatehouse answered a call sent after the failed one: the answer kept from it is used, not asked again.
@@ -404,7 +443,7 @@ describe('a GET sent once more', () => {
     // Two kept-alive connections, then every request is reset: the retry goes out on the other one, and is not retried in turn.
     answers = { [USER_ROLE]: (req, res) => (asked.length <= 2 ? json(PERMISSIONS)(req, res) : req.socket.destroy()) };
     const resetting = client({ publicKeys: [publicKey] });
-    await Promise.all([resetting.permissions(token, 'acme'), resetting.permissions(token, 'acme')]);
+    await Promise.all([resetting.permissions(token, 'acme'), resetting.permissions(sameSession, 'acme')]);
     await expect(resetting.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Gatehouse cannot be reached \((ECONNRESET|EPIPE)\)\.$/) });
     expect(asked).toEqual([USER_ROLE, USER_ROLE, USER_ROLE, USER_ROLE]);
 
