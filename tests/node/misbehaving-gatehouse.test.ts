@@ -1,12 +1,14 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { getEventListeners, once } from 'node:events';
 import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
+import express from 'express';
+import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keyId, type PublicPaserk } from '../../server/auth/token-keys.js';
-import { signedToken } from './support.js';
+import { signedToken, urlOf } from './support.js';
 
 // @gatehouse/node against a Gatehouse that misbehaves at the connection: cancelled calls, a
 // hung server, answers cut off, idle connections closed under a request, and a stepped clock.
@@ -396,6 +398,48 @@ describe('concurrent permissions calls asking the same question', () => {
     answers[USER_ROLE] = json(PERMISSIONS);
     expect(await gatehouse.permissions(token, 'acme')).toEqual(PERMISSIONS);
     expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+});
+
+/** A service of `framework` behind the client's middleware, whose `/me` calls `reached`. */
+async function serviceOf(framework: 'express' | 'fastify', gatehouse: Gatehouse, reached: () => void): Promise<{ url: string; close: () => Promise<unknown> }> {
+  if (framework === 'express') {
+    const app = express();
+    app.use(gatehouse.express());
+    app.get('/me', (_req, res) => void (reached(), res.json({})));
+    const listening = app.listen(0, '127.0.0.1');
+    await once(listening, 'listening');
+    return { url: urlOf(listening), close: () => (listening.closeAllConnections(), new Promise((resolve) => listening.close(resolve))) };
+  }
+  const app = Fastify();
+  app.addHook('onRequest', gatehouse.fastify());
+  app.get('/me', async () => (reached(), {}));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url: urlOf(app.server), close: () => app.close() };
+}
+
+describe.each(['express', 'fastify'] as const)('the %s middleware, for a request its client closes', (framework) => {
+  it('stops waiting for the key list, which is no longer fetched, and lets nothing through', async () => {
+    answers = { [PUBLIC_KEY]: hold };
+    const gatehouse = client({ timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    let reached = 0;
+    const service = await serviceOf(framework, gatehouse, () => (reached += 1));
+    try {
+      const closing = httpRequest(`${service.url}/me`, { headers: { authorization: `Bearer ${token}` } }).on('error', () => undefined);
+      closing.end();
+      const list = await nextHeld();
+      closing.destroy();
+      await once(list, 'close');
+      expect(reached).toBe(0);
+      // The next request fetches the list afresh and is let through.
+      answers[PUBLIC_KEY] = json({ keys: [{ id: keyId(publicKey), key: publicKey }] });
+      const answered = await fetch(`${service.url}/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(answered.status).toBe(200);
+      expect(reached).toBe(1);
+      expect(asked).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+    } finally {
+      await service.close();
+    }
   });
 });
 
