@@ -224,6 +224,14 @@ describe('options', () => {
     expect(client({ service: 'billing' })).toBeDefined();
     expect(client({ service: `b${'-'.repeat(62)}` })).toBeDefined();
   });
+
+  it('refuses a timeout no timer can keep, which would give up on every call at once, naming the option', () => {
+    for (const timeout of [{ responseMs: Infinity }, { responseMs: 2 ** 31 }, { connectMs: 0 }, { connectMs: -1 }, { connectMs: Number.NaN }, { responseMs: '5000' as unknown as number }]) {
+      const [name, ms] = Object.entries(timeout)[0]!;
+      expect(() => client({ timeout })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'timeout', message: `The timeout.${name} option must be a number of milliseconds from 1 to 2147483647, not ${String(ms)}.` }));
+    }
+    expect(client({ timeout: { connectMs: 1, responseMs: 2 ** 31 - 1 } })).toBeDefined();
+  });
 });
 
 describe('a stepped wall clock', () => {
