@@ -47,6 +47,7 @@ describe('resources of other services', () => {
     };
     expect(await problem('posts', { service: 'billing', actions: ['index'] })).toBe('posts is a model of this service.');
     expect(await problem('memberships', { service: 'billing', actions: ['index'] })).toBe('memberships is an administration resource of this service.');
+    expect(await problem('service_resources', { service: 'billing', actions: ['update'] })).toBe('service_resources is an administration resource of this service.');
     expect(await problem('invoices', { service: 'billing', actions: ['index'] })).toBe('invoices is declared in the configuration: change it there.');
     expect(await problem('Bad.Name', { service: 'billing', actions: ['index'] })).toMatch(/^The resource must be lower-case letters/);
     expect(await problem('refunds', { service: 'billing', actions: [] })).toBe('The actions field must name at least one action.');
