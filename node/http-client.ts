@@ -86,7 +86,7 @@ export class HttpClient {
 
   constructor({ baseURL, timeouts = {}, service, maxConnections = DEFAULT_MAX_CONNECTIONS }: HttpClientOptions) {
     if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new GatehouseOptionError('maxConnections', `The maxConnections option must be a whole number of at least 1, not ${maxConnections}.`);
-    this.base = new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
+    this.base = baseOption(baseURL);
     const agentOptions = { keepAlive: true, maxSockets: maxConnections };
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.timeouts = { connectMs: timeoutOption('connectMs', timeouts.connectMs), responseMs: timeoutOption('responseMs', timeouts.responseMs) };
@@ -245,6 +245,13 @@ const CLOSED = 'The Gatehouse client was closed before Gatehouse answered.';
 
 // The errors of writing to a connection the other end has closed.
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/** Gatehouse's API base, as a URL calls are resolved against; or the option's error for one no call could reach. */
+function baseOption(baseURL: string): URL {
+  const base = URL.canParse(baseURL) ? new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`) : undefined;
+  if (base?.protocol !== 'http:' && base?.protocol !== 'https:') throw new GatehouseOptionError('baseURL', `The baseURL option must be an http or https URL, such as https://gatehouse.example.com/api, not ${JSON.stringify(baseURL)}.`);
+  return base;
+}
 
 // The longest delay a Node timer keeps: past it, or for Infinity, it fires after 1 ms instead.
 const LONGEST_TIMER_MS = 2_147_483_647;

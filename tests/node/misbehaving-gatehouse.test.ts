@@ -225,6 +225,12 @@ describe('options', () => {
     expect(client({ service: `b${'-'.repeat(62)}` })).toBeDefined();
   });
 
+  it('refuses a baseURL no call could reach, rather than failing every call without a kind', () => {
+    for (const baseURL of ['gatehouse.example.com/api', 'ftp://127.0.0.1/api', 'file:///srv/gatehouse/api']) {
+      expect(() => createGatehouse({ baseURL })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'baseURL', message: `The baseURL option must be an http or https URL, such as https://gatehouse.example.com/api, not ${JSON.stringify(baseURL)}.` }));
+    }
+  });
+
   it('refuses a timeout no timer can keep, which would give up on every call at once, naming the option', () => {
     for (const timeout of [{ responseMs: Infinity }, { responseMs: 2 ** 31 }, { connectMs: 0 }, { connectMs: -1 }, { connectMs: Number.NaN }, { responseMs: '5000' as unknown as number }]) {
       const [name, ms] = Object.entries(timeout)[0]!;
