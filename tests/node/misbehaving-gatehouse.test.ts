@@ -231,6 +231,24 @@ describe('options', () => {
     }
   });
 
+  it('refuses publicKeys that verify no token, without echoing an entry that may be a secret key', async () => {
+    const { publicKey: other } = await signedToken(60_000);
+    const refusal = (publicKeys: string[]) => (() => {
+      try {
+        return createGatehouse({ baseURL: 'http://127.0.0.1:1/api', publicKeys });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(refusal([])).toMatchObject({ name: 'GatehouseOptionError', option: 'publicKeys', message: 'The publicKeys option must list at least one k4.public key; leave it out to fetch the keys from Gatehouse.' });
+    const secret = `k4.secret.${'A'.repeat(86)}`;
+    for (const [publicKeys, index] of [[['garbage'], 0], [[publicKey, 'k4.public.AAAA'], 1], [[other, secret], 1]] as const) {
+      const error = refusal([...publicKeys]);
+      expect(error).toMatchObject({ name: 'GatehouseOptionError', option: 'publicKeys', message: `Each of the publicKeys must be a PASERK k4.public key, and publicKeys[${index}] is not one.` });
+    }
+    expect(await client({ publicKeys: [other, publicKey] }).verifyToken(token)).toMatchObject({ userId: 7 });
+  });
+
   it('refuses a timeout no timer can keep, which would give up on every call at once, naming the option', () => {
     for (const timeout of [{ responseMs: Infinity }, { responseMs: 2 ** 31 }, { connectMs: 0 }, { connectMs: -1 }, { connectMs: Number.NaN }, { responseMs: '5000' as unknown as number }]) {
       const [name, ms] = Object.entries(timeout)[0]!;
