@@ -35,13 +35,14 @@ export type OnUnavailable = 'fail' | 'cached';
  * Permissions answers kept per session and organization and revalidated by ETag: within `maxAge`
  * seconds of the last check an answer is used as is, after it Gatehouse is asked again with
  * `If-None-Match` (a 304 costs no body). So a revocation or a permission change reaches a cached
- * answer within `maxAge`; with 0, every call asks, unless the same question (token and
- * organization) is being asked already: then it waits for that answer, giving up by its own signal.
+ * answer within `maxAge`; with 0, every call asks. A question (token and organization) asked
+ * already within `maxAge` and not answered yet is not asked again: the call waits for that answer,
+ * giving up by its own signal.
  */
 export class PermissionsCache {
   private readonly entries = new Map<string, Entry>();
-  /** Questions being asked, by token and tenant path: a call asking the same one waits for that answer instead of sending its own. */
-  private readonly asking = new Map<string, SharedWork<Permissions>>();
+  /** Questions being asked, by token and tenant path, with when each was asked. */
+  private readonly asking = new Map<string, { work: SharedWork<Permissions>; askedAt: number }>();
 
   constructor(
     private readonly http: HttpClient,
@@ -58,26 +59,30 @@ export class PermissionsCache {
     // Nothing is asked for a call cancelled already.
     signal?.throwIfAborted();
     const question = `${tenantPath} ${token}`;
-    let asking = this.asking.get(question);
-    if (asking === undefined) {
-      const started: SharedWork<Permissions> = new SharedWork(
-        (shared) => this.ask(key, token, tenantPath, shared),
+    const now = this.now();
+    const asking = this.asking.get(question);
+    // An answer on its way is as old as its question, as a kept one is: within maxAge, it will do.
+    if (asking !== undefined && now - asking.askedAt < maxAgeMs) return asking.work.join(signal);
+    const started = {
+      work: new SharedWork(
+        (shared) => this.ask(key, token, tenantPath, now, shared),
         () => {
           if (this.asking.get(question) === started) this.asking.delete(question);
         },
-      );
-      this.asking.set(question, started);
-      asking = started;
-    }
-    return asking.join(signal);
+      ),
+      askedAt: now,
+    };
+    this.asking.set(question, started);
+    return started.work.join(signal);
   }
 
-  /** `GET {t}/user-role`, revalidating the kept answer by its ETag, and the answer kept. */
-  private async ask(key: string, token: string, tenantPath: string, signal: AbortSignal): Promise<Permissions> {
+  /**
+   * `GET {t}/user-role`, revalidating the kept answer by its ETag, and the answer kept. An answer
+   * is as old as the moment it was asked for (`askedAt`): one that arrives late still gives way to
+   * a change within maxAge of it.
+   */
+  private async ask(key: string, token: string, tenantPath: string, askedAt: number, signal: AbortSignal): Promise<Permissions> {
     const kept = this.entries.get(key);
-    // An answer is as old as the moment it was asked for: one that arrives late still gives way to
-    // a change within maxAge of it.
-    const askedAt = this.now();
     let response;
     try {
       response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag, signal }, PERMISSIONS);

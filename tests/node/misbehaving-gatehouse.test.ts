@@ -397,9 +397,9 @@ describe('races of cancellation, the connection limit and close', () => {
 });
 
 describe('concurrent permissions calls asking the same question', () => {
-  const patient = { timeout: { connectMs: 600_000, responseMs: 600_000 } };
+  const patient = { timeout: { connectMs: 600_000, responseMs: 600_000 }, maxAge: 60 };
 
-  it('share one GET for a token and organization, each caller giving up by its own signal', async () => {
+  it('share one GET for a token and organization within maxAge, each caller giving up by its own signal', async () => {
     answers = { [USER_ROLE]: hold };
     const gatehouse = client({ publicKeys: [publicKey], ...patient });
     const leaving = new AbortController();
@@ -415,6 +415,16 @@ describe('concurrent permissions calls asking the same question', () => {
     expect(await Promise.all(staying)).toEqual([PERMISSIONS, PERMISSIONS]);
     json(PERMISSIONS)(undefined as never, otherHeld);
     expect(await other).toEqual(PERMISSIONS);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+
+  it('each ask with maxAge 0: an answer on its way was asked for before the call', async () => {
+    answers = { [USER_ROLE]: hold };
+    const gatehouse = client({ publicKeys: [publicKey], ...patient, maxAge: 0 });
+    const calls = [gatehouse.permissions(token, 'acme'), gatehouse.permissions(token, 'acme')];
+    const held = [await nextHeld(), await nextHeld()];
+    for (const response of held) json(PERMISSIONS)(undefined as never, response);
+    expect(await Promise.all(calls)).toEqual([PERMISSIONS, PERMISSIONS]);
     expect(asked).toEqual([USER_ROLE, USER_ROLE]);
   });
 
