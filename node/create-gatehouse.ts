@@ -10,7 +10,7 @@ import { tenantPath } from './tenant-path.js';
 import { TokenVerifier, type TokenCaller } from './token-verifier.js';
 
 export interface GatehouseOptions {
-  /** Gatehouse's API base, such as `https://gatehouse.example.com/api`. */
+  /** Gatehouse's API base, such as `https://gatehouse.example.com/api`: an http or https URL, else a `GatehouseOptionError`. */
   baseURL: string;
   /** PASERK `k4.public` keys to verify tokens with; default: fetched from `{baseURL}/public-key`. */
   publicKeys?: readonly string[];

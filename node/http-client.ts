@@ -24,7 +24,7 @@ export interface JsonRequest {
   signal?: AbortSignal;
 }
 
-/** How long a call waits for Gatehouse, in milliseconds. */
+/** How long a call waits for Gatehouse, in milliseconds (from 1 to 2,147,483,647, as a Node timer keeps them). */
 export interface Timeouts {
   /**
    * For a connection: a kept-alive one to come free (past `maxConnections`, the call waits in
@@ -86,10 +86,10 @@ export class HttpClient {
 
   constructor({ baseURL, timeouts = {}, service, maxConnections = DEFAULT_MAX_CONNECTIONS }: HttpClientOptions) {
     if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new GatehouseOptionError('maxConnections', `The maxConnections option must be a whole number of at least 1, not ${maxConnections}.`);
-    this.base = new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
+    this.base = baseOption(baseURL);
     const agentOptions = { keepAlive: true, maxSockets: maxConnections };
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-    this.timeouts = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.timeouts = { connectMs: timeoutOption('connectMs', timeouts.connectMs), responseMs: timeoutOption('responseMs', timeouts.responseMs) };
     this.maxConnections = maxConnections;
     this.line = new ConnectionLine(maxConnections);
     this.sentHeaders = service === undefined ? {} : { [SERVICE_HEADER]: sendableService(service) };
@@ -245,6 +245,23 @@ const CLOSED = 'The Gatehouse client was closed before Gatehouse answered.';
 
 // The errors of writing to a connection the other end has closed.
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/** Gatehouse's API base, as a URL calls are resolved against; or the option's error for one no call could reach. */
+function baseOption(baseURL: string): URL {
+  const base = URL.canParse(baseURL) ? new URL(baseURL.endsWith('/') ? baseURL : `${baseURL}/`) : undefined;
+  if (base?.protocol !== 'http:' && base?.protocol !== 'https:') throw new GatehouseOptionError('baseURL', `The baseURL option must be an http or https URL, such as https://gatehouse.example.com/api, not ${JSON.stringify(baseURL)}.`);
+  return base;
+}
+
+// The longest delay a Node timer keeps: past it, or for Infinity, it fires after 1 ms instead.
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/** A timeout as given, else its default; or the option's error for one no timer can keep, which would give up on every call at once. */
+function timeoutOption(name: keyof Timeouts, ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_TIMEOUTS[name];
+  if (typeof ms !== 'number' || !(ms >= 1 && ms <= LONGEST_TIMER_MS)) throw new GatehouseOptionError('timeout', `The timeout.${name} option must be a number of milliseconds from 1 to ${LONGEST_TIMER_MS}, not ${String(ms)}.`);
+  return ms;
+}
 
 /**
  * `service`, or the option's error: Gatehouse refuses any other name on every `authorize` (400),

@@ -1,3 +1,4 @@
+import { isAbortOf } from './abortable.js';
 import { GatehouseError, serviceStatus } from './errors.js';
 import type { TokenCaller } from './token-verifier.js';
 
@@ -9,12 +10,18 @@ export interface RequestCaller extends TokenCaller {
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** The part of Node's `ServerResponse` that tells the middleware its caller went away. */
+interface ClosingResponse {
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
 /** The parts of an Express (or Connect) request and response the middleware uses. */
 export interface ConnectRequest {
   headers: Headers;
   gatehouse?: RequestCaller;
 }
-export interface ConnectResponse {
+export interface ConnectResponse extends ClosingResponse {
   statusCode: number;
   setHeader(name: string, value: string): unknown;
   end(body: string): unknown;
@@ -26,11 +33,13 @@ export interface FastifyLikeRequest {
   gatehouse?: RequestCaller;
 }
 export interface FastifyLikeReply {
+  /** Node's response under the reply. */
+  raw: ClosingResponse;
   code(status: number): FastifyLikeReply;
   send(body: unknown): FastifyLikeReply;
 }
 
-type Verify = (token: string) => Promise<TokenCaller>;
+type Verify = (token: string, options: { signal: AbortSignal }) => Promise<TokenCaller>;
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
@@ -42,24 +51,40 @@ function bearerToken(headers: Headers): string | null {
 /**
  * The caller of a request, or the status and body it is refused with: 401 for a token that is not
  * genuine, 503 when the keys to check it could not be fetched from Gatehouse (never let through).
+ * A request closed by its client while its token is checked stops waiting for the key list (which
+ * is no longer fetched once no one waits for it) and is refused with 499, which no one reads.
  */
-async function callerOf(verify: Verify, headers: Headers): Promise<RequestCaller | { status: number; body: { message: string } }> {
+async function callerOf(verify: Verify, headers: Headers, response: ClosingResponse): Promise<RequestCaller | Refusal> {
   const token = bearerToken(headers);
   if (token === null) return { status: 401, body: { message: 'Unauthenticated.' } };
+  const closed = new AbortController();
+  const abort = () => closed.abort();
+  response.once('close', abort);
   try {
-    return { ...(await verify(token)), token };
+    return { ...(await verify(token, { signal: closed.signal })), token };
   } catch (error) {
+    if (isAbortOf(error, closed.signal)) return { status: CLIENT_CLOSED_REQUEST, body: { message: 'The request was closed before its token was checked.' } };
     if (error instanceof GatehouseError) return { status: serviceStatus(error), body: { message: error.message } };
     throw error;
+  } finally {
+    response.off('close', abort);
   }
 }
 
-const refused = (answer: RequestCaller | { status: number }): answer is { status: number; body: { message: string } } => 'status' in answer;
+interface Refusal {
+  status: number;
+  body: { message: string };
+}
+
+// The status proxies (nginx) log for a request its client closed before it was answered.
+const CLIENT_CLOSED_REQUEST = 499;
+
+const refused = (answer: RequestCaller | Refusal): answer is Refusal => 'status' in answer;
 
 /** Express/Connect: 401 without a genuine, unexpired bearer token (503 without Gatehouse's keys), else `req.gatehouse` and on. */
 export function connectMiddleware(verify: Verify) {
   return (req: ConnectRequest, res: ConnectResponse, next: (error?: unknown) => void): void => {
-    callerOf(verify, req.headers).then((answer) => {
+    callerOf(verify, req.headers, res).then((answer) => {
       if (!refused(answer)) {
         req.gatehouse = answer;
         return next();
@@ -75,7 +100,7 @@ export function connectMiddleware(verify: Verify) {
 export function fastifyHook(verify: Verify) {
   // An async hook that answers returns the reply, so Fastify stops there.
   return async (request: FastifyLikeRequest, reply: FastifyLikeReply): Promise<FastifyLikeReply | undefined> => {
-    const answer = await callerOf(verify, request.headers);
+    const answer = await callerOf(verify, request.headers, reply.raw);
     if (refused(answer)) return reply.code(answer.status).send(answer.body);
     request.gatehouse = answer;
     return undefined;

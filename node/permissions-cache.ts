@@ -1,4 +1,4 @@
-import { isAbortOf } from './abortable.js';
+import { isAbortOf, SharedWork } from './abortable.js';
 import { PERMISSIONS } from './answer-shapes.js';
 import { isUnavailable } from './errors.js';
 import type { HttpClient } from './http-client.js';
@@ -35,10 +35,14 @@ export type OnUnavailable = 'fail' | 'cached';
  * Permissions answers kept per session and organization and revalidated by ETag: within `maxAge`
  * seconds of the last check an answer is used as is, after it Gatehouse is asked again with
  * `If-None-Match` (a 304 costs no body). So a revocation or a permission change reaches a cached
- * answer within `maxAge`; with 0, every call asks.
+ * answer within `maxAge`; with 0, every call asks. A question (token and organization) asked
+ * already within `maxAge` and not answered yet is not asked again: the call waits for that answer,
+ * giving up by its own signal.
  */
 export class PermissionsCache {
   private readonly entries = new Map<string, Entry>();
+  /** Questions being asked, by token and tenant path, with when each was asked. */
+  private readonly asking = new Map<string, { work: SharedWork<Permissions>; askedAt: number }>();
 
   constructor(
     private readonly http: HttpClient,
@@ -52,9 +56,33 @@ export class PermissionsCache {
     const kept = this.entries.get(key);
     const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;
     if (fresh && (this.onUnavailable === 'cached' || !this.http.unavailable)) return kept.answer;
-    // An answer is as old as the moment it was asked for: one that arrives late still gives way to
-    // a change within maxAge of it.
-    const askedAt = this.now();
+    // Nothing is asked for a call cancelled already.
+    signal?.throwIfAborted();
+    const question = `${tenantPath} ${token}`;
+    const now = this.now();
+    const asking = this.asking.get(question);
+    // An answer on its way is as old as its question, as a kept one is: within maxAge, it will do.
+    if (asking !== undefined && now - asking.askedAt < maxAgeMs) return asking.work.join(signal);
+    const started = {
+      work: new SharedWork(
+        (shared) => this.ask(key, token, tenantPath, now, shared),
+        () => {
+          if (this.asking.get(question) === started) this.asking.delete(question);
+        },
+      ),
+      askedAt: now,
+    };
+    this.asking.set(question, started);
+    return started.work.join(signal);
+  }
+
+  /**
+   * `GET {t}/user-role`, revalidating the kept answer by its ETag, and the answer kept. An answer
+   * is as old as the moment it was asked for (`askedAt`): one that arrives late still gives way to
+   * a change within maxAge of it.
+   */
+  private async ask(key: string, token: string, tenantPath: string, askedAt: number, signal: AbortSignal): Promise<Permissions> {
+    const kept = this.entries.get(key);
     let response;
     try {
       response = await this.http.json({ method: 'GET', path: `${tenantPath}/user-role`, token, ifNoneMatch: kept?.etag, signal }, PERMISSIONS);
@@ -66,7 +94,7 @@ export class PermissionsCache {
     }
     // A 304 answers only the If-None-Match of a kept answer.
     const entry = { etag: response.headers.etag, answer: response.status === 304 ? kept!.answer : response.body, checkedAt: askedAt };
-    // An answer asked for after this one arrived first: it stands.
+    // An answer asked for after this one (with another token of the session) arrived first: it stands.
     if ((this.entries.get(key)?.checkedAt ?? -Infinity) > askedAt) return entry.answer;
     this.entries.delete(key);
     if (this.entries.size >= KEPT) this.entries.delete(this.entries.keys().next().value!);

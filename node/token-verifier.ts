@@ -4,7 +4,7 @@ import { footerKeyId } from '@gatehouse/engine/wire';
 import { SharedWork } from './abortable.js';
 import { KEY_LIST, notTheAnswer } from './answer-shapes.js';
 import type { Clocks } from './clocks.js';
-import { UnauthenticatedError } from './errors.js';
+import { GatehouseOptionError, UnauthenticatedError } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
 // Tokens are PASETO v4.public (Ed25519), checked with the `paseto` package, like the server signs them.
@@ -47,6 +47,21 @@ function callerOf(claims: Record<string, unknown>): TokenCaller | null {
   return { userId, sessionId: sid, routeGroup: grp, expiresAt: new Date(exp) };
 }
 
+// A PASERK k4.public: an Ed25519 public key, its 32 bytes in unpadded base64url.
+const PUBLIC_PASERK = /^k4\.public\.[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The `publicKeys` option, or its error: an empty list verifies no token, and an entry that is no
+ * k4.public key would fail every check; neither is echoed, since it may be a secret key by mistake.
+ */
+function givenKeysOption(keys: readonly string[] | undefined): readonly string[] | undefined {
+  if (keys === undefined) return undefined;
+  if (keys.length === 0) throw new GatehouseOptionError('publicKeys', 'The publicKeys option must list at least one k4.public key; leave it out to fetch the keys from Gatehouse.');
+  const wrong = keys.findIndex((key) => typeof key !== 'string' || !PUBLIC_PASERK.test(key));
+  if (wrong >= 0) throw new GatehouseOptionError('publicKeys', `Each of the publicKeys must be a PASERK k4.public key, and publicKeys[${wrong}] is not one.`);
+  return keys;
+}
+
 const importKey = async (id: string | null, key: string): Promise<PublishedKey> => ({ id, key: await v4.ImportPublicKey(key as `k4.public.${string}`) });
 
 /** Seconds the key list may be used for, from its `Cache-Control`. */
@@ -66,11 +81,15 @@ export class TokenVerifier {
   private loading: SharedWork<KeyList> | undefined;
   private fetchedAt = -Infinity;
 
+  private readonly givenKeys: readonly string[] | undefined;
+
   constructor(
     private readonly http: HttpClient,
-    private readonly givenKeys: readonly string[] | undefined,
+    givenKeys: readonly string[] | undefined,
     private readonly clocks: Clocks,
-  ) {}
+  ) {
+    this.givenKeys = givenKeysOption(givenKeys);
+  }
 
   /**
    * The caller of `token`; a cancelled `signal` gives up waiting for the key list, which is still

@@ -60,7 +60,8 @@ export interface Decision {
   /** The status the request itself answers with (its success status when allowed). */
   readonly status: number;
   readonly user: { readonly id: number; readonly name: string; readonly email: string; readonly role: string };
-  readonly request: { readonly method: string; readonly route: string; readonly model: string; readonly action: string; readonly id?: number; readonly fields?: string[]; readonly include?: string[] };
+  /** The request explained; its `id` is text only for another service's resource, whose ids are that service's. */
+  readonly request: { readonly method: string; readonly route: string; readonly model: string; readonly action: string; readonly id?: number | string; readonly fields?: string[]; readonly include?: string[] };
   readonly checks: DecisionCheck[];
   /** For a check on another service's resource, a refusal's `reason` as `authorize` answers it. */
   readonly reason?: AuthorizeReason;

@@ -28,7 +28,7 @@ import { loose } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 
 import { includePaths } from '../listing/parameters/include.js';
-import { ACTION_RULE, isModelRequest, type ExplainInput, type ModelRequest } from './explain-schema.js';
+import { ACTION_RULE, ID_RULE, isModelRequest, type ExplainInput, type ModelRequest } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate, type RecordDisclosure } from './record-gate.js';
 import { conditionVerdict, verdictCheck, type ConditionVerdict, type RecordProbe } from './record-condition-verdict.js';
@@ -115,6 +115,7 @@ export async function explainDecision(scene: DecisionScene, member: ExplainedMem
       ...(decided.reason === undefined ? {} : { reason: decided.reason }),
     };
   }
+  if (typeof input.id === 'string') throw ValidationError.field('id', ID_RULE);
   if (!isModelRequest(input)) throw ValidationError.field('action', ACTION_RULE);
   const shadow = scene.served.find((check) => check.model === input.model && check.action === input.action);
   let route: DataRoute;

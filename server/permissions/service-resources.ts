@@ -6,6 +6,9 @@ import { ADMINISTRATION_PERMISSIONS } from './administration-permissions.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { listServiceResourceRows } from '../db/repositories/service-resources.js';
 
+/** The registry's own permission resource (`service_resources.update`), held in a group without tenancy. */
+export const SERVICE_RESOURCES = 'service_resources';
+
 /** How many actions one resource may have: a resource's verbs, not a data set. */
 export const MAX_RESOURCE_ACTIONS = 50;
 
@@ -41,7 +44,7 @@ export interface ServiceResource {
 /** Why a name cannot be a service's resource: it names something of this service already. */
 function takenBy(resource: string, modelSlugs: readonly string[]): string | null {
   if (modelSlugs.includes(resource)) return `${resource} is a model of this service.`;
-  if (Object.hasOwn(ADMINISTRATION_PERMISSIONS, resource)) return `${resource} is an administration resource of this service.`;
+  if (Object.hasOwn(ADMINISTRATION_PERMISSIONS, resource) || resource === SERVICE_RESOURCES) return `${resource} is an administration resource of this service.`;
   return null;
 }
 

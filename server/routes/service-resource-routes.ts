@@ -1,12 +1,9 @@
 import { authorize } from '../permissions/authorize.js';
 import { listServiceResources, registerServiceResource, removeServiceResource } from '../permissions/service-resource-handlers.js';
-import { serviceResourceSchema } from '../permissions/service-resources.js';
+import { SERVICE_RESOURCES as SLUG, serviceResourceSchema } from '../permissions/service-resources.js';
 import { member } from '../route-groups/request-chains.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
-
-/** The permission slug of the registry: service-wide, so held in `users.permissions` of a group without tenancy. */
-const SLUG = 'service_resources';
 
 /**
  * The registry of other services' resources, on the bases of a group without tenancy (the demo's

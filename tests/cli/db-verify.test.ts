@@ -210,5 +210,8 @@ describe('gatehouse db verify', () => {
     const { lines } = await dbVerify(leakyDb);
     expect(lines).toContainEqual(expect.stringMatching(/^skip lonely +isolation: not tested: organization \d+ sees its 1 row\(s\), and no other organization has a row to keep from it$/));
     expect(lines.filter((line) => line.split(/\s+/)[1] === 'lonely' && line.startsWith('ok')).map((line) => line.split(':')[0]!.split(/\s+/).slice(2).join(' '))).not.toContain('isolation');
+    // A tenant table without a row in any organization: nothing was tested, and it says so.
+    expect(lines).toContainEqual(expect.stringMatching(/^skip invitations +isolation: not tested: no organization has a row in it$/));
+    expect(lines.filter((line) => line.split(/\s+/)[1] === 'invitations' && line.startsWith('ok')).map((line) => line.split(':')[0]!.split(/\s+/).slice(2).join(' '))).toEqual(['rls']);
   });
 });

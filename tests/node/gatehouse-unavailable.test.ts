@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { ResourcePolicy } from '@gatehouse/engine';
 import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
 import Fastify from 'fastify';
@@ -193,7 +193,7 @@ describe('a Gatehouse that answers what was not asked', () => {
       answer = json(200, keys);
       const middleware = client().express();
       const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const res = { statusCode: 200, setHeader: () => undefined, end: (body: string) => resolve({ status: res.statusCode, body }) };
+        const res = Object.assign(new EventEmitter(), { statusCode: 200, setHeader: () => undefined, end: (body: string) => resolve({ status: res.statusCode, body }) });
         middleware({ headers: { authorization: `Bearer ${token}` } }, res, reject);
       });
       expect(refused.status).toBe(503);

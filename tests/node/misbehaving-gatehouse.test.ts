@@ -1,12 +1,14 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { getEventListeners, once } from 'node:events';
 import { createGatehouse, DEFAULT_MAX_CONNECTIONS, GatehouseError, GatehouseOptionError, type Gatehouse, type GatehouseOptions } from '@gatehouse/node';
+import express from 'express';
+import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keyId, type PublicPaserk } from '../../server/auth/token-keys.js';
-import { signedToken } from './support.js';
+import { signedToken, urlOf } from './support.js';
 
 // @gatehouse/node against a Gatehouse that misbehaves at the connection: cancelled calls, a
 // hung server, answers cut off, idle connections closed under a request, and a stepped clock.
@@ -23,6 +25,8 @@ const CLOSING_SERVICE = fileURLToPath(new URL('closing-service.ts', import.meta.
 let server: Server;
 let publicKey: PublicPaserk;
 let token: string;
+/** Another token of the same session: not the same question as `token`, so its calls are not shared. */
+let sameSession: string;
 /** How the fake Gatehouse answers each `METHOD /path`; anything else is a 404. */
 let answers: Record<string, Answer> = {};
 /** The requests it received, as `METHOD /path`. */
@@ -59,7 +63,7 @@ function client(options: Omit<GatehouseOptions, 'baseURL'> = {}): Gatehouse {
 }
 
 beforeAll(async () => {
-  ({ publicKey, token } = await signedToken(86_400_000));
+  ({ publicKey, token, sameSession } = await signedToken(86_400_000));
   server = createServer((req, res) => {
     const route = `${req.method} ${new URL(req.url!, 'http://gatehouse').pathname}`;
     asked.push(route);
@@ -220,6 +224,38 @@ describe('options', () => {
     expect(client({ service: 'billing' })).toBeDefined();
     expect(client({ service: `b${'-'.repeat(62)}` })).toBeDefined();
   });
+
+  it('refuses a baseURL no call could reach, rather than failing every call without a kind', () => {
+    for (const baseURL of ['gatehouse.example.com/api', 'ftp://127.0.0.1/api', 'file:///srv/gatehouse/api']) {
+      expect(() => createGatehouse({ baseURL })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'baseURL', message: `The baseURL option must be an http or https URL, such as https://gatehouse.example.com/api, not ${JSON.stringify(baseURL)}.` }));
+    }
+  });
+
+  it('refuses publicKeys that verify no token, without echoing an entry that may be a secret key', async () => {
+    const { publicKey: other } = await signedToken(60_000);
+    const refusal = (publicKeys: string[]) => (() => {
+      try {
+        return createGatehouse({ baseURL: 'http://127.0.0.1:1/api', publicKeys });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(refusal([])).toMatchObject({ name: 'GatehouseOptionError', option: 'publicKeys', message: 'The publicKeys option must list at least one k4.public key; leave it out to fetch the keys from Gatehouse.' });
+    const secret = `k4.secret.${'A'.repeat(86)}`;
+    for (const [publicKeys, index] of [[['garbage'], 0], [[publicKey, 'k4.public.AAAA'], 1], [[other, secret], 1]] as const) {
+      const error = refusal([...publicKeys]);
+      expect(error).toMatchObject({ name: 'GatehouseOptionError', option: 'publicKeys', message: `Each of the publicKeys must be a PASERK k4.public key, and publicKeys[${index}] is not one.` });
+    }
+    expect(await client({ publicKeys: [other, publicKey] }).verifyToken(token)).toMatchObject({ userId: 7 });
+  });
+
+  it('refuses a timeout no timer can keep, which would give up on every call at once, naming the option', () => {
+    for (const timeout of [{ responseMs: Infinity }, { responseMs: 2 ** 31 }, { connectMs: 0 }, { connectMs: -1 }, { connectMs: Number.NaN }, { responseMs: '5000' as unknown as number }]) {
+      const [name, ms] = Object.entries(timeout)[0]!;
+      expect(() => client({ timeout })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'timeout', message: `The timeout.${name} option must be a number of milliseconds from 1 to 2147483647, not ${String(ms)}.` }));
+    }
+    expect(client({ timeout: { connectMs: 1, responseMs: 2 ** 31 - 1 } })).toBeDefined();
+  });
 });
 
 describe('a stepped wall clock', () => {
@@ -360,6 +396,95 @@ describe('races of cancellation, the connection limit and close', () => {
   });
 });
 
+describe('concurrent permissions calls asking the same question', () => {
+  const patient = { timeout: { connectMs: 600_000, responseMs: 600_000 }, maxAge: 60 };
+
+  it('share one GET for a token and organization within maxAge, each caller giving up by its own signal', async () => {
+    answers = { [USER_ROLE]: hold };
+    const gatehouse = client({ publicKeys: [publicKey], ...patient });
+    const leaving = new AbortController();
+    const left = gatehouse.permissions(token, 'acme', { signal: leaving.signal }).catch((caught: unknown) => caught);
+    const staying = [gatehouse.permissions(token, 'acme'), gatehouse.permissions(token, 'acme', { signal: new AbortController().signal })];
+    const shared = await nextHeld();
+    // Another token is another question, even of the same session.
+    const other = gatehouse.permissions(sameSession, 'acme');
+    const otherHeld = await nextHeld();
+    leaving.abort();
+    expect(await left).toMatchObject({ name: 'AbortError' });
+    json(PERMISSIONS)(undefined as never, shared);
+    expect(await Promise.all(staying)).toEqual([PERMISSIONS, PERMISSIONS]);
+    json(PERMISSIONS)(undefined as never, otherHeld);
+    expect(await other).toEqual(PERMISSIONS);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+
+  it('each ask with maxAge 0: an answer on its way was asked for before the call', async () => {
+    answers = { [USER_ROLE]: hold };
+    const gatehouse = client({ publicKeys: [publicKey], ...patient, maxAge: 0 });
+    const calls = [gatehouse.permissions(token, 'acme'), gatehouse.permissions(token, 'acme')];
+    const held = [await nextHeld(), await nextHeld()];
+    for (const response of held) json(PERMISSIONS)(undefined as never, response);
+    expect(await Promise.all(calls)).toEqual([PERMISSIONS, PERMISSIONS]);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+
+  it('stop asking once every caller gave up, and ask afresh for the next', async () => {
+    answers = { [USER_ROLE]: hold };
+    const gatehouse = client({ publicKeys: [publicKey], ...patient });
+    const controllers = [new AbortController(), new AbortController()];
+    const cancelled = controllers.map(({ signal }) => gatehouse.permissions(token, 'acme', { signal }).catch((caught: unknown) => caught));
+    const first = await nextHeld();
+    for (const controller of controllers) controller.abort();
+    for (const error of await Promise.all(cancelled)) expect(error).toMatchObject({ name: 'AbortError' });
+    await once(first, 'close');
+    answers[USER_ROLE] = json(PERMISSIONS);
+    expect(await gatehouse.permissions(token, 'acme')).toEqual(PERMISSIONS);
+    expect(asked).toEqual([USER_ROLE, USER_ROLE]);
+  });
+});
+
+/** A service of `framework` behind the client's middleware, whose `/me` calls `reached`. */
+async function serviceOf(framework: 'express' | 'fastify', gatehouse: Gatehouse, reached: () => void): Promise<{ url: string; close: () => Promise<unknown> }> {
+  if (framework === 'express') {
+    const app = express();
+    app.use(gatehouse.express());
+    app.get('/me', (_req, res) => void (reached(), res.json({})));
+    const listening = app.listen(0, '127.0.0.1');
+    await once(listening, 'listening');
+    return { url: urlOf(listening), close: () => (listening.closeAllConnections(), new Promise((resolve) => listening.close(resolve))) };
+  }
+  const app = Fastify();
+  app.addHook('onRequest', gatehouse.fastify());
+  app.get('/me', async () => (reached(), {}));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url: urlOf(app.server), close: () => app.close() };
+}
+
+describe.each(['express', 'fastify'] as const)('the %s middleware, for a request its client closes', (framework) => {
+  it('stops waiting for the key list, which is no longer fetched, and lets nothing through', async () => {
+    answers = { [PUBLIC_KEY]: hold };
+    const gatehouse = client({ timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    let reached = 0;
+    const service = await serviceOf(framework, gatehouse, () => (reached += 1));
+    try {
+      const closing = httpRequest(`${service.url}/me`, { headers: { authorization: `Bearer ${token}` } }).on('error', () => undefined);
+      closing.end();
+      const list = await nextHeld();
+      closing.destroy();
+      await once(list, 'close');
+      expect(reached).toBe(0);
+      // The next request fetches the list afresh and is let through.
+      answers[PUBLIC_KEY] = json({ keys: [{ id: keyId(publicKey), key: publicKey }] });
+      const answered = await fetch(`${service.url}/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(answered.status).toBe(200);
+      expect(reached).toBe(1);
+      expect(asked).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('permissions answers arriving out of order', () => {
   it('keeps the answer asked for last, whichever arrives last', async () => {
     const older = { ...PERMISSIONS, role: 'editor' };
@@ -369,7 +494,7 @@ describe('permissions answers arriving out of order', () => {
     const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
     const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
     const first = await nextHeld();
-    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(newer);
+    expect(await gatehouse.permissions(sameSession, 'acme', { maxAge: 0 })).toEqual(newer);
     json(older, { etag: '"1"' })(undefined as never, first);
     expect(await slow).toEqual(older);
     // The answer asked for first, arriving last, must not replace the one asked for after it.
@@ -385,7 +510,7 @@ describe('a failure that ends after a later call was answered', () => {
     const gatehouse = client({ publicKeys: [publicKey], maxAge: 60 });
     const slow = gatehouse.permissions(token, 'acme', { maxAge: 0 });
     const first = await nextHeld();
-    expect(await gatehouse.permissions(token, 'acme', { maxAge: 0 })).toEqual(PERMISSIONS);
+    expect(await gatehouse.permissions(sameSession, 'acme', { maxAge: 0 })).toEqual(PERMISSIONS);
     first.socket!.destroy();
     await expect(slow).rejects.toMatchObject({ kind: 'unavailable' });
     // Gatehouse answered a call sent after the failed one: the answer kept from it is used, not asked again.
@@ -404,7 +529,7 @@ describe('a GET sent once more', () => {
     // Two kept-alive connections, then every request is reset: the retry goes out on the other one, and is not retried in turn.
     answers = { [USER_ROLE]: (req, res) => (asked.length <= 2 ? json(PERMISSIONS)(req, res) : req.socket.destroy()) };
     const resetting = client({ publicKeys: [publicKey] });
-    await Promise.all([resetting.permissions(token, 'acme'), resetting.permissions(token, 'acme')]);
+    await Promise.all([resetting.permissions(token, 'acme'), resetting.permissions(sameSession, 'acme')]);
     await expect(resetting.permissions(token, 'acme')).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Gatehouse cannot be reached \((ECONNRESET|EPIPE)\)\.$/) });
     expect(asked).toEqual([USER_ROLE, USER_ROLE, USER_ROLE, USER_ROLE]);
 

@@ -30,9 +30,13 @@ export function tampered(token: string): string {
   return parts.join('.');
 }
 
-/** A fresh key pair, as a fake Gatehouse's, and a token it signed for user 7, valid for `validForMs`. */
-export async function signedToken(validForMs: number): Promise<{ publicKey: PublicPaserk; token: string }> {
+/**
+ * A fresh key pair, as a fake Gatehouse's, and a token it signed for user 7, valid for
+ * `validForMs`; `sameSession` is another token of that session, expiring a second later.
+ */
+export async function signedToken(validForMs: number): Promise<{ publicKey: PublicPaserk; token: string; sameSession: string }> {
   const keys = await generateTokenKeyPair();
-  const claims = { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + validForMs)) };
-  return { publicKey: keys.publicKey, token: await signToken(await importTokenKeys(keys.secretKey), claims) };
+  const secret = await importTokenKeys(keys.secretKey);
+  const sign = (expiresInMs: number) => signToken(secret, { sub: '7', sid: '5b0c1a2e-1111-4222-8333-444455556666', grp: null, exp: instant(new Date(Date.now() + expiresInMs)) });
+  return { publicKey: keys.publicKey, token: await sign(validForMs), sameSession: await sign(validForMs + 1_000) };
 }

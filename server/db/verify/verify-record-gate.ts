@@ -117,7 +117,7 @@ class RecordGateVerifier {
     const b = organizations.find((id) => id !== a && (counts.get(id) ?? 0) > 0) ?? organizations.find((id) => id !== a);
     if (a === undefined || b === undefined) {
       const why = a === undefined ? 'no organization has a row in it' : 'the database has one organization';
-      for (const check of ['isolation', 'no context', 'insert into another', 'move into another', 'analyst']) this.record(table, check, 'skip', `nothing to test with: ${why}`);
+      for (const check of ['isolation', 'no context', 'insert into another', 'move into another', 'analyst']) this.record(table, check, 'skip', `not tested: ${why}`);
       return;
     }
 

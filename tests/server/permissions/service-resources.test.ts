@@ -47,6 +47,7 @@ describe('resources of other services', () => {
     };
     expect(await problem('posts', { service: 'billing', actions: ['index'] })).toBe('posts is a model of this service.');
     expect(await problem('memberships', { service: 'billing', actions: ['index'] })).toBe('memberships is an administration resource of this service.');
+    expect(await problem('service_resources', { service: 'billing', actions: ['update'] })).toBe('service_resources is an administration resource of this service.');
     expect(await problem('invoices', { service: 'billing', actions: ['index'] })).toBe('invoices is declared in the configuration: change it there.');
     expect(await problem('Bad.Name', { service: 'billing', actions: ['index'] })).toMatch(/^The resource must be lower-case letters/);
     expect(await problem('refunds', { service: 'billing', actions: [] })).toBe('The actions field must name at least one action.');
@@ -113,10 +114,14 @@ describe('resources of other services', () => {
       expect(await agree({ model: 'invoices', action: 'refund' })).toMatchObject({ allowed: false, gate: 'action', status: 422, checks: expect.arrayContaining([{ gate: 'action', passed: false, detail: 'Unknown action: refund.' }]) });
       expect(await agree({ model: 'invoices', action: 'show', fields: ['total'] }, { model: 'invoices', action: 'show', fields: { read: ['total'] } })).toMatchObject({ allowed: false, gate: 'request', status: 422, reason: { gate: 'request' } });
       expect(await agree({ model: 'payouts', action: 'cancel' })).toMatchObject({ allowed: false, reason: { gate: 'policy', permission: 'payouts.cancel' } });
+      // The service's own ids, which authorize takes as text (for the decision log), are explained too.
+      expect(await agree({ model: 'invoices', action: 'approve', id: 'INV-2026-41' })).toMatchObject({ allowed: false, request: { model: 'invoices', action: 'approve', id: 'INV-2026-41' } });
+      expect(await agree({ model: 'invoices', action: 'show', id: 'INV-2026-41' })).toMatchObject({ allowed: true });
     } finally {
       await server.sql(`UPDATE user_roles SET granted_permissions = array_remove(granted_permissions, 'invoices.*'), denied_permissions = array_remove(denied_permissions, 'invoices.approve') WHERE user_id = $1`, [viewerId]);
     }
     expect((await explain({ model: 'posts', action: 'approve' })).status).toBe(422);
+    expect(await explain({ model: 'posts', action: 'show', id: 'INV-2026-41' })).toMatchObject({ status: 422, body: { errors: { id: ['The id field must be a positive integer.'] } } });
 
     const cli = await gatehouseRun(server.database.ownerUrl, ['explain', '--org', 'acme', '--user', 'viewer@acme.test', 'payouts.cancel', '--json']);
     expect(cli.code).toBe(0);
