@@ -25,6 +25,9 @@ beforeAll(async () => {
     SELECT u.id, o.id, r.id, 'tenant' FROM users u, organizations o, roles r
     WHERE u.email = 'admin@example.test' AND o.slug = 'acme' AND r.slug = 'editor'`);
   for (const email of ['owner@acme.test', 'editor@acme.test', 'admin@example.test', 'owner@globex.test']) tokens[email] = await server.login(email);
+  // A request counts against its organization once its user is known as a member: by a request
+  // of theirs before (tenancy/known-members.ts).
+  for (const email of ['owner@acme.test', 'editor@acme.test', 'admin@example.test']) expect((await server.api.get('/api/acme/posts', { token: tokens[email] })).status).toBe(200);
   post = await postId(server, 'Welcome to Acme');
   locker = new pg.Client({ connectionString: server.database.ownerUrl });
   await locker.connect();
