@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
 import { startDataServer } from '../support/data-server.js';
+import type { ApiResponse } from '../support/http-client.js';
 import type { TestServer } from '../support/test-server.js';
 
 // Attacks on the fair shares of the pool (4 connections here): an organization may hold 2, a
@@ -37,18 +38,27 @@ const heldOnLock = (count: number) =>
     return row!.n >= count;
   });
 
-/** Runs `meanwhile` while `posts` is locked, then lets the held requests finish. */
-async function withPostsLocked<T>(meanwhile: () => Promise<T>): Promise<T> {
+/**
+ * Sends `sent` while `posts` is locked, waits until each holds its connection on the lock, runs
+ * `meanwhile`, then lets them all finish: the statuses of `sent`, then of `meanwhile`'s requests
+ * (answered while the others are held, or still waiting).
+ */
+async function whileHeld(sent: (() => Promise<ApiResponse>)[], meanwhile: () => Promise<(ApiResponse | Promise<ApiResponse>)[]>): Promise<number[]> {
   await locker.query('BEGIN');
   await locker.query('LOCK TABLE posts IN ACCESS EXCLUSIVE MODE');
+  let requests: (ApiResponse | Promise<ApiResponse>)[] = [];
   try {
-    return await meanwhile();
+    requests = sent.map((send) => send());
+    await heldOnLock(sent.length);
+    requests.push(...(await meanwhile()));
   } finally {
     await locker.query('ROLLBACK');
   }
+  return (await Promise.all(requests)).map((answer) => answer.status);
 }
 
 const posts = (tenant: Tenant, account: Account) => server.api.get(tenant.path('/posts'), { token: account.token });
+const members = (tenant: Tenant, account: Account) => server.api.get(tenant.path('/members'), { token: account.token });
 
 const metrics = async () => {
   const text = await (await fetch(server.server.metricsUrl!)).text();
@@ -65,16 +75,10 @@ describe("an organization's share of the pool", () => {
     const [member, outsider, accomplice] = await createAccounts(server, 'member', 'outsider', 'accomplice');
     const victim = await createTenant(server, [{ account: member, role: 'owner' }]);
     expect((await posts(victim, member)).status).toBe(200);
-    const flood = await withPostsLocked(async () => {
-      const flood = [posts(victim, outsider), posts(victim, accomplice)];
-      await heldOnLock(2);
-      // Before the fix: the victim's share (2) was full of the outsiders' requests, and its owner
-      // waited 10 s for a 429.
-      const served = await server.api.get(victim.path('/members'), { token: member.token });
-      expect(served.status).toBe(200);
-      return flood;
-    });
-    expect((await Promise.all(flood)).map((answer) => answer.status)).toEqual([404, 404]);
+    // Before the fix: the victim's share (2) was full of the outsiders' requests, and its owner
+    // waited 10 s for a 429.
+    const statuses = await whileHeld([() => posts(victim, outsider), () => posts(victim, accomplice)], async () => [await members(victim, member)]);
+    expect(statuses).toEqual([404, 404, 200]);
   });
 
   it('stops counting a removed member from the first request after the removal', async () => {
@@ -86,13 +90,8 @@ describe("an organization's share of the pool", () => {
     for (const account of [owner, leaver]) expect((await posts(victim, account)).status).toBe(200);
     await server.sql('DELETE FROM user_roles WHERE user_id = $1 AND organization_id = $2', [leaver.id, victim.id]);
     expect((await posts(victim, leaver)).status).toBe(404);
-    const flood = await withPostsLocked(async () => {
-      const flood = [posts(victim, leaver), posts(victim, leaver)];
-      await heldOnLock(2);
-      expect((await server.api.get(victim.path('/members'), { token: owner.token })).status).toBe(200);
-      return flood;
-    });
-    expect((await Promise.all(flood)).map((answer) => answer.status)).toEqual([404, 404]);
+    const statuses = await whileHeld([() => posts(victim, leaver), () => posts(victim, leaver)], async () => [await members(victim, owner)]);
+    expect(statuses).toEqual([404, 404, 200]);
   });
 
   it('still holds its members to it', async () => {
@@ -103,15 +102,13 @@ describe("an organization's share of the pool", () => {
     ]);
     for (const account of [first, second]) expect((await posts(tenant, account)).status).toBe(200);
     const before = await metrics();
-    const held = await withPostsLocked(async () => {
-      const held = [posts(tenant, first), posts(tenant, second)];
-      await heldOnLock(2);
+    const statuses = await whileHeld([() => posts(tenant, first), () => posts(tenant, second)], async () => {
       // The organization's 2 are running: a third request of its members waits in line.
-      const third = server.api.get(tenant.path('/members'), { token: second.token });
+      const third = members(tenant, second);
       await until(async () => (await metrics()).waiting === 1);
-      return [...held, third];
+      return [third];
     });
-    expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(statuses).toEqual([200, 200, 200]);
     expect((await metrics()).waited).toBe(before.waited + 1);
   });
 });
@@ -122,9 +119,7 @@ describe('a request waiting for its share', () => {
     const tenant = await createTenant(server, [{ account: member, role: 'owner' }]);
     expect((await posts(tenant, member)).status).toBe(200);
     const before = await metrics();
-    const held = await withPostsLocked(async () => {
-      const held = [posts(tenant, member), posts(tenant, member)];
-      await heldOnLock(2);
+    const statuses = await whileHeld([() => posts(tenant, member), () => posts(tenant, member)], async () => {
       // A third request of the same member waits for a share; its client then gives up.
       const gone = httpRequest(new URL(tenant.path('/posts'), server.api.baseUrl), { headers: { authorization: `Bearer ${member.token}` } });
       gone.on('error', () => {});
@@ -135,11 +130,11 @@ describe('a request waiting for its share', () => {
       await until(async () => (await metrics()).waiting === 0);
       expect(await metrics()).toMatchObject({ waited: before.waited + 1, refused: before.refused });
       // The two running requests still hold the shares: the next request waits its turn.
-      const next = server.api.get(tenant.path('/members'), { token: member.token });
+      const next = members(tenant, member);
       await until(async () => (await metrics()).waiting === 1);
-      return [...held, next];
+      return [next];
     });
-    expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(statuses).toEqual([200, 200, 200]);
     expect(await metrics()).toMatchObject({ waiting: 0, waited: before.waited + 2, refused: before.refused });
   });
 });
