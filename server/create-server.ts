@@ -17,6 +17,7 @@ import { MailWorker } from './mail/mail-worker.js';
 import { OutboxMailer } from './mail/outbox-mailer.js';
 import { GatehouseMetrics } from './observability/metrics.js';
 import { FairShares } from './tenancy/fair-shares.js';
+import { KnownMembers } from './tenancy/known-members.js';
 import { closeMetrics, METRICS_PATH, serveMetrics } from './observability/metrics-server.js';
 import type { Observability } from './observability/observability.js';
 import { observers } from './observability/observers.js';
@@ -134,6 +135,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     mail,
     throttle: new Throttle(resolved.throttle),
     fairShares,
+    knownMembers: new KnownMembers(),
     cursors: new PageCursors(resolved.tokens.secretKey),
     recordJson,
     background,

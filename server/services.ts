@@ -11,6 +11,7 @@ import type { BackgroundTasks } from './tasks/background-tasks.js';
 import type { Throttle } from './throttle/throttle.js';
 import type { DecisionLog } from './decisions/decision-log.js';
 import type { FairShares } from './tenancy/fair-shares.js';
+import type { KnownMembers } from './tenancy/known-members.js';
 
 /** The long-lived collaborators every middleware factory receives. */
 export interface Services {
@@ -24,6 +25,8 @@ export interface Services {
   throttle: Throttle;
   /** Keeps each organization and user within its share of the database pool. */
   fairShares: FairShares;
+  /** Who counts against an organization's share: the users its last openings found members. */
+  knownMembers: KnownMembers;
   /** Signs and reads index cursors; keyed from the token key, which every instance shares. */
   cursors: PageCursors;
   /** Which models' records PostgreSQL writes as JSON, read from the catalog at start. */

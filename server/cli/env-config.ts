@@ -38,6 +38,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
     keepAliveTimeoutSeconds: env.GATEHOUSE_KEEP_ALIVE_TIMEOUT,
     headersTimeoutSeconds: env.GATEHOUSE_HEADERS_TIMEOUT,
     bodyTimeoutSeconds: env.GATEHOUSE_BODY_TIMEOUT,
+    sendTimeoutSeconds: env.GATEHOUSE_SEND_TIMEOUT,
     requestTimeoutMs: env.GATEHOUSE_REQUEST_TIMEOUT_MS,
     appUrl: env.GATEHOUSE_PUBLIC_URL,
     trustProxy: env.GATEHOUSE_TRUST_PROXY,

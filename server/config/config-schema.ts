@@ -52,6 +52,7 @@ export const configSchema = z.strictObject({
   keepAliveTimeoutSeconds: positiveInteger.optional(),
   headersTimeoutSeconds: positiveInteger.optional(),
   bodyTimeoutSeconds: positiveInteger.optional(),
+  sendTimeoutSeconds: positiveInteger.optional(),
   requestTimeoutMs: positiveInteger.optional(),
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),

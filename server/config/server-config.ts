@@ -71,6 +71,13 @@ export interface ServerConfig {
    */
   bodyTimeoutSeconds?: number;
   /**
+   * How long an answer being sent may go without its client taking any of it (no byte moving
+   * either way on the connection) before the connection is closed, so a client that stops reading
+   * cannot hold the answer in memory. Timed only once the request's handlers are done, never while
+   * it is processed. Default as long as keepAliveTimeoutSeconds.
+   */
+  sendTimeoutSeconds?: number;
+  /**
    * The deadline of each statement a request runs (its transaction's `statement_timeout`), in
    * milliseconds; past it the request answers 503 with `Retry-After` and writes nothing. Default 5000.
    */
@@ -169,6 +176,7 @@ export interface ResolvedConfig {
   keepAliveTimeoutSeconds: number;
   headersTimeoutSeconds: number;
   bodyTimeoutSeconds: number;
+  sendTimeoutSeconds: number;
   requestTimeoutMs: number;
   /** Unset: the URL the server listens on (`Services.publicUrl()`). */
   appUrl: string | undefined;
@@ -210,13 +218,15 @@ function wholePositive(name: string, value: number): number {
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 
-function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds'> {
+function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds' | 'sendTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
   const headersTimeoutSeconds = positive('headersTimeoutSeconds', config.headersTimeoutSeconds ?? keepAliveTimeoutSeconds + 1);
   // Node's advice: a headers timeout at or below the keep-alive one can cut a reused connection's next request.
   if (headersTimeoutSeconds <= keepAliveTimeoutSeconds) throw new ConfigError('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
   const bodyTimeoutSeconds = positive('bodyTimeoutSeconds', config.bodyTimeoutSeconds ?? headersTimeoutSeconds);
-  return { keepAliveTimeoutSeconds, headersTimeoutSeconds, bodyTimeoutSeconds };
+  // A connection that moves nothing either way is idle whether or not an answer waits on it.
+  const sendTimeoutSeconds = positive('sendTimeoutSeconds', config.sendTimeoutSeconds ?? keepAliveTimeoutSeconds);
+  return { keepAliveTimeoutSeconds, headersTimeoutSeconds, bodyTimeoutSeconds, sendTimeoutSeconds };
 }
 
 function proxyCount(trustProxy: boolean | number): number {

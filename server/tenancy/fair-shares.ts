@@ -1,4 +1,6 @@
 import type { ResolvedFairShare } from '../config/fair-share-config.js';
+import type { CallerPresence } from '../db/connection/caller-presence.js';
+import { CallerLeftError } from '../errors/caller-left-error.js';
 import { FairShareExceededError, SHARES, type Share } from '../errors/fair-share-exceeded-error.js';
 
 /** Who a request counts against; null where it has none (a guest, a group without tenancy). */
@@ -24,7 +26,9 @@ const perShare = () => ({ organization: 0, user: 0 });
  * Requests running per organization and per user in this process, each holder kept within its
  * share of the pool, so no tenant can take every connection and leave the others 503s. A request
  * past a share waits for one of its holder's own requests to finish, first come first admitted,
- * and is refused once the wait is over. The organization's share is checked first.
+ * and is refused once the wait is over. The organization's share is checked first. A request
+ * whose client goes away while it waits leaves the line at once: it held nothing, and is never
+ * admitted.
  */
 export class FairShares {
   readonly #running: Record<Share, Map<string, number>> = { organization: new Map(), user: new Map() };
@@ -34,10 +38,10 @@ export class FairShares {
 
   constructor(private readonly shares: ResolvedFairShare) {}
 
-  /** Runs fn within the holders' shares: at once while they have room, after a wait, or not at all (429). */
-  async hold<T>(holders: ShareHolders, fn: () => Promise<T>): Promise<T> {
+  /** Runs fn within the holders' shares: at once while they have room, after a wait, or not at all (429, or the caller left). */
+  async hold<T>(holders: ShareHolders, caller: CallerPresence, fn: () => Promise<T>): Promise<T> {
     // Admitted at once, as nearly every request is, it does not wait a turn of the microtask queue.
-    const waiting = this.enter(holders);
+    const waiting = this.enter(holders, caller);
     if (waiting) await waiting;
     try {
       return await fn();
@@ -69,29 +73,40 @@ export class FairShares {
   }
 
   /** Counts the holders in at once (null), or answers the wait for their turn. */
-  private enter(holders: ShareHolders): Promise<void> | null {
+  private enter(holders: ShareHolders, caller: CallerPresence): Promise<void> | null {
     const full = this.fullShare(holders);
     if (full === null) {
       this.count(holders, 1);
       return null;
     }
+    if (caller.left) return Promise.reject(new CallerLeftError());
     this.#waited[full] += 1;
     return new Promise((resolve, reject) => {
+      const leaveLine = () => {
+        clearTimeout(timeout);
+        caller.unwatch(callerLeft);
+        this.#waiters.delete(waiter);
+      };
       const waiter: Waiter = {
         holders,
         admit: () => {
-          clearTimeout(timeout);
+          leaveLine();
           this.count(holders, 1);
           resolve();
         },
       };
+      const callerLeft = () => {
+        leaveLine();
+        reject(new CallerLeftError());
+      };
       const timeout = setTimeout(() => {
-        this.#waiters.delete(waiter);
+        leaveLine();
         const share = this.fullShare(holders) ?? full;
         this.#refused[share] += 1;
         reject(new FairShareExceededError(share, this.shares[share], Math.max(1, Math.ceil(this.shares.waitMs / 1000))));
       }, this.shares.waitMs);
       this.#waiters.add(waiter);
+      caller.watch(callerLeft);
     });
   }
 
@@ -99,9 +114,7 @@ export class FairShares {
     this.count(holders, -1);
     if (this.#waiters.size === 0) return;
     for (const waiter of this.#waiters) {
-      if (this.fullShare(waiter.holders) !== null) continue;
-      this.#waiters.delete(waiter);
-      waiter.admit();
+      if (this.fullShare(waiter.holders) === null) waiter.admit();
     }
   }
 }

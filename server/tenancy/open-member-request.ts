@@ -51,20 +51,22 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
   };
   const guessedOrganization = opening.organizationSlug === null ? (group.tenancy === 'none' ? null : undefined) : organizationIds.get(opening.organizationSlug);
   const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization };
-  const judge = (opened: OpenedRequest) => judgedFacts(ctx, services, claims, ofGroup, opened);
+  const judge = (opened: OpenedRequest) => judgedFacts(ctx, services, claims, opening, opened);
   try {
-    // Within the caller's share of the pool, known before a connection is taken: the slug the
-    // request names and the user its signed token names.
-    const holders = { organization: opening.organizationSlug, user: String(claims.userId) };
+    // Within the caller's share of the pool, known before a connection is taken: the user its
+    // signed token names, and the organization its URL names once the user is known as one of its
+    // members (`known-members.ts`), so outsiders never fill an organization's share.
+    const member = opening.organizationSlug !== null && services.knownMembers.has(group.name, opening.organizationSlug, claims.userId);
+    const holders = { organization: member ? opening.organizationSlug : null, user: String(claims.userId) };
     if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
       const { replicas } = services;
-      await services.fairShares.hold(holders, () =>
+      await services.fairShares.hold(holders, ctx.state.deadline.caller, () =>
         readOnReplica(ctx, services, replicas, opening, judge, (facts) => (holdsConditions(facts.membership) ? undefined : readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads)), rest),
       );
       return;
     }
     const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
-    await services.fairShares.hold(holders, () => withOpenedRequest(services.db, opening, ctx.state.deadline, async (trx, opened) => {
+    await services.fairShares.hold(holders, ctx.state.deadline.caller, () => withOpenedRequest(services.db, opening, ctx.state.deadline, async (trx, opened) => {
       const facts = judge(opened);
       // Read ahead for another organization than the slug names now, or planned without the record
       // conditions this member's permissions add to its statements: read again, as without a read-ahead.
@@ -88,13 +90,15 @@ const READS = new Set(['GET', 'HEAD']);
  * The opening's facts turned into statuses, in the documented order: authentication (401), route
  * group membership (403), organization (404, also for a non-member).
  */
-function judgedFacts(ctx: GatehouseContext<GroupState>, services: Services, claims: TokenClaims, ofGroup: boolean, opened: OpenedRequest): Omit<MemberFacts, 'trx'> {
+function judgedFacts(ctx: GatehouseContext<GroupState>, services: Services, claims: TokenClaims, opening: RequestOpening, opened: OpenedRequest): Omit<MemberFacts, 'trx'> {
   const group = ctx.state.routeGroup;
   if (!opened.session) throw new UnauthenticatedError();
-  if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
+  if (!opening.openContext) throw sessionOfAnotherGroup(services, claims);
   const auth = authenticationOf(claims, opened.session);
   // Known before the checks below refuse: the decision log names the caller of a refusal.
   Object.assign(ctx.state, { auth });
+  // What the next request of this caller counts against: before the refusals, which end here.
+  if (opening.organizationSlug !== null) services.knownMembers.note(group.name, opening.organizationSlug, claims.userId, opened.membership !== null);
   if (services.config.membershipEnforcement && !opened.groupMember) throw new NotGroupMemberError();
   if (group.tenancy === 'none') return { auth };
   if (!opened.organization || !opened.membership) throw new OrganizationNotFoundError();

@@ -12,7 +12,7 @@ export function openTenantTransaction(services: Services): Stage<RequestState & 
     try {
       // Within the organization's (and the user's) share of the pool: see fair-shares.ts.
       const holders = { organization: ctx.state.organization?.slug ?? null, user: ctx.state.auth ? String(ctx.state.auth.user.id) : null };
-      await services.fairShares.hold(holders, () => withTenant(services.db, context, (trx) => next({ trx }), ctx.state.deadline));
+      await services.fairShares.hold(holders, ctx.state.deadline.caller, () => withTenant(services.db, context, (trx) => next({ trx }), ctx.state.deadline));
     } finally {
       // The transaction has ended: nothing after this stage may reach it through the state.
       Reflect.deleteProperty(ctx.state, 'trx');

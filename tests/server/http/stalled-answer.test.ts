@@ -1,0 +1,114 @@
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envConfig } from '../../../server/cli/env-config.js';
+import { readEnvironment } from '../../../server/cli/environment.js';
+import { resolveConfig } from '../../../server/config/server-config.js';
+import { startDataServer } from '../support/data-server.js';
+import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
+import type { TestServer } from '../support/test-server.js';
+
+// A client that asks for a large answer and stops reading it held its socket, and the part of
+// the answer the kernel could not take, in the server's memory for good. The send timeout here
+// is short so the test does not wait; the keep-alive timeout keeps its default (65 s).
+
+let server: TestServer;
+let owner: Account;
+let reader: Account;
+let tenant: Tenant;
+const logLines: { msg: string; path?: string; sendTimeoutSeconds?: number }[] = [];
+
+beforeAll(async () => {
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]) });
+  server = await startDataServer({ logger, sendTimeoutSeconds: 0.5 });
+  [owner, reader] = await createAccounts(server, 'owner', 'reader');
+  tenant = await createTenant(server, [
+    { account: owner, role: 'owner' },
+    { account: reader, role: 'viewer' },
+  ]);
+  // 100 posts of 160 KB: a 16 MB page, more than the kernel's buffers on both ends hold.
+  await server.sql("INSERT INTO posts (organization_id, author_id, title, body, status) SELECT $1, $2, 'Long ' || n, repeat('x', 160000), 'published' FROM generate_series(1, 100) AS n", [tenant.id, owner.id]);
+});
+
+afterAll(() => server.close());
+
+/** A raw keep-alive connection that has sent `request`; its answer's bytes gather in `received`. */
+async function connection(request: string): Promise<{ socket: Socket; received: () => Buffer; closed: Promise<unknown>; isClosed: () => boolean }> {
+  const { hostname, port } = new URL(server.api.baseUrl);
+  const socket = connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => {});
+  let isClosed = false;
+  const closed = once(socket, 'close').then(() => (isClosed = true));
+  await once(socket, 'connect');
+  socket.write(request);
+  return { socket, received: () => Buffer.concat(chunks), closed, isClosed: () => isClosed };
+}
+
+const get = (path: string, token?: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${token ? `Authorization: Bearer ${token}\r\n` : ''}Connection: keep-alive\r\n\r\n`;
+
+/** The log's warning for this path: the server closed the connection of an answer its client stopped taking. */
+async function stalledAnswerLogged(path: string) {
+  for (;;) {
+    const line = logLines.find((entry) => entry.msg === 'answer not taken: connection closed' && entry.path === path);
+    if (line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('an answer its client stops reading', () => {
+  it('closes the connection once no byte has moved for the send timeout, and serves the others', async () => {
+    const locker = new pg.Client({ connectionString: server.database.ownerUrl });
+    locker.on('error', () => {});
+    await locker.connect();
+    try {
+      // A request still being processed when the stalled answer is cut: its post is locked.
+      const [post] = await server.sql<{ id: number }>('SELECT id FROM posts WHERE organization_id = $1 LIMIT 1', [tenant.id]);
+      await locker.query('BEGIN');
+      await locker.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [post!.id]);
+      const slow = server.api.request('PATCH', tenant.path(`/posts/${post!.id}`), { token: owner.token, body: { title: 'Slow but sound' } });
+      // An idle keep-alive connection: its answer is out, and it waits for its next request.
+      const idle = await connection(get('/api/health'));
+      await until(() => idle.received().includes('\r\n\r\n'));
+
+      const stalled = await connection(get(tenant.path('/posts?per_page=100'), reader.token));
+      stalled.socket.pause();
+      expect(await stalledAnswerLogged(tenant.path('/posts'))).toMatchObject({ sendTimeoutSeconds: 0.5 });
+      stalled.socket.resume();
+      await stalled.closed;
+      const [head = '', ...body] = stalled.received().toString('latin1').split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(body.join('\r\n\r\n').length).toBeLessThan(Number(/content-length: (\d+)/i.exec(head)![1]));
+
+      // The others: the request being processed, the idle connection and a new one.
+      await locker.query('ROLLBACK');
+      expect((await slow).status).toBe(200);
+      expect(idle.isClosed()).toBe(false);
+      idle.socket.write(get('/api/health'));
+      await until(() => idle.received().toString().split('HTTP/1.1 200').length === 3);
+      idle.socket.destroy();
+      expect((await server.api.get(tenant.path('/posts?per_page=1'), { token: owner.token })).status).toBe(200);
+    } finally {
+      await locker.end();
+    }
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('the sendTimeoutSeconds setting', () => {
+  const sendTimeout = (env: NodeJS.ProcessEnv) => resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', 'k4.secret.unused')).sendTimeoutSeconds;
+
+  it('is the keep-alive timeout unless set', () => {
+    expect(sendTimeout({})).toBe(65);
+    expect(sendTimeout({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120' })).toBe(120);
+    expect(sendTimeout({ GATEHOUSE_SEND_TIMEOUT: '15' })).toBe(15);
+    expect(() => sendTimeout({ GATEHOUSE_SEND_TIMEOUT: 'never' })).toThrow('GATEHOUSE_SEND_TIMEOUT');
+  });
+});

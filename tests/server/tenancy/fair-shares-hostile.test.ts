@@ -1,0 +1,140 @@
+import { request as httpRequest } from 'node:http';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
+import { startDataServer } from '../support/data-server.js';
+import type { ApiResponse } from '../support/http-client.js';
+import type { TestServer } from '../support/test-server.js';
+
+// Attacks on the fair shares of the pool (4 connections here): an organization may hold 2, a
+// user 2. Requests are held the way a slow read holds them: `posts` is locked by another
+// connection, so a read of posts sent with its request's opening waits with its pooled
+// connection, and its request holds its shares, until the lock goes (the statements' deadline is
+// a minute). The wait for a share is long (10 s), so nothing here depends on how fast the machine
+// is: a request that would wait for a share is one this test sees failing.
+
+let server: TestServer;
+let locker: pg.Client;
+
+beforeAll(async () => {
+  server = await startDataServer({ metrics: { port: 0, host: '127.0.0.1' }, fairShare: { organization: 2, user: 2, waitMs: 10_000 }, requestTimeoutMs: 60_000 });
+  locker = new pg.Client({ connectionString: server.database.ownerUrl });
+  await locker.connect();
+});
+
+afterAll(async () => {
+  await locker.end();
+  await server.close();
+});
+
+const until = async (condition: () => Promise<boolean>) => {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+/** How many of the server's statements wait for a lock: the held requests. */
+const heldOnLock = (count: number) =>
+  until(async () => {
+    const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
+    return row!.n >= count;
+  });
+
+/**
+ * Sends `sent` while `posts` is locked, waits until each holds its connection on the lock, runs
+ * `meanwhile`, then lets them all finish: the statuses of `sent`, then of `meanwhile`'s requests
+ * (answered while the others are held, or still waiting).
+ */
+async function whileHeld(sent: (() => Promise<ApiResponse>)[], meanwhile: () => Promise<(ApiResponse | Promise<ApiResponse>)[]>): Promise<number[]> {
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE posts IN ACCESS EXCLUSIVE MODE');
+  let requests: (ApiResponse | Promise<ApiResponse>)[] = [];
+  try {
+    requests = sent.map((send) => send());
+    await heldOnLock(sent.length);
+    requests.push(...(await meanwhile()));
+  } finally {
+    await locker.query('ROLLBACK');
+  }
+  return (await Promise.all(requests)).map((answer) => answer.status);
+}
+
+const posts = (tenant: Tenant, account: Account) => server.api.get(tenant.path('/posts'), { token: account.token });
+const members = (tenant: Tenant, account: Account) => server.api.get(tenant.path('/members'), { token: account.token });
+
+const metrics = async () => {
+  const text = await (await fetch(server.server.metricsUrl!)).text();
+  const sample = (series: string) => Number(text.split('\n').find((line) => line.startsWith(`${series} `))?.split(' ').at(-1));
+  return {
+    waiting: sample('gatehouse_fair_share_waiting'),
+    waited: sample('gatehouse_fair_share_waits_total{share="organization"}') + sample('gatehouse_fair_share_waits_total{share="user"}'),
+    refused: sample('gatehouse_fair_share_refusals_total{share="organization"}') + sample('gatehouse_fair_share_refusals_total{share="user"}'),
+  };
+};
+
+describe("an organization's share of the pool", () => {
+  it('is not used up by signed-in outsiders: their requests count against their own shares only', async () => {
+    const [member, outsider, accomplice] = await createAccounts(server, 'member', 'outsider', 'accomplice');
+    const victim = await createTenant(server, [{ account: member, role: 'owner' }]);
+    expect((await posts(victim, member)).status).toBe(200);
+    // Before the fix: the victim's share (2) was full of the outsiders' requests, and its owner
+    // waited 10 s for a 429.
+    const statuses = await whileHeld([() => posts(victim, outsider), () => posts(victim, accomplice)], async () => [await members(victim, member)]);
+    expect(statuses).toEqual([404, 404, 200]);
+  });
+
+  it('stops counting a removed member from the first request after the removal', async () => {
+    const [owner, leaver] = await createAccounts(server, 'owner', 'leaver');
+    const victim = await createTenant(server, [
+      { account: owner, role: 'owner' },
+      { account: leaver, role: 'viewer' },
+    ]);
+    for (const account of [owner, leaver]) expect((await posts(victim, account)).status).toBe(200);
+    await server.sql('DELETE FROM user_roles WHERE user_id = $1 AND organization_id = $2', [leaver.id, victim.id]);
+    expect((await posts(victim, leaver)).status).toBe(404);
+    const statuses = await whileHeld([() => posts(victim, leaver), () => posts(victim, leaver)], async () => [await members(victim, owner)]);
+    expect(statuses).toEqual([404, 404, 200]);
+  });
+
+  it('still holds its members to it', async () => {
+    const [first, second] = await createAccounts(server, 'first', 'second');
+    const tenant = await createTenant(server, [
+      { account: first, role: 'owner' },
+      { account: second, role: 'owner' },
+    ]);
+    for (const account of [first, second]) expect((await posts(tenant, account)).status).toBe(200);
+    const before = await metrics();
+    const statuses = await whileHeld([() => posts(tenant, first), () => posts(tenant, second)], async () => {
+      // The organization's 2 are running: a third request of its members waits in line.
+      const third = members(tenant, second);
+      await until(async () => (await metrics()).waiting === 1);
+      return [third];
+    });
+    expect(statuses).toEqual([200, 200, 200]);
+    expect((await metrics()).waited).toBe(before.waited + 1);
+  });
+});
+
+describe('a request waiting for its share', () => {
+  it('leaves the line when its client goes away, taking nothing and freeing nothing', async () => {
+    const [member] = await createAccounts(server, 'member');
+    const tenant = await createTenant(server, [{ account: member, role: 'owner' }]);
+    expect((await posts(tenant, member)).status).toBe(200);
+    const before = await metrics();
+    const statuses = await whileHeld([() => posts(tenant, member), () => posts(tenant, member)], async () => {
+      // A third request of the same member waits for a share; its client then gives up.
+      const gone = httpRequest(new URL(tenant.path('/posts'), server.api.baseUrl), { headers: { authorization: `Bearer ${member.token}` } });
+      gone.on('error', () => {});
+      gone.end();
+      await until(async () => (await metrics()).waiting === 1);
+      gone.destroy();
+      // Before the fix it stayed in line until its wait ended (10 s), and was then refused.
+      await until(async () => (await metrics()).waiting === 0);
+      expect(await metrics()).toMatchObject({ waited: before.waited + 1, refused: before.refused });
+      // The two running requests still hold the shares: the next request waits its turn.
+      const next = members(tenant, member);
+      await until(async () => (await metrics()).waiting === 1);
+      return [next];
+    });
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(await metrics()).toMatchObject({ waiting: 0, waited: before.waited + 2, refused: before.refused });
+  });
+});
