@@ -11,9 +11,12 @@ import type { DataActionContext } from './data-action-context.js';
 import { RecordNotFoundError } from '../errors/data-errors.js';
 import { type TrashedMode } from '../listing/gated-query.js';
 
+/** A record's id as a path segment writes it: digits (leading zeros allowed), at most as many as a stored integer has. */
+export const RECORD_ID_TEXT = /^\d{1,10}$/;
+
 /** Keys are positive integers; anything else is the caller's mistake, not a missing row. */
 export function parseRecordId(raw: unknown): number {
-  const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  const id = typeof raw === 'number' ? raw : typeof raw === 'string' && RECORD_ID_TEXT.test(raw) ? Number(raw) : NaN;
   if (!isStoredInteger(id) || id < 1) throw new BadRequestError(`Invalid id: ${String(raw)}.`);
   return id;
 }

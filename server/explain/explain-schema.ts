@@ -1,5 +1,6 @@
 import { STANDARD_ACTIONS, type StandardAction } from '@gatehouse/engine';
 import { z } from 'zod';
+import { RECORD_ID_TEXT } from '../data/find-record.js';
 import { id } from '../models/fields.js';
 
 const MAX_NAMES = 100;
@@ -22,11 +23,11 @@ export const explainSchema = z.strictObject({
   model: z.string({ error: 'The model field is required.' }).min(1, 'The model field is required.'),
   // A model's standard action, or an action another service's resource registers (`explain-decision.ts`).
   action: z.string({ error: ACTION_RULE }).min(1, ACTION_RULE),
-  // A path segment's digits, as the CLI's `--id` gives them, are held to the same bounds as a
-  // number. Other text is an id only another service's resource can have, as authorize takes it;
-  // a model's request refuses it (`isModelRequest`).
+  // A path segment's digits, as the CLI's `--id` gives them, read as the data routes read them and
+  // held to the same bounds as a number. Other text is an id only another service's resource can
+  // have, as authorize takes it; a model's request refuses it (`isModelRequest`).
   id: z
-    .preprocess((value) => (typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : value), z.union([id('id'), z.string().regex(/\D/, ID_RULE)], { error: ID_RULE }))
+    .preprocess((value) => (typeof value === 'string' && RECORD_ID_TEXT.test(value) ? Number(value) : value), z.union([id('id'), z.string().regex(/\D/, ID_RULE)], { error: ID_RULE }))
     .optional(),
   fields: names('fields').pipe(z.array(z.string()).max(MAX_NAMES, `The fields field must not hold more than ${MAX_NAMES} names.`)).optional(),
   // Held to the request's own include limits when it is explained (`explain-decision.ts`): the same 400.

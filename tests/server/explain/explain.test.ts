@@ -240,6 +240,10 @@ describe('what an explanation names', () => {
     expect((await explain(owner, 'acme', { model: 'secrets', action: 'index' })).body.errors).toEqual({ model: ['The model secrets is not served here.'] });
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show' })).body.errors).toEqual({ id: ['The id field is required for show.'] });
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show', id: 'abc' })).body.errors).toEqual({ id: ['The id field must be a positive integer.'] });
+    // Digits with leading zeros name the record a path segment names, as GET /posts/0001 reads them.
+    const padded = await explain(owner, 'acme', { model: 'posts', action: 'show', id: '0001' });
+    expect(padded.status).toBe(200);
+    expect(padded.body).toEqual((await explain(owner, 'acme', { model: 'posts', action: 'show', id: 1 })).body);
     // Ten digits pass as a string but not as a database key: the same 422 as the number.
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show', id: '9999999999' })).body.errors).toEqual({ id: ['The id field must not be greater than 2147483647.'] });
     expect((await explain(owner, 'acme', { model: 'posts', action: 'index', include: 'comments.secrets' })).status).toBe(400);
