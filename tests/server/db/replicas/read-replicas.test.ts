@@ -121,6 +121,14 @@ describe('read replicas', () => {
     // A session that wrote nothing reads the standby, an hour behind and within the bound.
     expect((await server.api.get(`/api/globex/posts/${posts[0]!.id}`, { token: reader })).body.title).not.toBe(`revision ${rounds - 1}`);
   });
+
+  it('reads back a write made outside the member routes: the organization a caller just created lists them', async () => {
+    await standby.delayApply(3_600_000);
+    const token = await server.login('owner@globex.test');
+    expect((await server.api.post('/api/organizations', { token, body: { name: 'Replicated', slug: 'replicated' } })).status).toBe(201);
+    const members = await server.api.get('/api/replicated/members', { token });
+    expect(members.body.data.map(({ email }: { email: string }) => email)).toEqual(['owner@globex.test']);
+  });
 });
 
 describe('a replica that lags or stops', () => {
