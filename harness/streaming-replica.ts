@@ -13,6 +13,10 @@ export interface StreamingReplica {
   query(text: string): Promise<pg.QueryResultRow[]>;
   /** Replays WAL only this long after the primary committed it (recovery_min_apply_delay); 0 catches up. */
   delayApply(ms: number): Promise<void>;
+  /** SIGSTOP: the standby keeps its connections but answers nothing, as a frozen machine or a lost network. */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -99,6 +103,8 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
       await query(`ALTER SYSTEM SET recovery_min_apply_delay = '${Math.trunc(ms)}ms'`);
       await query('SELECT pg_reload_conf()');
     },
+    freeze: () => signalServer(server, 'SIGSTOP'),
+    thaw: () => signalServer(server, 'SIGCONT'),
     async stop() {
       if (server.exitCode === null) {
         server.kill('SIGINT');
@@ -108,6 +114,12 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
       await pgQuietly(primaryUrl, 'SELECT pg_drop_replication_slot($1)', [slot]);
     },
   };
+}
+
+/** A signal to the postmaster and every backend it forked: each connection has a process of its own. */
+function signalServer(server: ChildProcess, signal: NodeJS.Signals): void {
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.pid)], { encoding: 'utf8' }).split('\n').filter((line) => line.trim() !== '');
+  for (const pid of [server.pid!, ...children.map(Number)]) process.kill(pid, signal);
 }
 
 async function pgQuietly(url: string, text: string, values: unknown[]): Promise<void> {

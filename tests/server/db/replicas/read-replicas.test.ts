@@ -56,13 +56,21 @@ async function eventually(condition: () => Promise<boolean>): Promise<void> {
   }
 }
 
-const READ_ROUTES = ['/api/acme/posts', '/api/acme/posts?include=comments', '/api/acme/comments', '/api/acme/roles', '/api/acme/user-role', '/api/acme/posts/trashed'];
+/** Every route a replica serves a member of acme: the data routes, and the tenant routes that read. */
+async function readRoutes(server: TestServer): Promise<string[]> {
+  const [{ post, role }] = await server.sql(`SELECT (SELECT min(p.id) FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme') AS post, (SELECT id FROM roles WHERE slug = 'editor') AS role`);
+  const data = ['/api/acme/posts', '/api/acme/posts?include=comments', `/api/acme/posts/${post}`, `/api/acme/posts/${post}?include=comments`, '/api/acme/posts/trashed', '/api/acme/posts/computed', `/api/acme/posts/${post}/audit`, '/api/acme/comments'];
+  const tenant = ['/api/acme/roles', '/api/acme/user-role', '/api/acme/organizations', '/api/acme/members', `/api/acme/roles/${role}/permissions`, '/api/acme/audit', '/api/acme/permission-catalog', '/api/acme/invitations', '/api/acme/decisions'];
+  return [...data, ...tenant];
+}
 
 describe('read replicas', () => {
   let server: TestServer;
+  let routes: string[];
   beforeAll(async () => {
     await standby.delayApply(0);
     server = await replicatedServer(600_000);
+    routes = await readRoutes(server);
   });
   afterAll(() => server?.close());
 
@@ -71,9 +79,9 @@ describe('read replicas', () => {
     // Polled four times a second: once the poll after the sign-in has seen the standby.
     await eventually(async () => /^gatehouse_replica_lag_seconds\{replica="[^"]+"\} \d/m.test(await (await fetch(server.server.metricsUrl!)).text()));
     const before = await readsServed(server);
-    for (const path of READ_ROUTES) expect((await server.api.get(path, { token })).status).toBe(200);
+    for (const path of routes) expect([path, (await server.api.get(path, { token })).status]).toEqual([path, 200]);
     const after = await readsServed(server);
-    expect(after.replica - before.replica).toBe(READ_ROUTES.length);
+    expect(after.replica - before.replica).toBe(routes.length);
   });
 
   it('refuses a revoked session, a withdrawn permission and a removed member at once, while the standby replays nothing', { timeout: 120_000 }, async () => {
@@ -83,8 +91,9 @@ describe('read replicas', () => {
     expect((await server.api.get('/api/acme/posts', { token: viewer })).status).toBe(200);
     expect((await server.api.post('/api/auth/logout', { token: viewer })).status).toBe(200);
     const answers = new Set<number>();
+    // 1,000 requests in batches of 20, every route in turn.
     for (let batch = 0; batch < 50; batch++) {
-      const statuses = await Promise.all(READ_ROUTES.concat(READ_ROUTES, READ_ROUTES, READ_ROUTES).slice(0, 20).map((path) => server.api.get(path, { token: viewer })));
+      const statuses = await Promise.all(Array.from({ length: 20 }, (_, index) => server.api.get(routes[(batch * 20 + index) % routes.length]!, { token: viewer })));
       for (const { status } of statuses) answers.add(status);
     }
     expect([...answers]).toEqual([401]);
@@ -97,6 +106,7 @@ describe('read replicas', () => {
   });
 
   it('reads a caller\'s own writes back, 1,000 times, while other callers may read the lagging standby', { timeout: 180_000 }, async () => {
+    await standby.delayApply(3_600_000);
     const reader = await server.login('owner@globex.test');
     const posts = (await server.api.get('/api/globex/posts', { token: reader })).body.data as { id: number }[];
     const rounds = Math.ceil(1_000 / posts.length);
@@ -149,6 +159,29 @@ describe('a replica that lags or stops', () => {
         expect((await server.api.get('/api/globex/posts', { token })).status).toBe(200);
         return (await readsServed(server)).replica > before.replica;
       });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers from the primary when the standby stops answering, without a failed request', { timeout: 60_000 }, async () => {
+    await standby.delayApply(0);
+    const server = await replicatedServer(600_000);
+    try {
+      const token = await server.login('owner@globex.test');
+      // Once a read went to the standby, the pool keeps a connection to it.
+      await eventually(async () => {
+        const before = await readsServed(server);
+        await server.api.get('/api/globex/posts', { token });
+        return (await readsServed(server)).replica > before.replica;
+      });
+      standby.freeze();
+      try {
+        const statuses = await Promise.all(Array.from({ length: 4 }, async () => (await server.api.get('/api/globex/posts', { token })).status));
+        expect(statuses).toEqual([200, 200, 200, 200]);
+      } finally {
+        standby.thaw();
+      }
     } finally {
       await server.close();
     }
