@@ -151,25 +151,27 @@ describe('read replicas', () => {
 });
 
 describe('a replica that lags or stops', () => {
-  it('is skipped past the lag bound, and taken back once it has caught up', async () => {
-    await standby.delayApply(3_600_000);
-    const server = await replicatedServer(500);
+  /** A server reading from the standby, replaying `delayMs` behind, signed in as globex's owner. */
+  async function signedIn(delayMs: number, maxLagMs: number, use: (server: TestServer, token: string) => Promise<void>): Promise<void> {
+    await standby.delayApply(delayMs);
+    const server = await replicatedServer(maxLagMs);
     try {
-      const token = await server.login('owner@globex.test');
+      await use(server, await server.login('owner@globex.test'));
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('is skipped past the lag bound, and taken back once it has caught up', () =>
+    signedIn(3_600_000, 500, async (server, token) => {
       // The login committed on the primary an hour ahead of the standby.
       await untilServedBy(server, token, 'primary');
       await standby.delayApply(0);
       await untilServedBy(server, token, 'replica');
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('answers from the primary when the standby stops answering, without a failed request', async () => {
-    await standby.delayApply(0);
-    const server = await replicatedServer(600_000);
-    try {
-      const token = await server.login('owner@globex.test');
+  it('answers from the primary when the standby stops answering, without a failed request', () =>
+    signedIn(0, 600_000, async (server, token) => {
       // Once a read went to the standby, the pool keeps a connection to it.
       await untilServedBy(server, token, 'replica');
       standby.freeze();
@@ -179,16 +181,10 @@ describe('a replica that lags or stops', () => {
       } finally {
         standby.thaw();
       }
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 
-  it('falls back to the primary when the standby is down, without a failed request', async () => {
-    await standby.delayApply(0);
-    const server = await replicatedServer(600_000);
-    try {
-      const token = await server.login('owner@globex.test');
+  it('falls back to the primary when the standby is down, without a failed request', () =>
+    signedIn(0, 600_000, async (server, token) => {
       const post = (await server.api.get('/api/globex/posts', { token })).body.data[0].id as number;
       await standby.stop();
       for (let attempt = 0; attempt < 50; attempt++) {
@@ -197,8 +193,6 @@ describe('a replica that lags or stops', () => {
       }
       const metrics = await (await fetch(server.server.metricsUrl!)).text();
       expect(metrics).toMatch(/^gatehouse_replica_lag_seconds\{replica="127\.0\.0\.1:\d+"\} \+Inf$/m);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });
+
