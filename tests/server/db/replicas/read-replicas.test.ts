@@ -48,11 +48,14 @@ async function readsServed(server: TestServer): Promise<{ replica: number; prima
   return { replica: count(/^gatehouse_replica_reads_total\{server="127\.0\.0\.1:\d+"\} (\d+)$/m), primary: count(/^gatehouse_replica_reads_total\{server="primary"\} (\d+)$/m) };
 }
 
-/** Reads globex's posts until one is served by `by`. */
-async function untilServedBy(server: TestServer, token: string, by: 'replica' | 'primary'): Promise<void> {
+/**
+ * Reads `path` (globex's posts) until a read is served by `by`: a poll that a busy machine delays
+ * past a second skips the standby for a moment, so one read alone proves nothing.
+ */
+async function untilServedBy(server: TestServer, token: string, by: 'replica' | 'primary', path = '/api/globex/posts'): Promise<void> {
   await eventually(async () => {
     const before = await readsServed(server);
-    expect((await server.api.get('/api/globex/posts', { token })).status).toBe(200);
+    expect([path, (await server.api.get(path, { token })).status]).toEqual([path, 200]);
     return (await readsServed(server))[by] > before[by];
   });
 }
@@ -83,14 +86,9 @@ describe('read replicas', () => {
   });
   afterAll(() => server?.close());
 
-  it('serves members\' reads from the standby, and their writes from the primary', async () => {
+  it('serves members\' reads from the standby, on every route a replica serves', async () => {
     const token = await server.login('owner@acme.test');
-    // Polled four times a second: once the poll after the sign-in has seen the standby.
-    await eventually(async () => /^gatehouse_replica_lag_seconds\{replica="[^"]+"\} \d/m.test(await (await fetch(server.server.metricsUrl!)).text()));
-    const before = await readsServed(server);
-    for (const path of routes) expect([path, (await server.api.get(path, { token })).status]).toEqual([path, 200]);
-    const after = await readsServed(server);
-    expect(after.replica - before.replica).toBe(routes.length);
+    for (const path of routes) await untilServedBy(server, token, 'replica', path);
   });
 
   it('refuses a revoked session, a withdrawn permission and a removed member at once, while the standby replays nothing', { timeout: 120_000 }, async () => {
@@ -138,7 +136,7 @@ describe('read replicas', () => {
     );
     expect(stale).toEqual([]);
     // A session that wrote nothing reads the standby, an hour behind and within the bound.
-    expect((await server.api.get(`/api/globex/posts/${posts[0]!.id}`, { token: reader })).body.title).not.toBe(`revision ${rounds - 1}`);
+    await eventually(async () => (await server.api.get(`/api/globex/posts/${posts[0]!.id}`, { token: reader })).body.title !== `revision ${rounds - 1}`);
   });
 
   it('reads back a write made outside the member routes: the organization a caller just created lists them', async () => {
