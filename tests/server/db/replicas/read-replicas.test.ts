@@ -148,6 +148,12 @@ describe('read replicas', () => {
   });
 });
 
+describe('a replica\'s login', () => {
+  it('is held to the primary\'s rule: a login that could leave gatehouse_app is refused', async () => {
+    await expect(startDataServer({ testDatabase: database, replicas: { urls: [standby.via(database.ownerUrl)] } })).rejects.toThrow(/^Refusing to serve as postgres: it is a superuser/);
+  });
+});
+
 describe('a replica that lags or stops', () => {
   /** A server reading from the standby, replaying `delayMs` behind, signed in as globex's owner. */
   async function signedIn(delayMs: number, maxLagMs: number, use: (server: TestServer, token: string) => Promise<void>): Promise<void> {
