@@ -10,6 +10,7 @@ import { clusterFolder } from '../../../support/cluster-folder.js';
 import { provisionServiceLogin } from '../../../support/service-login.js';
 import type { TestDatabase } from '../../../support/database.js';
 import { startDataServer } from '../../support/data-server.js';
+import { lastMail } from '../../support/mail.js';
 import type { TestServer } from '../../support/test-server.js';
 
 // A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
@@ -145,6 +146,19 @@ describe('read replicas', () => {
     expect((await server.api.post('/api/organizations', { token, body: { name: 'Replicated', slug: 'replicated' } })).status).toBe(201);
     const members = await server.api.get('/api/replicated/members', { token });
     expect(members.body.data.map(({ email }: { email: string }) => email)).toEqual(['owner@globex.test']);
+  });
+
+  it('reads back a registration: the member an invitation made lists themselves', async () => {
+    await standby.delayApply(3_600_000);
+    const owner = await server.login('owner@acme.test');
+    const [role] = await server.sql<{ id: number }>(`SELECT id FROM roles WHERE slug = 'owner'`);
+    expect((await server.api.post('/api/acme/invitations', { token: owner, body: { email: 'replicated@acme.test', role_id: role!.id } })).status).toBe(201);
+    const password = 'a long password';
+    const body = { token: (await lastMail(server, 'replicated@acme.test')).token, name: 'Replicated', email: 'replicated@acme.test', password, password_confirmation: password };
+    const registered = await server.api.post('/api/auth/register', { body });
+    expect(registered.status).toBe(201);
+    const members = await server.api.get('/api/acme/members', { token: registered.body.token });
+    expect(members.body.data.map(({ email }: { email: string }) => email)).toContain('replicated@acme.test');
   });
 });
 
