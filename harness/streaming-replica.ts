@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { once } from 'node:events';
@@ -107,6 +108,8 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
     thaw: () => signalServer(server, 'SIGCONT'),
     async stop() {
       if (server.exitCode === null) {
+        // A frozen server (a test that failed before it thawed it) would never act on SIGINT.
+        signalServer(server, 'SIGCONT');
         server.kill('SIGINT');
         await once(server, 'exit');
       }
@@ -116,9 +119,19 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
   };
 }
 
+/** The parent of a process, from /proc (no `ps` needed): the field after the command's closing parenthesis and the state. */
+function parentOf(pid: string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
 /** A signal to the postmaster and every backend it forked: each connection has a process of its own. */
 function signalServer(server: ChildProcess, signal: NodeJS.Signals): void {
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.pid)], { encoding: 'utf8' }).split('\n').filter((line) => line.trim() !== '');
+  const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === server.pid);
   for (const pid of [server.pid!, ...children.map(Number)]) process.kill(pid, signal);
 }
 
