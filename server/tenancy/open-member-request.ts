@@ -10,7 +10,7 @@ import { permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
 import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import type { ReplicaSet } from '../db/replicas/replica-set.js';
-import { keepWritePositionAfter, replicaMayServe } from '../db/replicas/session-write-position.js';
+import { keepWritePositionAfter, READS } from '../db/replicas/session-write-position.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { TokenClaims } from '../auth/token-service.js';
 import { organizationIds } from './organization-ids.js';
@@ -57,7 +57,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     // Within the caller's share of the pool, known before a connection is taken: the slug the
     // request names and the user its signed token names.
     const holders = { organization: opening.organizationSlug, user: String(claims.userId) };
-    if (services.replicas && replicaMayServe(ctx.method) && ofGroup && group.tenancy !== 'none') {
+    if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
       const { replicas } = services;
       await services.fairShares.hold(holders, () =>
         readOnReplica(ctx, services, replicas, opening, judge, (facts) => (holdsConditions(facts.membership) ? undefined : readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads)), rest),

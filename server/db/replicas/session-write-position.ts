@@ -4,7 +4,7 @@ import { noteSessionWrite } from '../transactions/request-transaction.js';
 import type { ReplicaSet } from './replica-set.js';
 
 /** The methods a replica may serve: everything else writes, or might, and runs on the primary. */
-export const replicaMayServe = (method: string): boolean => method === 'GET' || method === 'HEAD';
+export const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 /**
  * Read your writes (`docs/operations/replicas.md`): once what a session's request wrote has
@@ -18,5 +18,5 @@ export async function keepWritePosition(services: { db: Kysely<Schema>; replicas
 
 /** The same after a request that may have written: any method a replica may not serve. */
 export async function keepWritePositionAfter(method: string, services: { db: Kysely<Schema>; replicas: ReplicaSet | null }, sessionId: string): Promise<void> {
-  if (!replicaMayServe(method)) await keepWritePosition(services, sessionId);
+  if (!READS.has(method)) await keepWritePosition(services, sessionId);
 }
