@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { once } from 'node:events';
@@ -13,6 +14,10 @@ export interface StreamingReplica {
   query(text: string): Promise<pg.QueryResultRow[]>;
   /** Replays WAL only this long after the primary committed it (recovery_min_apply_delay); 0 catches up. */
   delayApply(ms: number): Promise<void>;
+  /** SIGSTOP: the standby keeps its connections but answers nothing, as a frozen machine or a lost network. */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -99,8 +104,12 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
       await query(`ALTER SYSTEM SET recovery_min_apply_delay = '${Math.trunc(ms)}ms'`);
       await query('SELECT pg_reload_conf()');
     },
+    freeze: () => signalServer(server, 'SIGSTOP'),
+    thaw: () => signalServer(server, 'SIGCONT'),
     async stop() {
       if (server.exitCode === null) {
+        // A frozen server (a test that failed before it thawed it) would never act on SIGINT.
+        signalServer(server, 'SIGCONT');
         server.kill('SIGINT');
         await once(server, 'exit');
       }
@@ -108,6 +117,22 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
       await pgQuietly(primaryUrl, 'SELECT pg_drop_replication_slot($1)', [slot]);
     },
   };
+}
+
+/** The parent of a process, from /proc (no `ps` needed): the field after the command's closing parenthesis and the state. */
+function parentOf(pid: string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** A signal to the postmaster and every backend it forked: each connection has a process of its own. */
+function signalServer(server: ChildProcess, signal: NodeJS.Signals): void {
+  const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === server.pid);
+  for (const pid of [server.pid!, ...children.map(Number)]) process.kill(pid, signal);
 }
 
 async function pgQuietly(url: string, text: string, values: unknown[]): Promise<void> {

@@ -90,7 +90,12 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const metrics: GatehouseMetrics | null = config.metrics ? new GatehouseMetrics(() => database.connections()) : null;
   const observability: Observability = { metrics, tracer, stageLogs };
   const statementObserver = observers(metrics && transactionTimer(metrics), tracer || stageLogs ? statementSpans(tracer) : null);
-  const database: Database = openDatabase(await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger), statementObserver);
+  const databaseOptions = await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger);
+  // A replica's login is held to the same rule: reads there must not be able to leave row-level security either.
+  const replicaOptions = await Promise.all(
+    (resolved.replicas?.urls ?? []).map((url) => checkServiceLogin({ ...resolved.database, connectionString: url }, resolved.allowOwnerConnection, logger)),
+  );
+  const database: Database = openDatabase(databaseOptions, statementObserver);
   const recordJson = new RecordJsonCatalog();
   const checks = async () => {
     // A database that is down or not migrated yet is /api/ready's to report, not a reason to
@@ -107,7 +112,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     await database.close();
     throw error;
   });
-  const replicas = resolved.replicas && new ReplicaSet(database.db, resolved.replicas.urls.map((url) => ({ url, database: openDatabase({ ...resolved.database, connectionString: url }, statementObserver) })), resolved.replicas.maxLagMs);
+  const replicas = resolved.replicas && new ReplicaSet(database.db, replicaOptions.map((options) => ({ url: options.connectionString, database: openDatabase(options, statementObserver) })), resolved.replicas.maxLagMs);
   await replicas?.start();
   if (replicas) metrics?.watchReplicas(() => replicas.stats());
   const background = new BackgroundTasks(logger);

@@ -32,7 +32,7 @@ export function login(services: Services, echoedGroup: string | null): Gatehouse
     const group = ctx.state.routeGroup;
     if (services.config.membershipEnforcement && !(await hasGroupMembership(services.db, user.id, group.name, ctx.state.deadline))) throw new NotGroupMemberError();
     const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization, ctx.state.deadline);
-    const token = await startSession(services, user.id, group.name);
+    const { token } = await startSession(services, user.id, group.name);
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
   };
 }

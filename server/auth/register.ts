@@ -11,6 +11,7 @@ import { registerSchema } from './auth-schemas.js';
 import { hashPassword } from './password.js';
 import { sessionResponse } from './session-response.js';
 import { startSession } from './start-session.js';
+import { keepWritePosition } from '../db/replicas/session-write-position.js';
 import { throttledAttempt } from '../throttle/throttled-attempt.js';
 
 /**
@@ -33,7 +34,9 @@ export function register(services: Services, echoedGroup: string | null): Gateho
       return { user: created, organizationId: invitation.organization_id };
     }, ctx.state.deadline);
     const organization = (await findOrganizationById(services.db, organizationId)) ?? null;
-    const token = await startSession(services, user.id, group.name);
+    const { token, sessionId } = await startSession(services, user.id, group.name);
+    // The new member reads back the membership the invitation gave them.
+    await keepWritePosition(services, sessionId);
     ctx.status = 201;
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
   };

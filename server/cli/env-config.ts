@@ -29,7 +29,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
       ...defined(database ?? {}),
       ...chosen,
     },
-    replicas: replicas ?? (env.GATEHOUSE_REPLICA_URLS?.length ? { urls: env.GATEHOUSE_REPLICA_URLS, maxLagMs: env.GATEHOUSE_REPLICA_MAX_LAG_MS } : undefined),
+    replicas: replicasOf(env, replicas),
     allowOwnerConnection: env.GATEHOUSE_ALLOW_OWNER_CONNECTION,
     tokens: { ttlSeconds: env.GATEHOUSE_TOKEN_TTL, previousPublicKeys: env.GATEHOUSE_PASETO_PREVIOUS_PUBLIC_KEYS, ...defined(tokens ?? {}), secretKey },
     routeGroups: appRouteGroups(app),
@@ -62,4 +62,10 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
       ...defined(server.organizationCreation ?? {}),
     },
   };
+}
+
+/** The config's replicas, else GATEHOUSE_REPLICA_URLS; the lag bound the config leaves out is GATEHOUSE_REPLICA_MAX_LAG_MS. */
+function replicasOf(env: Environment, replicas: GatehouseConfig['replicas']): ServerConfig['replicas'] {
+  const urls = replicas?.urls ?? env.GATEHOUSE_REPLICA_URLS;
+  return urls?.length ? { urls, maxLagMs: replicas?.maxLagMs ?? env.GATEHOUSE_REPLICA_MAX_LAG_MS } : undefined;
 }

@@ -1,6 +1,6 @@
 import { CONDITION_SEPARATOR } from '@gatehouse/engine';
 import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
-import { noteSessionWrite, openedOnPrimary, withOpenedRequest, type OpenedRequest, type RequestOpening } from '../db/transactions/request-transaction.js';
+import { openedOnPrimary, withOpenedRequest, type OpenedRequest, type RequestOpening } from '../db/transactions/request-transaction.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
@@ -10,6 +10,7 @@ import { permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
 import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import type { ReplicaSet } from '../db/replicas/replica-set.js';
+import { keepWritePositionAfter, READS } from '../db/replicas/session-write-position.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { TokenClaims } from '../auth/token-service.js';
 import { organizationIds } from './organization-ids.js';
@@ -76,15 +77,12 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       }
       await rest({ ...facts, trx });
     }, ahead));
-    if (services.replicas && !READS.has(ctx.method)) await noteSessionWrite(services.db, claims.sessionId);
+    await keepWritePositionAfter(ctx.method, services, claims.sessionId);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');
   }
 }
-
-// The methods a replica may serve: everything else writes, or might, and runs on the primary.
-const READS = new Set(['GET', 'HEAD']);
 
 /**
  * The opening's facts turned into statuses, in the documented order: authentication (401), route

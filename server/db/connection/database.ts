@@ -22,6 +22,11 @@ export interface Database<S = Schema> {
   readonly db: Kysely<S>;
   /** Waits for the connections in use to come back, unless `force` ends them at once and returns. */
   close(options?: { force?: boolean }): Promise<void>;
+  /**
+   * Drops every open connection's socket at once, failing the statements waiting on them: for a
+   * server that stopped answering, which would never answer them nor a polite goodbye.
+   */
+  cut(): void;
   /** The pool's connections now: open, idle, and requests waiting for one. */
   connections(): PoolConnections;
 }
@@ -101,6 +106,10 @@ export function openDatabase<S = Schema>(
       // it (its queries fail) and let the pool finish in the background.
       for (const client of open) void client.end().catch(() => {});
       destroyed.catch(() => {});
+    },
+    cut() {
+      // pg has no public way to drop a connection without the server's answer to its Terminate.
+      for (const client of open) (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     },
   };
 }

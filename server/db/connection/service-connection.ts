@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { APP_ROLE } from './database.js';
-import { oneHost } from './connection-hosts.js';
+import { connectionHosts } from './connection-hosts.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 
 /** What the role a connection string logs in as could do beyond the service's own role. */
 export interface ServiceConnection {
@@ -27,10 +28,7 @@ interface RoleFacts {
  * policy a suggestion: SQL that reached the server (an injection) could leave gatehouse_app.
  */
 export async function inspectServiceConnection(connectionString: string): Promise<ServiceConnection> {
-  // As long as the pool waits for a connection: a database that does not answer is unavailable.
-  const client = new pg.Client({ connectionString: oneHost(connectionString), connectionTimeoutMillis: 3_000 });
-  client.on('error', () => {});
-  await client.connect();
+  const client = await firstAnswering(connectionString);
   try {
     const { rows } = await client.query<RoleFacts>(
       `SELECT r.rolname::text AS role, r.rolsuper, r.rolbypassrls, r.rolcreaterole,
@@ -53,4 +51,27 @@ export async function inspectServiceConnection(connectionString: string): Promis
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A connection to the first host that answers, as libpq tries a host list in order: after a
+ * failover the first host may be gone for good, and every host has the same logins.
+ */
+async function firstAnswering(connectionString: string): Promise<pg.Client> {
+  const urls = connectionHosts(connectionString)?.map(({ url }) => url) ?? [connectionString];
+  const failures: unknown[] = [];
+  for (const url of urls) {
+    // As long as the pool waits for a connection: a database that does not answer is unavailable.
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      failures.push(error);
+      await client.end().catch(() => {});
+    }
+  }
+  // A host that answered and refused (a wrong password) says more than one that is down.
+  throw failures.find((failure) => !isDatabaseUnavailable(failure)) ?? failures.at(-1);
 }

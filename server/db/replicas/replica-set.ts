@@ -123,7 +123,11 @@ export class ReplicaSet {
         SILENCE_MS,
       );
       if (answer === SILENT) {
-        if (Date.now() - replica.answeredAt >= SILENCE_MS) Object.assign(state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
+        if (Date.now() - replica.answeredAt >= SILENCE_MS) {
+          Object.assign(state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
+          // The reads already sent to it would wait forever: they fail now, and run on the primary.
+          replica.database.cut();
+        }
         return;
       }
       replica.answeredAt = Date.now();

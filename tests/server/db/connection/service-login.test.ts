@@ -7,6 +7,7 @@ import { provisionAppLogin } from '../../../../server/db/logins/app-login.js';
 import { DEMO_PASSWORD } from '../../../../policies/seed.js';
 import { roleUrl } from '../../../../server/db/logins/role-url.js';
 import { inspectServiceConnection } from '../../../../server/db/connection/service-connection.js';
+import { freePort } from '../../../../server/db/cluster/embedded-cluster.js';
 import { serviceLoginName, servicePasswordFile } from '../../../../server/cli/service-login.js';
 import { Api } from '../../support/http-client.js';
 import { runCli, startCli, type RunningCommand } from '../../../../harness/cli.js';
@@ -109,6 +110,9 @@ describe('gatehouse serve', () => {
     try {
       expect(await inspectServiceConnection(roleUrl(testDb.ownerUrl, ownerish, PASSWORD))).toMatchObject({ excess: ['it owns the database or its tables (the migrating role)'] });
       expect(await inspectServiceConnection(roleUrl(testDb.ownerUrl, twoHats, PASSWORD))).toMatchObject({ excess: ['it can switch to gatehouse_analyst'] });
+      // A host list whose first host is gone (a primary lost in a failover): checked on the next one.
+      const deadFirst = roleUrl(testDb.ownerUrl, twoHats, PASSWORD).replace(/@([^/]+)\//, `@127.0.0.1:${await freePort()},$1/`);
+      expect(await inspectServiceConnection(deadFirst)).toMatchObject({ excess: ['it can switch to gatehouse_analyst'] });
       const run = await runCli(['serve'], testDb.ownerUrl, env({ GATEHOUSE_APP_DATABASE_URL: roleUrl(testDb.ownerUrl, twoHats, PASSWORD) }));
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`Refusing to serve as ${twoHats}: it can switch to gatehouse_analyst.`);

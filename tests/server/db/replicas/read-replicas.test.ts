@@ -10,6 +10,7 @@ import { clusterFolder } from '../../../support/cluster-folder.js';
 import { provisionServiceLogin } from '../../../support/service-login.js';
 import type { TestDatabase } from '../../../support/database.js';
 import { startDataServer } from '../../support/data-server.js';
+import { lastMail } from '../../support/mail.js';
 import type { TestServer } from '../../support/test-server.js';
 
 // A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
@@ -48,6 +49,18 @@ async function readsServed(server: TestServer): Promise<{ replica: number; prima
   return { replica: count(/^gatehouse_replica_reads_total\{server="127\.0\.0\.1:\d+"\} (\d+)$/m), primary: count(/^gatehouse_replica_reads_total\{server="primary"\} (\d+)$/m) };
 }
 
+/**
+ * Reads `path` (globex's posts) until a read is served by `by`: a poll that a busy machine delays
+ * past a second skips the standby for a moment, so one read alone proves nothing.
+ */
+async function untilServedBy(server: TestServer, token: string, by: 'replica' | 'primary', path = '/api/globex/posts'): Promise<void> {
+  await eventually(async () => {
+    const before = await readsServed(server);
+    expect([path, (await server.api.get(path, { token })).status]).toEqual([path, 200]);
+    return (await readsServed(server))[by] > before[by];
+  });
+}
+
 async function eventually(condition: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!(await condition())) {
@@ -56,24 +69,27 @@ async function eventually(condition: () => Promise<boolean>): Promise<void> {
   }
 }
 
-const READ_ROUTES = ['/api/acme/posts', '/api/acme/posts?include=comments', '/api/acme/comments', '/api/acme/roles', '/api/acme/user-role', '/api/acme/posts/trashed'];
+/** Every route a replica serves a member of acme: the data routes, and the tenant routes that read. */
+async function readRoutes(server: TestServer): Promise<string[]> {
+  const [{ post, role }] = await server.sql(`SELECT (SELECT min(p.id) FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme') AS post, (SELECT id FROM roles WHERE slug = 'editor') AS role`);
+  const data = ['/api/acme/posts', '/api/acme/posts?include=comments', `/api/acme/posts/${post}`, `/api/acme/posts/${post}?include=comments`, '/api/acme/posts/trashed', '/api/acme/posts/computed', `/api/acme/posts/${post}/audit`, '/api/acme/comments'];
+  const tenant = ['/api/acme/roles', '/api/acme/user-role', '/api/acme/organizations', '/api/acme/members', `/api/acme/roles/${role}/permissions`, '/api/acme/audit', '/api/acme/permission-catalog', '/api/acme/invitations', '/api/acme/decisions'];
+  return [...data, ...tenant];
+}
 
 describe('read replicas', () => {
   let server: TestServer;
+  let routes: string[];
   beforeAll(async () => {
     await standby.delayApply(0);
     server = await replicatedServer(600_000);
+    routes = await readRoutes(server);
   });
   afterAll(() => server?.close());
 
-  it('serves members\' reads from the standby, and their writes from the primary', async () => {
+  it('serves members\' reads from the standby, on every route a replica serves', async () => {
     const token = await server.login('owner@acme.test');
-    // Polled four times a second: once the poll after the sign-in has seen the standby.
-    await eventually(async () => /^gatehouse_replica_lag_seconds\{replica="[^"]+"\} \d/m.test(await (await fetch(server.server.metricsUrl!)).text()));
-    const before = await readsServed(server);
-    for (const path of READ_ROUTES) expect((await server.api.get(path, { token })).status).toBe(200);
-    const after = await readsServed(server);
-    expect(after.replica - before.replica).toBe(READ_ROUTES.length);
+    for (const path of routes) await untilServedBy(server, token, 'replica', path);
   });
 
   it('refuses a revoked session, a withdrawn permission and a removed member at once, while the standby replays nothing', { timeout: 120_000 }, async () => {
@@ -83,8 +99,9 @@ describe('read replicas', () => {
     expect((await server.api.get('/api/acme/posts', { token: viewer })).status).toBe(200);
     expect((await server.api.post('/api/auth/logout', { token: viewer })).status).toBe(200);
     const answers = new Set<number>();
+    // 1,000 requests in batches of 20, every route in turn.
     for (let batch = 0; batch < 50; batch++) {
-      const statuses = await Promise.all(READ_ROUTES.concat(READ_ROUTES, READ_ROUTES, READ_ROUTES).slice(0, 20).map((path) => server.api.get(path, { token: viewer })));
+      const statuses = await Promise.all(Array.from({ length: 20 }, (_, index) => server.api.get(routes[(batch * 20 + index) % routes.length]!, { token: viewer })));
       for (const { status } of statuses) answers.add(status);
     }
     expect([...answers]).toEqual([401]);
@@ -97,6 +114,7 @@ describe('read replicas', () => {
   });
 
   it('reads a caller\'s own writes back, 1,000 times, while other callers may read the lagging standby', { timeout: 180_000 }, async () => {
+    await standby.delayApply(3_600_000);
     const reader = await server.login('owner@globex.test');
     const posts = (await server.api.get('/api/globex/posts', { token: reader })).body.data as { id: number }[];
     const rounds = Math.ceil(1_000 / posts.length);
@@ -119,38 +137,72 @@ describe('read replicas', () => {
     );
     expect(stale).toEqual([]);
     // A session that wrote nothing reads the standby, an hour behind and within the bound.
-    expect((await server.api.get(`/api/globex/posts/${posts[0]!.id}`, { token: reader })).body.title).not.toBe(`revision ${rounds - 1}`);
+    await eventually(async () => (await server.api.get(`/api/globex/posts/${posts[0]!.id}`, { token: reader })).body.title !== `revision ${rounds - 1}`);
+  });
+
+  it('reads back a write made outside the member routes: the organization a caller just created lists them', async () => {
+    await standby.delayApply(3_600_000);
+    const token = await server.login('owner@globex.test');
+    expect((await server.api.post('/api/organizations', { token, body: { name: 'Replicated', slug: 'replicated' } })).status).toBe(201);
+    const members = await server.api.get('/api/replicated/members', { token });
+    expect(members.body.data.map(({ email }: { email: string }) => email)).toEqual(['owner@globex.test']);
+  });
+
+  it('reads back a registration: the member an invitation made lists themselves', async () => {
+    await standby.delayApply(3_600_000);
+    const owner = await server.login('owner@acme.test');
+    const [role] = await server.sql<{ id: number }>(`SELECT id FROM roles WHERE slug = 'owner'`);
+    expect((await server.api.post('/api/acme/invitations', { token: owner, body: { email: 'replicated@acme.test', role_id: role!.id } })).status).toBe(201);
+    const password = 'a long password';
+    const body = { token: (await lastMail(server, 'replicated@acme.test')).token, name: 'Replicated', email: 'replicated@acme.test', password, password_confirmation: password };
+    const registered = await server.api.post('/api/auth/register', { body });
+    expect(registered.status).toBe(201);
+    const members = await server.api.get('/api/acme/members', { token: registered.body.token });
+    expect(members.body.data.map(({ email }: { email: string }) => email)).toContain('replicated@acme.test');
+  });
+});
+
+describe('a replica\'s login', () => {
+  it('is held to the primary\'s rule: a login that could leave gatehouse_app is refused', async () => {
+    await expect(startDataServer({ testDatabase: database, replicas: { urls: [standby.via(database.ownerUrl)] } })).rejects.toThrow(/^Refusing to serve as postgres: it is a superuser/);
   });
 });
 
 describe('a replica that lags or stops', () => {
-  it('is skipped past the lag bound, and taken back once it has caught up', async () => {
-    await standby.delayApply(3_600_000);
-    const server = await replicatedServer(500);
+  /** A server reading from the standby, replaying `delayMs` behind, signed in as globex's owner. */
+  async function signedIn(delayMs: number, maxLagMs: number, use: (server: TestServer, token: string) => Promise<void>): Promise<void> {
+    await standby.delayApply(delayMs);
+    const server = await replicatedServer(maxLagMs);
     try {
-      const token = await server.login('owner@globex.test');
-      // The login committed on the primary an hour ahead of the standby.
-      await eventually(async () => {
-        const before = await readsServed(server);
-        await server.api.get('/api/globex/posts', { token });
-        return (await readsServed(server)).primary > before.primary;
-      });
-      await standby.delayApply(0);
-      await eventually(async () => {
-        const before = await readsServed(server);
-        expect((await server.api.get('/api/globex/posts', { token })).status).toBe(200);
-        return (await readsServed(server)).replica > before.replica;
-      });
+      await use(server, await server.login('owner@globex.test'));
     } finally {
       await server.close();
     }
-  });
+  }
 
-  it('falls back to the primary when the standby is down, without a failed request', async () => {
-    await standby.delayApply(0);
-    const server = await replicatedServer(600_000);
-    try {
-      const token = await server.login('owner@globex.test');
+  it('is skipped past the lag bound, and taken back once it has caught up', () =>
+    signedIn(3_600_000, 500, async (server, token) => {
+      // The login committed on the primary an hour ahead of the standby.
+      await untilServedBy(server, token, 'primary');
+      await standby.delayApply(0);
+      await untilServedBy(server, token, 'replica');
+    }));
+
+  it('answers from the primary when the standby stops answering, without a failed request', () =>
+    signedIn(0, 600_000, async (server, token) => {
+      // Once a read went to the standby, the pool keeps a connection to it.
+      await untilServedBy(server, token, 'replica');
+      standby.freeze();
+      try {
+        const statuses = await Promise.all(Array.from({ length: 4 }, async () => (await server.api.get('/api/globex/posts', { token })).status));
+        expect(statuses).toEqual([200, 200, 200, 200]);
+      } finally {
+        standby.thaw();
+      }
+    }));
+
+  it('falls back to the primary when the standby is down, without a failed request', () =>
+    signedIn(0, 600_000, async (server, token) => {
       const post = (await server.api.get('/api/globex/posts', { token })).body.data[0].id as number;
       await standby.stop();
       for (let attempt = 0; attempt < 50; attempt++) {
@@ -159,8 +211,6 @@ describe('a replica that lags or stops', () => {
       }
       const metrics = await (await fetch(server.server.metricsUrl!)).text();
       expect(metrics).toMatch(/^gatehouse_replica_lag_seconds\{replica="127\.0\.0\.1:\d+"\} \+Inf$/m);
-    } finally {
-      await server.close();
-    }
-  });
+    }));
 });
+

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../schema.js';
+import { noteSessionWrite } from '../transactions/request-transaction.js';
+import type { ReplicaSet } from './replica-set.js';
+
+/** The methods a replica may serve: everything else writes, or might, and runs on the primary. */
+export const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * Read your writes (`docs/operations/replicas.md`): once what a session's request wrote has
+ * committed, keeps the primary's WAL position in the session's row, so the session's next reads
+ * go only to a replica that has replayed it. Whatever the route: a new organization or an
+ * accepted invitation is read back as surely as a record. Nothing without replicas.
+ */
+export async function keepWritePosition(services: { db: Kysely<Schema>; replicas: ReplicaSet | null }, sessionId: string): Promise<void> {
+  if (services.replicas) await noteSessionWrite(services.db, sessionId);
+}
+
+/** The same after a request that may have written: any method a replica may not serve. */
+export async function keepWritePositionAfter(method: string, services: { db: Kysely<Schema>; replicas: ReplicaSet | null }, sessionId: string): Promise<void> {
+  if (!READS.has(method)) await keepWritePosition(services, sessionId);
+}
