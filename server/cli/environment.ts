@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ORGANIZATION_CREATORS } from '../config/organization-creation-config.js';
 import { ConfigError } from '../errors/config-error.js';
-import { oneHost } from '../db/connection/connection-hosts.js';
+import { postgresUrl, urlWith } from '../config/connection-url.js';
 
 // Unset and blank mean the same: the default.
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -32,16 +32,6 @@ const proxies = z
 
 const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
 
-const urlWith = (protocols: readonly string[], message: string) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(oneHost(value)).protocol);
-    } catch {
-      return false;
-    }
-  }, message);
-
-const postgresUrl = urlWith(['postgres:', 'postgresql:'], 'must be a connection string postgres://user:password@host:port/database');
 const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s):// URL');
 
 const secretKey = z.string().trim().startsWith('k4.secret.', 'must be a PASERK k4.secret key (`gatehouse keygen` prints one)');
@@ -97,10 +87,14 @@ export const environmentSchema = z.object({
 
 export type Environment = z.output<typeof environmentSchema>;
 
+/** Variables whose value may hold a password or a key: a mistake in one is named, never echoed (stderr ends up in logs). */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['DATABASE_URL', 'GATEHOUSE_APP_DATABASE_URL', 'GATEHOUSE_REPLICA_URLS', 'GATEHOUSE_PASETO_SECRET_KEY']);
+
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
   const parsed = environmentSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
   const name = String(issue?.path[0] ?? 'environment');
-  throw new ConfigError(`${name} ${issue?.message ?? 'is invalid'}. Got ${JSON.stringify(env[name])}.`);
+  const got = SECRET_VARIABLES.has(name) ? 'Its value is not shown, as it may hold a secret.' : `Got ${JSON.stringify(env[name])}.`;
+  throw new ConfigError(`${name} ${issue?.message ?? 'is invalid'}. ${got}`);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
 import { optionProblem } from '../errors/option-problem.js';
+import { postgresUrl } from './connection-url.js';
 import { DECISION_STORES } from './decision-log-config.js';
 import { ORGANIZATION_CREATORS } from './organization-creation-config.js';
 import { servicesConfigSchema } from '../permissions/service-resources.js';
@@ -40,9 +41,9 @@ const routeGroup = z.strictObject({
  */
 export const configSchema = z.strictObject({
   database: z
-    .strictObject({ connectionString: z.string().optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
+    .strictObject({ connectionString: postgresUrl.optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
     .optional(),
-  replicas: z.strictObject({ urls: z.array(z.string()), maxLagMs: positiveInteger.optional() }).optional(),
+  replicas: z.strictObject({ urls: z.array(postgresUrl), maxLagMs: positiveInteger.optional() }).optional(),
   allowOwnerConnection: z.boolean().optional(),
   tokens: z.strictObject({ secretKey: z.string().optional(), previousPublicKeys: z.array(z.string()).optional(), ttlSeconds: positiveInteger.optional() }).optional(),
   routeGroups: z.array(routeGroup).optional(),

@@ -33,13 +33,18 @@ describe('start-up checks', { timeout: 120_000 }, () => {
     const [port, pool, url, key] = await Promise.all([
       runCli(['start'], empty.ownerUrl, { PORT: 'abc', GATEHOUSE_PASETO_SECRET_KEY: secretKey }),
       runCli(['start'], empty.ownerUrl, { GATEHOUSE_DB_POOL: '0' }),
-      runCli(['serve'], 'mysql://localhost/db', {}),
-      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: 'k4.public.nope' }),
+      runCli(['serve'], 'mysql://gatehouse:hunter2@localhost/db', {}),
+      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: 'k4.local.hunter2' }),
     ]);
     expectOneLine(port, 'PORT must be a whole number. Got "abc".');
     expectOneLine(pool, /^GATEHOUSE_DB_POOL must be a whole number of connections above 0\. Got "0"\.$/m);
     expectOneLine(url, /^DATABASE_URL must be a connection string postgres:/);
     expectOneLine(key, /^GATEHOUSE_PASETO_SECRET_KEY must be a PASERK k4.secret key/);
+    // A password or a key in a mistaken value stays out of stderr, which ends up in logs.
+    for (const run of [url, key]) {
+      expect(run.stderr).toContain('Its value is not shown, as it may hold a secret.');
+      expect(run.stderr).not.toContain('hunter2');
+    }
     expect(await tables(empty)).toBe(0);
   });
 
