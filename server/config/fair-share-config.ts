@@ -16,8 +16,17 @@ export interface FairShareConfig {
   waitMs?: number;
 }
 
+/** The shares set by configuration; an address's is the user's (`shareSize`). */
+type ConfiguredShare = Exclude<Share, 'address'>;
+
 /** Shares as numbers of connections, at least one and at most the pool. */
-export type ResolvedFairShare = Record<Share, number> & { waitMs: number };
+export type ResolvedFairShare = Record<ConfiguredShare, number> & { waitMs: number };
+
+/**
+ * How many connections one holder of `share` may hold at once. A guest's address stands in for
+ * the user it does not have, so it holds as many as one user: one client, signed in or not.
+ */
+export const shareSize = (shares: ResolvedFairShare, share: Share): number => shares[share === 'address' ? 'user' : share];
 
 // A request past its share waits as long as it would for a pooled connection: a share refuses
 // only what the pool itself would have kept waiting as long.

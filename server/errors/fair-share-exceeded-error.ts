@@ -1,7 +1,10 @@
 import { DomainError } from './domain-error.js';
 
-/** The holders a request counts against: the organization it addresses and the user who sends it. */
-export const SHARES = ['organization', 'user'] as const;
+/**
+ * The holders a request counts against: the organization it addresses and the user who sends it,
+ * or, for a guest of a group without auth, the client address it comes from.
+ */
+export const SHARES = ['organization', 'user', 'address'] as const;
 export type Share = (typeof SHARES)[number];
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -9,9 +12,10 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 const WHO: Record<Share, { subject: string; possessive: string }> = {
   organization: { subject: 'This organization already has', possessive: 'its' },
   user: { subject: 'You already have', possessive: 'your' },
+  address: { subject: 'Your address already has', possessive: 'its' },
 };
 
-/** A request past its organization's or its user's share of the database pool, after waiting for it. */
+/** A request past its organization's, its user's or its address's share of the database pool, after waiting for it. */
 export class FairShareExceededError extends DomainError {
   constructor(
     readonly share: Share,

@@ -149,10 +149,10 @@ export class GatehouseMetrics {
 
   /** The fair shares of the pool: requests that waited for their share, were refused past it, wait now. */
   watchFairShares(stats: () => FairShareStats): void {
-    scrapedCounter(this.registry, 'gatehouse_fair_share_waits_total', "Requests that found their organization's or user's share of the pool full and waited, by share.", ['share'], () =>
+    scrapedCounter(this.registry, 'gatehouse_fair_share_waits_total', "Requests that found their organization's, user's or (a guest's) address's share of the pool full and waited, by share.", ['share'], () =>
       SHARES.map((share) => [{ share }, stats().waited[share]] as const),
     );
-    scrapedCounter(this.registry, 'gatehouse_fair_share_refusals_total', "Requests answered 429 because their organization's or user's share of the pool stayed full, by share.", ['share'], () =>
+    scrapedCounter(this.registry, 'gatehouse_fair_share_refusals_total', "Requests answered 429 because their organization's, user's or (a guest's) address's share of the pool stayed full, by share.", ['share'], () =>
       SHARES.map((share) => [{ share }, stats().refused[share]] as const),
     );
     new Gauge({

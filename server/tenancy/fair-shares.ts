@@ -1,9 +1,9 @@
-import type { ResolvedFairShare } from '../config/fair-share-config.js';
+import { shareSize, type ResolvedFairShare } from '../config/fair-share-config.js';
 import type { CallerPresence } from '../db/connection/caller-presence.js';
 import { CallerLeftError } from '../errors/caller-left-error.js';
 import { FairShareExceededError, SHARES, type Share } from '../errors/fair-share-exceeded-error.js';
 
-/** Who a request counts against; null where it has none (a guest, a group without tenancy). */
+/** Who a request counts against; null where it has none (a guest has no user, a member no address, a group without tenancy no organization). */
 export type ShareHolders = Record<Share, string | null>;
 
 export interface FairShareStats {
@@ -20,10 +20,10 @@ interface Waiter {
   admit(): void;
 }
 
-const perShare = () => ({ organization: 0, user: 0 });
+const perShare = () => ({ organization: 0, user: 0, address: 0 });
 
 /**
- * Requests running per organization and per user in this process, each holder kept within its
+ * Requests running per organization, per user and per guest address in this process, each holder kept within its
  * share of the pool, so no tenant can take every connection and leave the others 503s. A request
  * past a share waits for one of its holder's own requests to finish, first come first admitted,
  * and is refused once the wait is over. The organization's share is checked first. A request
@@ -31,7 +31,7 @@ const perShare = () => ({ organization: 0, user: 0 });
  * admitted.
  */
 export class FairShares {
-  readonly #running: Record<Share, Map<string, number>> = { organization: new Map(), user: new Map() };
+  readonly #running: Record<Share, Map<string, number>> = { organization: new Map(), user: new Map(), address: new Map() };
   readonly #waiters = new Set<Waiter>();
   readonly #waited = perShare();
   readonly #refused = perShare();
@@ -57,7 +57,7 @@ export class FairShares {
   private fullShare(holders: ShareHolders): Share | null {
     for (const share of SHARES) {
       const holder = holders[share];
-      if (holder !== null && (this.#running[share].get(holder) ?? 0) >= this.shares[share]) return share;
+      if (holder !== null && (this.#running[share].get(holder) ?? 0) >= shareSize(this.shares, share)) return share;
     }
     return null;
   }
@@ -103,7 +103,7 @@ export class FairShares {
         leaveLine();
         const share = this.fullShare(holders) ?? full;
         this.#refused[share] += 1;
-        reject(new FairShareExceededError(share, this.shares[share], Math.max(1, Math.ceil(this.shares.waitMs / 1000))));
+        reject(new FairShareExceededError(share, shareSize(this.shares, share), Math.max(1, Math.ceil(this.shares.waitMs / 1000))));
       }, this.shares.waitMs);
       this.#waiters.add(waiter);
       caller.watch(callerLeft);

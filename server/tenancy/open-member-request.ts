@@ -58,7 +58,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     // signed token names, and the organization its URL names once the user is known as one of its
     // members (`known-members.ts`), so outsiders never fill an organization's share.
     const member = opening.organizationSlug !== null && services.knownMembers.has(group.name, opening.organizationSlug, claims.userId);
-    const holders = { organization: member ? opening.organizationSlug : null, user: String(claims.userId) };
+    const holders = { organization: member ? opening.organizationSlug : null, user: String(claims.userId), address: null };
     if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
       const { replicas } = services;
       await services.fairShares.hold(holders, ctx.state.deadline.caller, () =>

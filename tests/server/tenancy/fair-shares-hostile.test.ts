@@ -1,9 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
 import { startDataServer } from '../support/data-server.js';
-import type { ApiResponse } from '../support/http-client.js';
+import { postsLock, until, type PostsLock } from '../support/posts-lock.js';
 import type { TestServer } from '../support/test-server.js';
 
 // Attacks on the fair shares of the pool (4 connections here): an organization may hold 2, a
@@ -14,48 +13,17 @@ import type { TestServer } from '../support/test-server.js';
 // is: a request that would wait for a share is one this test sees failing.
 
 let server: TestServer;
-let locker: pg.Client;
+let lock: PostsLock;
 
 beforeAll(async () => {
   server = await startDataServer({ metrics: { port: 0, host: '127.0.0.1' }, fairShare: { organization: 2, user: 2, waitMs: 10_000 }, requestTimeoutMs: 60_000 });
-  locker = new pg.Client({ connectionString: server.database.ownerUrl });
-  await locker.connect();
+  lock = await postsLock(server);
 });
 
 afterAll(async () => {
-  await locker.end();
+  await lock.end();
   await server.close();
 });
-
-const until = async (condition: () => Promise<boolean>) => {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
-};
-
-/** How many of the server's statements wait for a lock: the held requests. */
-const heldOnLock = (count: number) =>
-  until(async () => {
-    const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
-    return row!.n >= count;
-  });
-
-/**
- * Sends `sent` while `posts` is locked, waits until each holds its connection on the lock, runs
- * `meanwhile`, then lets them all finish: the statuses of `sent`, then of `meanwhile`'s requests
- * (answered while the others are held, or still waiting).
- */
-async function whileHeld(sent: (() => Promise<ApiResponse>)[], meanwhile: () => Promise<(ApiResponse | Promise<ApiResponse>)[]>): Promise<number[]> {
-  await locker.query('BEGIN');
-  await locker.query('LOCK TABLE posts IN ACCESS EXCLUSIVE MODE');
-  let requests: (ApiResponse | Promise<ApiResponse>)[] = [];
-  try {
-    requests = sent.map((send) => send());
-    await heldOnLock(sent.length);
-    requests.push(...(await meanwhile()));
-  } finally {
-    await locker.query('ROLLBACK');
-  }
-  return (await Promise.all(requests)).map((answer) => answer.status);
-}
 
 const posts = (tenant: Tenant, account: Account) => server.api.get(tenant.path('/posts'), { token: account.token });
 const members = (tenant: Tenant, account: Account) => server.api.get(tenant.path('/members'), { token: account.token });
@@ -77,7 +45,7 @@ describe("an organization's share of the pool", () => {
     expect((await posts(victim, member)).status).toBe(200);
     // Before the fix: the victim's share (2) was full of the outsiders' requests, and its owner
     // waited 10 s for a 429.
-    const statuses = await whileHeld([() => posts(victim, outsider), () => posts(victim, accomplice)], async () => [await members(victim, member)]);
+    const statuses = await lock.whileHeld([() => posts(victim, outsider), () => posts(victim, accomplice)], async () => [await members(victim, member)]);
     expect(statuses).toEqual([404, 404, 200]);
   });
 
@@ -90,7 +58,7 @@ describe("an organization's share of the pool", () => {
     for (const account of [owner, leaver]) expect((await posts(victim, account)).status).toBe(200);
     await server.sql('DELETE FROM user_roles WHERE user_id = $1 AND organization_id = $2', [leaver.id, victim.id]);
     expect((await posts(victim, leaver)).status).toBe(404);
-    const statuses = await whileHeld([() => posts(victim, leaver), () => posts(victim, leaver)], async () => [await members(victim, owner)]);
+    const statuses = await lock.whileHeld([() => posts(victim, leaver), () => posts(victim, leaver)], async () => [await members(victim, owner)]);
     expect(statuses).toEqual([404, 404, 200]);
   });
 
@@ -102,7 +70,7 @@ describe("an organization's share of the pool", () => {
     ]);
     for (const account of [first, second]) expect((await posts(tenant, account)).status).toBe(200);
     const before = await metrics();
-    const statuses = await whileHeld([() => posts(tenant, first), () => posts(tenant, second)], async () => {
+    const statuses = await lock.whileHeld([() => posts(tenant, first), () => posts(tenant, second)], async () => {
       // The organization's 2 are running: a third request of its members waits in line.
       const third = members(tenant, second);
       await until(async () => (await metrics()).waiting === 1);
@@ -119,7 +87,7 @@ describe('a request waiting for its share', () => {
     const tenant = await createTenant(server, [{ account: member, role: 'owner' }]);
     expect((await posts(tenant, member)).status).toBe(200);
     const before = await metrics();
-    const statuses = await whileHeld([() => posts(tenant, member), () => posts(tenant, member)], async () => {
+    const statuses = await lock.whileHeld([() => posts(tenant, member), () => posts(tenant, member)], async () => {
       // A third request of the same member waits for a share; its client then gives up.
       const gone = httpRequest(new URL(tenant.path('/posts'), server.api.baseUrl), { headers: { authorization: `Bearer ${member.token}` } });
       gone.on('error', () => {});
