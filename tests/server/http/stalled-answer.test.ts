@@ -60,17 +60,23 @@ async function stalledAnswerLogged(path: string) {
   }
 }
 
+/** A connection of its own holding a lock on one of the tenant's posts, which a request writing it waits for. */
+async function lockedPost(): Promise<{ locker: pg.Client; id: number }> {
+  const locker = new pg.Client({ connectionString: server.database.ownerUrl });
+  locker.on('error', () => {});
+  await locker.connect();
+  const [post] = await server.sql<{ id: number }>('SELECT id FROM posts WHERE organization_id = $1 LIMIT 1', [tenant.id]);
+  await locker.query('BEGIN');
+  await locker.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [post!.id]);
+  return { locker, id: post!.id };
+}
+
 describe('an answer its client stops reading', () => {
   it('closes the connection once no byte has moved for the send timeout, and serves the others', async () => {
-    const locker = new pg.Client({ connectionString: server.database.ownerUrl });
-    locker.on('error', () => {});
-    await locker.connect();
+    // A request still being processed when the stalled answer is cut: its post is locked.
+    const { locker, id } = await lockedPost();
     try {
-      // A request still being processed when the stalled answer is cut: its post is locked.
-      const [post] = await server.sql<{ id: number }>('SELECT id FROM posts WHERE organization_id = $1 LIMIT 1', [tenant.id]);
-      await locker.query('BEGIN');
-      await locker.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [post!.id]);
-      const slow = server.api.request('PATCH', tenant.path(`/posts/${post!.id}`), { token: owner.token, body: { title: 'Slow but sound' } });
+      const slow = server.api.request('PATCH', tenant.path(`/posts/${id}`), { token: owner.token, body: { title: 'Slow but sound' } });
       // An idle keep-alive connection: its answer is out, and it waits for its next request.
       const idle = await connection(get('/api/health'));
       await until(() => idle.received().includes('\r\n\r\n'));
@@ -122,15 +128,10 @@ describe('answers the send timeout must not cut', () => {
   });
 
   it('answers pipelined requests in order while the first is processed for longer than the send timeout', async () => {
-    const locker = new pg.Client({ connectionString: server.database.ownerUrl });
-    locker.on('error', () => {});
-    await locker.connect();
+    const { locker, id } = await lockedPost();
     try {
-      const [post] = await server.sql<{ id: number }>('SELECT id FROM posts WHERE organization_id = $1 LIMIT 1', [tenant.id]);
-      await locker.query('BEGIN');
-      await locker.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [post!.id]);
       const body = JSON.stringify({ title: 'Pipelined' });
-      const patch = `PATCH ${tenant.path(`/posts/${post!.id}`)} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${owner.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      const patch = `PATCH ${tenant.path(`/posts/${id}`)} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${owner.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
       const head = `HEAD /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n`;
       const pipelined = await connection(patch + head + get('/api/health'));
       // The first request waits on the lock, the other two behind it, past the send timeout.
