@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
 import { startDataServer } from '../support/data-server.js';
@@ -170,5 +172,33 @@ describe('a storm of requests whose clients leave, waiting or running', () => {
     expect(await metrics()).toMatchObject({ waiting: 0, refused: before.refused });
     // Nothing leaked or went below zero: two requests fill the organization's share, a third waits.
     await organizationShareFull(tenant, first, second);
+  });
+});
+
+describe('pipelined requests whose client closes the connection', () => {
+  it('are all stopped: none goes on running, or waits for a share, for a client that is gone', async () => {
+    const [member] = await createAccounts(server, 'pipeliner');
+    const tenant = await createTenant(server, [{ account: member, role: 'owner' }]);
+    expect((await posts(tenant, member)).status).toBe(200);
+    const before = await metrics();
+    const release = await lock.take();
+    try {
+      const { hostname, port } = new URL(server.api.baseUrl);
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      // Two run (held on the lock), the third waits for the user's share.
+      socket.write(`GET ${tenant.path('/posts')} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${member.token}\r\n\r\n`.repeat(3));
+      await until(async () => (await lock.waiting()) >= 2);
+      await until(async () => (await metrics()).waiting === 1);
+      socket.destroy();
+      // Before the fix only the first answer's request heard the client leave: the second went
+      // on waiting for the lock, and the third took the first's place and waited too.
+      await until(async () => (await metrics()).waiting === 0);
+      await until(async () => (await lock.waiting()) === 0);
+    } finally {
+      await release();
+    }
+    expect(await metrics()).toMatchObject({ waiting: 0, refused: before.refused });
   });
 });
