@@ -3,8 +3,10 @@
 // The differential test's long version: harness/record-conditions-differential.ts's generator (the
 // one `npm test` runs seeded and short) over BENCH_SEEDS seeds (default 20) of BENCH_CASES cases
 // each (default 100), each case a generated condition and BENCH_CASE_ROWS hostile rows or half as
-// many (default 24), in a database of its own. Every row is checked three ways: the SQL filter, the
-// in-memory check on the row as the server reads it, and on its JSON as the browser receives it.
+// many (default 24), in a database of its own. Every row is checked against the SQL filter: the
+// in-memory check on the row as the server reads it, and on its JSON as the browser receives it,
+// and CASL with its default options where the rules need nothing more; each also with the
+// condition as an exclusion carved from a plain grant, which must let through every other row.
 // Reports the rows checked and the disagreements, with the first few; a disagreement makes the
 // run exit non-zero.
 //
@@ -57,9 +59,16 @@ interface Disagreement {
   in_sql: boolean;
   in_memory: boolean;
   in_browser: boolean;
+  /** Null where the rules need Gatehouse's conditions matcher. */
+  in_default: boolean | null;
+  /** Whether the exclusion let the row through, in memory, in the browser and by CASL's defaults. */
+  excluded: (boolean | null)[];
 }
 
-/** The generator's cases, seed by seed, each row checked three ways, in a database made and dropped here. */
+/** Whether a side let the row through; null for a side that did not answer. */
+const has = (ids: number[] | null, id: number) => (ids === null ? null : ids.includes(id));
+
+/** The generator's cases, seed by seed, each row checked every way, in a database made and dropped here. */
 async function longDifferential(ownerUrl: string) {
   const name = `gatehouse_differential_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ownerUrl });
@@ -76,12 +85,14 @@ async function longDifferential(ownerUrl: string) {
     for (let seed = first; seed < first + SEEDS; seed += 1) {
       for (const [condition, rows] of fc.sample(fc.tuple(generatedCondition, hostileRows({ minLength: Math.ceil(CASE_ROWS / 2), maxLength: CASE_ROWS })), { seed, numRuns: CASES })) {
         const answers = await bothWays(db, condition, rows);
-        const sides = [answers.inSql, answers.inMemory, answers.inBrowser].map((ids) => new Set(ids));
         rows.forEach((row, index) => {
-          const [inSql, inMemory, inBrowser] = sides.map((ids) => ids.has(index + 1)) as [boolean, boolean, boolean];
-          if (inSql === inMemory && inSql === inBrowser) return;
+          const id = index + 1;
+          const inSql = answers.inSql.includes(id);
+          const [inMemory, inBrowser, inDefault] = [answers.inMemory, answers.inBrowser, answers.inDefault].map((ids) => has(ids, id));
+          const excluded = [answers.excludedInMemory, answers.excludedInBrowser, answers.excludedInDefault].map((ids) => has(ids, id));
+          if ([inMemory, inBrowser, inDefault].every((side) => side === null || side === inSql) && excluded.every((side) => side === null || side === !inSql)) return;
           disagreeing += 1;
-          if (disagreements.length < SHOWN) disagreements.push({ seed, condition, row, in_sql: inSql, in_memory: inMemory, in_browser: inBrowser });
+          if (disagreements.length < SHOWN) disagreements.push({ seed, condition, row, in_sql: inSql, in_memory: inMemory!, in_browser: inBrowser!, in_default: inDefault ?? null, excluded });
         });
         cases += 1;
         rowsChecked += rows.length;

@@ -1,8 +1,9 @@
-import { subject } from '@casl/ability';
+import { createMongoAbility, subject, type AnyMongoAbility } from '@casl/ability';
+import { unpackRules } from '@casl/ability/extra';
 import fc from 'fast-check';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { compileAbility, conditionContext, createConditionCatalog, resolveCondition, type RecordCondition } from '@gatehouse/engine';
+import { compileAbility, conditionContext, createConditionCatalog, packAbilityRules, resolveCondition, type GatehouseAbility, type RecordCondition } from '@gatehouse/engine';
 import { ROW_TYPES } from '../server/db/connection/row-types.js';
 import { conditionSql } from '../server/listing/condition-sql.js';
 import { defineModel, type ModelDefinition } from '../server/models/define-model.js';
@@ -140,18 +141,40 @@ export async function createDifferentialTables(db: DifferentialDatabase): Promis
   await sql`insert into users values (1, 'a'), (2, 'A')`.execute(db);
 }
 
-/** Which rows each side lets through: the SQL filter, the server's check on the rows it read, and the browser's on their JSON. */
+/**
+ * Which rows each side lets through: the SQL filter, the server's check on the rows it read, and
+ * the browser's on their JSON; then the same for the condition as an exclusion carved from a plain
+ * grant (`!posts.update:generated`), which lets through exactly the rows the SQL filter holds not.
+ * `inDefault` and `excludedInDefault` are CASL's answers with its default options
+ * (`createMongoAbility(unpackRules(rules))`), where the rules need none of Gatehouse's operators
+ * (docs/guides/record-rules.md), else null.
+ */
 export interface Answers {
   inSql: number[];
   inMemory: number[];
   inBrowser: number[];
+  inDefault: number[] | null;
+  excludedInSql: number[];
+  excludedInMemory: number[];
+  excludedInBrowser: number[];
+  excludedInDefault: number[] | null;
+}
+
+// The operators only Gatehouse's conditions matcher reads as record conditions mean them.
+const GATEHOUSE_OPERATORS = /"\$(and|or|nor|elemMatch)"/;
+
+/** The ability as a CASL app with default options rebuilds it from the packed rules, where they need nothing more. */
+function defaultAbility(ability: GatehouseAbility): AnyMongoAbility | null {
+  const packed = packAbilityRules(ability);
+  return GATEHOUSE_OPERATORS.test(JSON.stringify(packed)) ? null : createMongoAbility(unpackRules(packed));
 }
 
 /** The rows in SQL, and which of them the condition lets through there and in memory. */
 export async function bothWays(db: DifferentialDatabase, condition: RecordCondition, rows: readonly PostFixture[]): Promise<Answers> {
   const catalog = createConditionCatalog(Object.values(DIFFERENTIAL_MODELS), { posts: { generated: condition } });
   const context = conditionContext({ user: { id: 1 }, organization: null, routeGroup: null });
-  const ability = compileAbility(['posts.update:generated'], { catalog, context });
+  const granting = compileAbility(['posts.update:generated'], { catalog, context });
+  const excluding = compileAbility(['posts.update', '!posts.update:generated'], { catalog, context });
   await sql`truncate posts, comments`.execute(db);
   await db.insertInto('posts').values(rows.map(({ comments: _, ...post }, index) => ({ id: index + 1, ...post }))).execute();
   const written = rows.flatMap((post, index) => post.comments.map((comment) => ({ post_id: index + 1, ...comment })));
@@ -164,9 +187,20 @@ export async function bothWays(db: DifferentialDatabase, condition: RecordCondit
     comments: children.filter((comment) => comment.post_id === post.id),
     author: authors.find((author) => author.id === post.author_id) ?? null,
   }));
-  const allowed = (record: Record<string, unknown>) => ability.can('update', subject('posts', record));
-  const ids = (list: Record<string, unknown>[]) => list.filter(allowed).map((record) => record.id as number);
+  const browserRecords = JSON.parse(JSON.stringify(records)) as Record<string, unknown>[];
+  const ids = (ability: AnyMongoAbility, list: Record<string, unknown>[]) => list.filter((record) => ability.can('update', subject('posts', record))).map((record) => record.id as number);
   const resolved = resolveCondition(catalog.condition('posts', 'generated')!, context);
   const filtered = await db.selectFrom('posts').select('id').where(conditionSql(resolved, posts, (slug) => DIFFERENTIAL_MODELS[slug]!, 'posts')).orderBy('id').execute();
-  return { inSql: filtered.map((row) => row.id as number), inMemory: ids(records), inBrowser: ids(JSON.parse(JSON.stringify(records)) as Record<string, unknown>[]) };
+  const inSql = filtered.map((row) => row.id as number);
+  const [grantingDefault, excludingDefault] = [defaultAbility(granting), defaultAbility(excluding)];
+  return {
+    inSql,
+    inMemory: ids(granting, records),
+    inBrowser: ids(granting, browserRecords),
+    inDefault: grantingDefault && ids(grantingDefault, browserRecords),
+    excludedInSql: read.map((post) => post.id as number).filter((id) => !inSql.includes(id)),
+    excludedInMemory: ids(excluding, records),
+    excludedInBrowser: ids(excluding, browserRecords),
+    excludedInDefault: excludingDefault && ids(excludingDefault, browserRecords),
+  };
 }

@@ -16,8 +16,19 @@ interface ClosingResponse {
   off(event: 'close', listener: () => void): unknown;
 }
 
+/**
+ * The part of Node's `IncomingMessage` that tells the same of a request pipelined behind another
+ * on its connection: its response hears nothing of the connection closing until the answers
+ * before it are out, but Node destroys the request at once.
+ */
+interface ClosingRequest {
+  once?(event: 'close', listener: () => void): unknown;
+  off?(event: 'close', listener: () => void): unknown;
+  readonly socket?: { readonly destroyed: boolean } | null;
+}
+
 /** The parts of an Express (or Connect) request and response the middleware uses. */
-export interface ConnectRequest {
+export interface ConnectRequest extends ClosingRequest {
   headers: Headers;
   gatehouse?: RequestCaller;
 }
@@ -31,6 +42,8 @@ export interface ConnectResponse extends ClosingResponse {
 export interface FastifyLikeRequest {
   headers: Headers;
   gatehouse?: RequestCaller;
+  /** Node's request under Fastify's. */
+  raw?: ClosingRequest;
 }
 export interface FastifyLikeReply {
   /** Node's response under the reply. */
@@ -54,12 +67,17 @@ function bearerToken(headers: Headers): string | null {
  * A request closed by its client while its token is checked stops waiting for the key list (which
  * is no longer fetched once no one waits for it) and is refused with 499, which no one reads.
  */
-async function callerOf(verify: Verify, headers: Headers, response: ClosingResponse): Promise<RequestCaller | Refusal> {
+async function callerOf(verify: Verify, headers: Headers, request: ClosingRequest, response: ClosingResponse): Promise<RequestCaller | Refusal> {
   const token = bearerToken(headers);
   if (token === null) return { status: 401, body: { message: 'Unauthenticated.' } };
   const closed = new AbortController();
   const abort = () => closed.abort();
+  // A request's own 'close' also follows the reading of its whole body, with its connection open.
+  const requestClosed = () => {
+    if (request.socket?.destroyed !== false) abort();
+  };
   response.once('close', abort);
+  request.once?.('close', requestClosed);
   try {
     return { ...(await verify(token, { signal: closed.signal })), token };
   } catch (error) {
@@ -68,6 +86,7 @@ async function callerOf(verify: Verify, headers: Headers, response: ClosingRespo
     throw error;
   } finally {
     response.off('close', abort);
+    request.off?.('close', requestClosed);
   }
 }
 
@@ -84,7 +103,7 @@ const refused = (answer: RequestCaller | Refusal): answer is Refusal => 'status'
 /** Express/Connect: 401 without a genuine, unexpired bearer token (503 without Gatehouse's keys), else `req.gatehouse` and on. */
 export function connectMiddleware(verify: Verify) {
   return (req: ConnectRequest, res: ConnectResponse, next: (error?: unknown) => void): void => {
-    callerOf(verify, req.headers, res).then((answer) => {
+    callerOf(verify, req.headers, req, res).then((answer) => {
       if (!refused(answer)) {
         req.gatehouse = answer;
         return next();
@@ -100,7 +119,7 @@ export function connectMiddleware(verify: Verify) {
 export function fastifyHook(verify: Verify) {
   // An async hook that answers returns the reply, so Fastify stops there.
   return async (request: FastifyLikeRequest, reply: FastifyLikeReply): Promise<FastifyLikeReply | undefined> => {
-    const answer = await callerOf(verify, request.headers, reply.raw);
+    const answer = await callerOf(verify, request.headers, request.raw ?? {}, reply.raw);
     if (refused(answer)) return reply.code(answer.status).send(answer.body);
     request.gatehouse = answer;
     return undefined;

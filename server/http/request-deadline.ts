@@ -3,6 +3,7 @@ import { CallerPresence } from '../db/connection/caller-presence.js';
 import { isStatementCancelled } from '../db/connection/statement-cancelled.js';
 import { CallerLeftError } from '../errors/caller-left-error.js';
 import { RequestTimeoutError } from '../errors/request-timeout-error.js';
+import { watchQueuedAnswer } from './queued-answer.js';
 import type { GatehouseState } from './state.js';
 
 /**
@@ -15,9 +16,11 @@ import type { GatehouseState } from './state.js';
 export function requestDeadline(statementTimeoutMs: number): Middleware<GatehouseState> {
   return async (ctx, next) => {
     const caller = new CallerPresence();
-    ctx.res.on('close', () => {
+    const left = () => {
       if (!ctx.res.writableFinished) caller.leave();
-    });
+    };
+    ctx.res.on('close', left);
+    watchQueuedAnswer(ctx.req.socket, ctx.res, left);
     try {
       ctx.state.deadline = { statementTimeoutMs, caller };
       await next();

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { getEventListeners, once } from 'node:events';
@@ -479,6 +479,30 @@ describe.each(['express', 'fastify'] as const)('the %s middleware, for a request
       expect(answered.status).toBe(200);
       expect(reached).toBe(1);
       expect(asked).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe.each(['express', 'fastify'] as const)('the %s middleware, for pipelined requests whose client closes the connection', (framework) => {
+  it('stops waiting for the key list for each of them, the ones queued behind the first too', async () => {
+    answers = { [PUBLIC_KEY]: hold };
+    const gatehouse = client({ timeout: { connectMs: 600_000, responseMs: 600_000 } });
+    let reached = 0;
+    const service = await serviceOf(framework, gatehouse, () => (reached += 1));
+    try {
+      const { hostname, port } = new URL(service.url);
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      socket.write(`GET /me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n\r\n`.repeat(2));
+      const list = await nextHeld();
+      socket.destroy();
+      // Before the fix the second request, whose answer waited behind the first's, went on
+      // waiting, and the list went on being fetched for it.
+      await once(list, 'close');
+      expect(reached).toBe(0);
     } finally {
       await service.close();
     }

@@ -37,6 +37,17 @@ describe('a request that stops arriving', () => {
     expect((await server.api.get('/api/health')).status).toBe(200);
   });
 
+  it('answers 408 when a chunked body stalls, and when a client told to continue sends no body', async () => {
+    const chunked = 'POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"ema\r\n';
+    const continued = 'POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 40\r\nExpect: 100-continue\r\n\r\n';
+    const [stalled, silent] = await Promise.all([rawRequest(server.api.baseUrl, chunked), rawRequest(server.api.baseUrl, continued)]);
+    expect(stalled.status).toBe(408);
+    expect(JSON.parse(stalled.body)).toEqual({ message: 'The request took too long to arrive.' });
+    // The interim 100 Continue comes first; the answer after it.
+    expect(silent.head).toMatch(/^HTTP\/1\.1 100 Continue/);
+    expect(silent.body).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it('answers 408 when the headers never end', async () => {
     const answer = await rawRequest(server.api.baseUrl, 'GET /api/health HTTP/1.1\r\nHost: localhost\r\n');
     expect(answer.status).toBe(408);

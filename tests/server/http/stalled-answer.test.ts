@@ -60,17 +60,23 @@ async function stalledAnswerLogged(path: string) {
   }
 }
 
+/** A connection of its own holding a lock on one of the tenant's posts, which a request writing it waits for. */
+async function lockedPost(): Promise<{ locker: pg.Client; id: number }> {
+  const locker = new pg.Client({ connectionString: server.database.ownerUrl });
+  locker.on('error', () => {});
+  await locker.connect();
+  const [post] = await server.sql<{ id: number }>('SELECT id FROM posts WHERE organization_id = $1 LIMIT 1', [tenant.id]);
+  await locker.query('BEGIN');
+  await locker.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [post!.id]);
+  return { locker, id: post!.id };
+}
+
 describe('an answer its client stops reading', () => {
   it('closes the connection once no byte has moved for the send timeout, and serves the others', async () => {
-    const locker = new pg.Client({ connectionString: server.database.ownerUrl });
-    locker.on('error', () => {});
-    await locker.connect();
+    // A request still being processed when the stalled answer is cut: its post is locked.
+    const { locker, id } = await lockedPost();
     try {
-      // A request still being processed when the stalled answer is cut: its post is locked.
-      const [post] = await server.sql<{ id: number }>('SELECT id FROM posts WHERE organization_id = $1 LIMIT 1', [tenant.id]);
-      await locker.query('BEGIN');
-      await locker.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [post!.id]);
-      const slow = server.api.request('PATCH', tenant.path(`/posts/${post!.id}`), { token: owner.token, body: { title: 'Slow but sound' } });
+      const slow = server.api.request('PATCH', tenant.path(`/posts/${id}`), { token: owner.token, body: { title: 'Slow but sound' } });
       // An idle keep-alive connection: its answer is out, and it waits for its next request.
       const idle = await connection(get('/api/health'));
       await until(() => idle.received().includes('\r\n\r\n'));
@@ -97,6 +103,59 @@ describe('an answer its client stops reading', () => {
     }
   });
 });
+
+describe('answers the send timeout must not cut', () => {
+  it('sends a large answer whole to a client that reads it slowly, for longer than the send timeout', async () => {
+    const slow = await connection(get(tenant.path('/posts?per_page=100'), reader.token));
+    // A pause after every megabyte, each far shorter than the send timeout, however long the whole.
+    let nextPause = 1 << 20;
+    const started = performance.now();
+    slow.socket.on('data', () => {
+      if (slow.received().length < nextPause) return;
+      nextPause += 1 << 20;
+      slow.socket.pause();
+      setTimeout(() => slow.socket.resume(), 50);
+    });
+    const whole = () => {
+      const [head = '', ...body] = slow.received().toString('latin1').split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head)?.[1];
+      return length !== undefined && body.join('\r\n\r\n').length >= Number(length);
+    };
+    await Promise.race([until(whole), slow.closed]);
+    expect(performance.now() - started).toBeGreaterThan(500);
+    expect({ whole: whole(), closed: slow.isClosed() }).toEqual({ whole: true, closed: false });
+    slow.socket.destroy();
+  });
+
+  it('answers pipelined requests in order while the first is processed for longer than the send timeout', async () => {
+    const { locker, id } = await lockedPost();
+    try {
+      const body = JSON.stringify({ title: 'Pipelined' });
+      const patch = `PATCH ${tenant.path(`/posts/${id}`)} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${owner.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      const head = `HEAD /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+      const pipelined = await connection(patch + head + get('/api/health'));
+      // The first request waits on the lock, the other two behind it, past the send timeout.
+      await stalledLock();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await locker.query('ROLLBACK');
+      await until(() => pipelined.received().toString('latin1').split('HTTP/1.1 ').length === 4 || pipelined.isClosed());
+      const statuses = pipelined.received().toString('latin1').match(/HTTP\/1\.1 \d+/g);
+      expect({ statuses, closed: pipelined.isClosed() }).toEqual({ statuses: ['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 200'], closed: false });
+      pipelined.socket.destroy();
+    } finally {
+      await locker.end();
+    }
+  });
+});
+
+/** Until a statement of the server's waits for a lock. */
+async function stalledLock(): Promise<void> {
+  for (;;) {
+    const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));

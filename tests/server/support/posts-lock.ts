@@ -15,6 +15,10 @@ export interface PostsLock {
    * `meanwhile`'s requests (answered while the others are held, or still waiting).
    */
   whileHeld(sent: (() => Promise<ApiResponse>)[], meanwhile: () => Promise<(ApiResponse | Promise<ApiResponse>)[]>): Promise<number[]>;
+  /** Locks `posts`; the answer lets it go (sending the ROLLBACK at once, in the caller's turn). */
+  take(): Promise<() => Promise<void>>;
+  /** How many of the server's statements wait for the lock now: the held requests. */
+  waiting(): Promise<number>;
   end(): Promise<void>;
 }
 
@@ -22,25 +26,30 @@ export interface PostsLock {
 export async function postsLock(server: TestServer): Promise<PostsLock> {
   const locker = new pg.Client({ connectionString: server.database.ownerUrl });
   await locker.connect();
-  const heldOnLock = (count: number) =>
-    until(async () => {
-      const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
-      return row!.n >= count;
-    });
+  const waiting = async () => {
+    const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
+    return row!.n;
+  };
+  const take = async () => {
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE posts IN ACCESS EXCLUSIVE MODE');
+    return async () => void (await locker.query('ROLLBACK'));
+  };
   return {
     async whileHeld(sent, meanwhile) {
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE posts IN ACCESS EXCLUSIVE MODE');
+      const release = await take();
       let requests: (ApiResponse | Promise<ApiResponse>)[] = [];
       try {
         requests = sent.map((send) => send());
-        await heldOnLock(sent.length);
+        await until(async () => (await waiting()) >= sent.length);
         requests.push(...(await meanwhile()));
       } finally {
-        await locker.query('ROLLBACK');
+        await release();
       }
       return (await Promise.all(requests)).map((answer) => answer.status);
     },
+    take,
+    waiting,
     end: () => locker.end(),
   };
 }

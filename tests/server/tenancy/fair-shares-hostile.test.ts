@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
 import { startDataServer } from '../support/data-server.js';
@@ -38,6 +40,18 @@ const metrics = async () => {
   };
 };
 
+/** Two requests of `first` and `second` fill the organization's share (2): a third request of its members waits in line, and all three answer once the first two finish. */
+async function organizationShareFull(tenant: Tenant, first: Account, second: Account): Promise<void> {
+  const before = await metrics();
+  const statuses = await lock.whileHeld([() => posts(tenant, first), () => posts(tenant, second)], async () => {
+    const third = members(tenant, second);
+    await until(async () => (await metrics()).waiting === 1);
+    return [third];
+  });
+  expect(statuses).toEqual([200, 200, 200]);
+  expect((await metrics()).waited).toBe(before.waited + 1);
+}
+
 describe("an organization's share of the pool", () => {
   it('is not used up by signed-in outsiders: their requests count against their own shares only', async () => {
     const [member, outsider, accomplice] = await createAccounts(server, 'member', 'outsider', 'accomplice');
@@ -62,6 +76,21 @@ describe("an organization's share of the pool", () => {
     expect(statuses).toEqual([404, 404, 200]);
   });
 
+  it('holds a removed member to it again once re-added and seen as a member', async () => {
+    const [owner, returner] = await createAccounts(server, 'owner', 'returner');
+    const tenant = await createTenant(server, [
+      { account: owner, role: 'owner' },
+      { account: returner, role: 'owner' },
+    ]);
+    expect((await posts(tenant, returner)).status).toBe(200);
+    await server.sql('DELETE FROM user_roles WHERE user_id = $1 AND organization_id = $2', [returner.id, tenant.id]);
+    expect((await posts(tenant, returner)).status).toBe(404);
+    await server.sql("INSERT INTO user_roles (user_id, organization_id, role_id, route_group) SELECT $1, $2, id, 'tenant' FROM roles WHERE slug = 'owner'", [returner.id, tenant.id]);
+    for (const account of [owner, returner]) expect((await posts(tenant, account)).status).toBe(200);
+    // The returner counts against the organization again.
+    await organizationShareFull(tenant, returner, owner);
+  });
+
   it('still holds its members to it', async () => {
     const [first, second] = await createAccounts(server, 'first', 'second');
     const tenant = await createTenant(server, [
@@ -69,15 +98,7 @@ describe("an organization's share of the pool", () => {
       { account: second, role: 'owner' },
     ]);
     for (const account of [first, second]) expect((await posts(tenant, account)).status).toBe(200);
-    const before = await metrics();
-    const statuses = await lock.whileHeld([() => posts(tenant, first), () => posts(tenant, second)], async () => {
-      // The organization's 2 are running: a third request of its members waits in line.
-      const third = members(tenant, second);
-      await until(async () => (await metrics()).waiting === 1);
-      return [third];
-    });
-    expect(statuses).toEqual([200, 200, 200]);
-    expect((await metrics()).waited).toBe(before.waited + 1);
+    await organizationShareFull(tenant, first, second);
   });
 });
 
@@ -104,5 +125,80 @@ describe('a request waiting for its share', () => {
     });
     expect(statuses).toEqual([200, 200, 200]);
     expect(await metrics()).toMatchObject({ waiting: 0, waited: before.waited + 2, refused: before.refused });
+  });
+});
+
+describe('a storm of requests whose clients leave, waiting or running', () => {
+  it('gives every place back: afterwards the shares hold exactly as many requests as before', async () => {
+    const [first, second] = await createAccounts(server, 'stormer', 'bystander');
+    const tenant = await createTenant(server, [
+      { account: first, role: 'owner' },
+      { account: second, role: 'owner' },
+    ]);
+    for (const account of [first, second]) expect((await posts(tenant, account)).status).toBe(200);
+    const before = await metrics();
+    const send = (account: Account) => {
+      const request = httpRequest(new URL(tenant.path('/posts'), server.api.baseUrl), { headers: { authorization: `Bearer ${account.token}` } });
+      const answered = new Promise<number | 'gone'>((resolve) => {
+        request.on('response', (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        });
+        request.on('error', () => resolve('gone'));
+      });
+      request.end();
+      return { request, answered };
+    };
+    const release = await lock.take();
+    let storm: ReturnType<typeof send>[] = [];
+    try {
+      // The organization's 2 places run (held on the lock); 10 more wait in line.
+      storm = Array.from({ length: 12 }, (_, index) => send(index % 2 === 0 ? first : second));
+      await until(async () => (await lock.waiting()) >= 2);
+      await until(async () => (await metrics()).waiting === 10);
+      // Every other client leaves, waiting or running (which two run is the server's pick): a
+      // running one's place goes to the next in line, so six remain, two running and four waiting.
+      for (const { request } of storm.filter((_, index) => index % 2 === 1)) request.destroy();
+      await until(async () => (await metrics()).waiting === 4);
+    } finally {
+      // Places free while the last clients leave in the same turn.
+      const released = release();
+      storm[2]?.request.destroy();
+      storm[4]?.request.destroy();
+      await released;
+    }
+    const statuses = await Promise.all(storm.map(({ answered }) => answered));
+    expect(statuses.filter((status) => status !== 'gone').every((status) => status === 200)).toBe(true);
+    expect(await metrics()).toMatchObject({ waiting: 0, refused: before.refused });
+    // Nothing leaked or went below zero: two requests fill the organization's share, a third waits.
+    await organizationShareFull(tenant, first, second);
+  });
+});
+
+describe('pipelined requests whose client closes the connection', () => {
+  it('are all stopped: none goes on running, or waits for a share, for a client that is gone', async () => {
+    const [member] = await createAccounts(server, 'pipeliner');
+    const tenant = await createTenant(server, [{ account: member, role: 'owner' }]);
+    expect((await posts(tenant, member)).status).toBe(200);
+    const before = await metrics();
+    const release = await lock.take();
+    try {
+      const { hostname, port } = new URL(server.api.baseUrl);
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      // Two run (held on the lock), the third waits for the user's share.
+      socket.write(`GET ${tenant.path('/posts')} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${member.token}\r\n\r\n`.repeat(3));
+      await until(async () => (await lock.waiting()) >= 2);
+      await until(async () => (await metrics()).waiting === 1);
+      socket.destroy();
+      // Before the fix only the first answer's request heard the client leave: the second went
+      // on waiting for the lock, and the third took the first's place and waited too.
+      await until(async () => (await metrics()).waiting === 0);
+      await until(async () => (await lock.waiting()) === 0);
+    } finally {
+      await release();
+    }
+    expect(await metrics()).toMatchObject({ waiting: 0, refused: before.refused });
   });
 });
