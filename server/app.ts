@@ -14,7 +14,6 @@ import { requestMetrics } from './observability/request-metrics.js';
 import { requestSpan } from './observability/request-span.js';
 import { apiReferenceAssets } from './pages/api-reference.js';
 import { webApp } from './pages/web-app.js';
-import { sendTimeout } from './http/send-timeout.js';
 import { reservedSlugCheck } from './organizations/reserved-slug-check.js';
 import { UNGROUPED_ROUTES } from './openapi/document-routes.js';
 import { hostRouting } from './route-groups/host-routing.js';
@@ -33,7 +32,6 @@ export function createApp(services: Services): Koa<GatehouseState> {
 
   const { metrics, tracer } = services.observability;
   app.use(requestId());
-  app.use(sendTimeout(services.config.sendTimeoutSeconds, services.logger));
   if (metrics) app.use(requestMetrics(metrics));
   if (tracer) app.use(requestSpan(tracer));
   app.use(requestLogger(services.logger, services.observability));

@@ -71,10 +71,9 @@ export interface ServerConfig {
    */
   bodyTimeoutSeconds?: number;
   /**
-   * How long an answer being sent may go without its client taking any of it (no byte moving
-   * either way on the connection) before the connection is closed, so a client that stops reading
-   * cannot hold the answer in memory. Timed only once the request's handlers are done, never while
-   * it is processed. Default as long as keepAliveTimeoutSeconds.
+   * How long part of an answer may wait in the server's buffer without its client taking any of
+   * it before the connection is closed, so a client that stops reading cannot hold the answer in
+   * memory. Never while a request is processed. Default as long as keepAliveTimeoutSeconds.
    */
   sendTimeoutSeconds?: number;
   /**

@@ -72,7 +72,7 @@ async function lockedPost(): Promise<{ locker: pg.Client; id: number }> {
 }
 
 describe('an answer its client stops reading', () => {
-  it('closes the connection once no byte has moved for the send timeout, and serves the others', async () => {
+  it('closes the connection once none of its answer has left for the send timeout, and serves the others', async () => {
     // A request still being processed when the stalled answer is cut: its post is locked.
     const { locker, id } = await lockedPost();
     try {
