@@ -88,12 +88,26 @@ beforeAll(async () => {
   api = new Api(/Gatehouse listening on (\S+)/.exec(await server.waitFor(/Gatehouse listening on \S+/, 2 * MINUTES))![1]!);
 }, 15 * MINUTES);
 
-afterAll(async () => {
-  if (server?.child.pid !== undefined && server.child.exitCode === null) {
-    process.kill(-server.child.pid, 'SIGTERM');
-    await server.exited;
+/** Whether a process of the group `pid` leads is still alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  if (folder !== undefined) await rm(dirname(folder), { recursive: true, force: true });
+}
+
+afterAll(async () => {
+  const pid = server?.child.pid;
+  if (server !== undefined && pid !== undefined && server.child.exitCode === null) {
+    process.kill(-pid, 'SIGTERM');
+    await server.exited;
+    // The shell goes first: the server and its embedded cluster still write into the folder while they stop.
+    while (groupAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // A file the cluster wrote as it stopped can still land while the folder is removed: rm tries again then.
+  if (folder !== undefined) await rm(dirname(folder), { recursive: true, force: true, maxRetries: 5 });
 }, 2 * MINUTES);
 
 describe('Your first model (docs), from the packed packages in a fresh folder', () => {
