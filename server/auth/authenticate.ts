@@ -1,5 +1,5 @@
 import { openedSession, type OpenedRequest } from '../db/transactions/request-transaction.js';
-import { keepWritePositionAfter } from '../db/replicas/session-write-position.js';
+import { keepsWritePosition, keepWritePosition } from '../db/replicas/session-write-position.js';
 import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { Authentication, GatehouseContext, GroupState, RequestState, SessionState, SignedInState, Stage } from '../http/state.js';
@@ -68,7 +68,7 @@ export function authenticate(services: Services): Stage<GroupState, SessionFacts
     const session = await openSession(ctx, services, ctx.state.routeGroup);
     if (!session) throw new UnauthenticatedError();
     await next(session);
-    await keepWritePositionAfter(ctx.method, services, session.auth.sessionId);
+    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId);
   };
 }
 
@@ -78,7 +78,7 @@ export function authenticateAnyGroup(services: Services): Stage<RequestState, Pi
     const session = await openSession(ctx, services, null);
     if (!session) throw new UnauthenticatedError();
     await next({ auth: session.auth });
-    await keepWritePositionAfter(ctx.method, services, session.auth.sessionId);
+    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId);
   };
 }
 
@@ -87,6 +87,6 @@ export function authenticateIfPresent(services: Services): Stage<RequestState, P
   return async (ctx, next) => {
     const session = await openSession(ctx, services, null);
     await next(session ? { auth: session.auth } : {});
-    if (session) await keepWritePositionAfter(ctx.method, services, session.auth.sessionId);
+    if (session && keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId);
   };
 }

@@ -10,7 +10,7 @@ import { permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
 import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import type { ReplicaSet } from '../db/replicas/replica-set.js';
-import { keepWritePositionAfter, READS } from '../db/replicas/session-write-position.js';
+import { keepsWritePosition, keepWritePosition, READS } from '../db/replicas/session-write-position.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { TokenClaims } from '../auth/token-service.js';
 import { organizationIds } from './organization-ids.js';
@@ -77,7 +77,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       }
       await rest({ ...facts, trx });
     }, ahead));
-    await keepWritePositionAfter(ctx.method, services, claims.sessionId);
+    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, claims.sessionId);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');

@@ -16,7 +16,9 @@ export async function keepWritePosition(services: { db: Kysely<Schema>; replicas
   if (services.replicas) await noteSessionWrite(services.db, sessionId);
 }
 
-/** The same after a request that may have written: any method a replica may not serve. */
-export async function keepWritePositionAfter(method: string, services: { db: Kysely<Schema>; replicas: ReplicaSet | null }, sessionId: string): Promise<void> {
-  if (!READS.has(method)) await keepWritePosition(services, sessionId);
-}
+/**
+ * Whether a request by `method` keeps its session's write position once it is done: with
+ * replicas, after any method a replica may not serve. Asked before awaiting anything, so that a
+ * request without replicas, or a read, does not wait a turn for nothing.
+ */
+export const keepsWritePosition = (method: string, services: { replicas: ReplicaSet | null }): boolean => services.replicas !== null && !READS.has(method);
