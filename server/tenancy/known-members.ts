@@ -23,8 +23,10 @@ export class KnownMembers {
 
   /** What an opening found: the user is a member of the organization in this route group, or not (none by that slug). */
   note(routeGroup: string, slug: string, userId: number, member: boolean): void {
-    if (member) this.#members.set(key(routeGroup, slug, userId), true);
-    else this.#members.delete(key(routeGroup, slug, userId));
+    const known = key(routeGroup, slug, userId);
+    // A known member is written once, not on each of their requests: `has` already kept them recent.
+    if (!member) this.#members.delete(known);
+    else if (!this.#members.has(known)) this.#members.set(known, true);
   }
 }
 
