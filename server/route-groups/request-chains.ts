@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { openMemberRequest, openTenantMemberRequest } from '../tenancy/open-member-request.js';
 import { requireGroupMembership } from '../tenancy/require-group-membership.js';
 import { resolveOrganization } from '../tenancy/resolve-organization.js';
+import { holdAddressShare } from '../tenancy/hold-address-share.js';
 import { openTenantTransaction } from '../tenancy/open-tenant-transaction.js';
 
 // Every request chain of the server, each typed by the state it establishes: a route mounts its
@@ -41,9 +42,12 @@ export const member = (services: Services, reads?: RequestReads): RequestChain<G
 export const tenantMember = (services: Services, reads?: RequestReads): RequestChain<GroupState, TenantMemberState> =>
   RequestChain.from<GroupState>().then(openTenantMemberRequest(services, reads)).then(loadPermissions(services));
 
-/** Anyone, with no permissions, in the organization the request addresses: data requests of a group without auth. */
+/**
+ * Anyone, with no permissions, in the organization the request addresses: data requests of a group
+ * without auth. Within its client address's share of the pool from the start, its lookup of the organization included.
+ */
 export const guest = (services: Services): RequestChain<GroupState, DataState> =>
-  RequestChain.from<GroupState>().then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions(services));
+  RequestChain.from<GroupState>().then(holdAddressShare(services)).then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions(services));
 
 /** Data requests: members in groups with auth, anyone (with no permissions) in groups without. */
 export function dataChain(group: RouteGroup, services: Services, reads?: RequestReads): RequestChain<GroupState, DataState> {
