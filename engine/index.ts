@@ -34,7 +34,7 @@ export { explainPolicy, type PolicyExplanation } from './explain/explain-policy.
 export { policyMethodName } from './explain/policy-method-name.js';
 export { parseIncludeParam } from './includes/parse-include-param.js';
 export { effectivePermissions, type PermissionSources } from './permissions/effective-permissions.js';
-export { CONDITION_SEPARATOR, formatPermission, isValidPermission, MAX_PERMISSION_LENGTH, parsePermission, type Permission } from './permissions/parse-permission.js';
+export { CONDITION_SEPARATOR, formatPermission, isValidPermission, MAX_PERMISSION_LENGTH, parsePermission, permissionFault, type Permission } from './permissions/parse-permission.js';
 export { EXCLUSION_PREFIX } from './permissions/permission-entries.js';
 export { DEFAULT_TEST_ORGANIZATION, DEFAULT_TEST_USER, policyFor, type PolicyForOptions } from './policy/policy-for.js';
 export { policyMethodFor } from './policy/policy-actions.js';

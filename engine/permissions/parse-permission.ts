@@ -31,9 +31,15 @@ export function isValidPermission(permission: unknown): permission is string {
   return slug !== RESERVED.slug && action !== RESERVED.action;
 }
 
+/** Why `permission` is not a permission string (`a condition is only allowed on ...`); undefined when it is one. */
+export function permissionFault(permission: unknown): string | undefined {
+  return isValidPermission(permission) ? undefined : explain(permission);
+}
+
 /** Parses `{slug}.{action}`, `{slug}.{action}:{condition}`, `{slug}.*` or `*`; anything else throws `InvalidPermissionError`. */
 export function parsePermission(permission: string): Permission {
-  if (!isValidPermission(permission)) throw new InvalidPermissionError(permission, explain(permission));
+  const fault = permissionFault(permission);
+  if (fault !== undefined) throw new InvalidPermissionError(permission, fault);
   const dot = permission.indexOf('.');
   if (dot === -1) return { slug: WILDCARD, action: WILDCARD };
   const colon = permission.indexOf(CONDITION_SEPARATOR);

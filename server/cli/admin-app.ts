@@ -1,13 +1,14 @@
-import type { ConditionCatalog } from '@gatehouse/engine';
+import { CONDITION_SEPARATOR } from '@gatehouse/engine';
 import type { GatehouseConfig } from '../config/gatehouse-config.js';
 import { resolveOrganizationRoles } from '../config/server-config.js';
 import type { OrganizationSettings } from '../organizations/draft-organization.js';
 import { reservedSlugs } from '../organizations/reserved-slugs.js';
 import { createModelRegistry } from '../models/model-registry.js';
 import { defineRouteGroups, type RouteGroup } from '../models/route-group.js';
-import { declaredConditions } from '../permissions/declared-conditions.js';
+import { assertDeclaredConditions, declaredConditions } from '../permissions/declared-conditions.js';
+import { ConfigError } from '../errors/config-error.js';
 import { appRouteGroups } from './env-config.js';
-import { appConfig } from './load-config.js';
+import { appConfigFile, CONFIG_FILES, loadConfigFile } from './load-config.js';
 
 /** What the admin commands need of the application's config: its organization rules and groups. */
 export interface AdminApp {
@@ -15,16 +16,41 @@ export interface AdminApp {
   settings: OrganizationSettings;
   routeGroups: RouteGroup[];
   reservedSlugs: ReadonlySet<string>;
-  /** The record conditions the models' policies declare: what a conditioned permission may name. */
-  conditions: ConditionCatalog;
+  /**
+   * Refuses a conditioned permission of the lists (by flag) that no model's policy declares, as
+   * the HTTP API does; without any application config, says that instead of blaming a policy.
+   */
+  assertConditions(lists: Readonly<Record<string, readonly string[]>>): void;
 }
 
-/** `--config`, else the working directory's config file, else the core's defaults. */
-export async function adminApp(configFile: string | undefined, options: { demoByDefault?: boolean } = {}): Promise<AdminApp> {
-  const app = await appConfig(configFile, options);
+/** Where no application config is found, a condition has no model to come from: the refusal says so. */
+function assertNoConditions(lists: Readonly<Record<string, readonly string[]>>): void {
+  const conditioned = Object.values(lists)
+    .flat()
+    .find((permission) => permission.includes(CONDITION_SEPARATOR));
+  if (conditioned === undefined) return;
+  throw new ConfigError(
+    `The permission ${conditioned} names a record condition, but no application config was found (--config <file>, or ${CONFIG_FILES.join(', ')} here), so no model declares one: pass --config <file> of the application the server serves.`,
+  );
+}
+
+/**
+ * `--config`, else the working directory's config file, else in a checkout of Gatehouse the demo
+ * that `gatehouse start` (`npm start`) serves there, so that permissions are checked against the
+ * models the server serves; else the core's defaults. `demoByDefault: false` keeps the core's.
+ */
+export async function adminApp(configFile: string | undefined, { demoByDefault = true } = {}): Promise<AdminApp> {
+  const path = appConfigFile(configFile, { demoByDefault });
+  const app = path === undefined ? {} : await loadConfigFile(path);
   const routeGroups = defineRouteGroups(appRouteGroups(app));
   const conditions = declaredConditions(app.data ? createModelRegistry(app.data.models, app.data.policies) : undefined);
-  return { config: app, settings: resolveOrganizationRoles(app), routeGroups, reservedSlugs: reservedSlugs(routeGroups), conditions };
+  return {
+    config: app,
+    settings: resolveOrganizationRoles(app),
+    routeGroups,
+    reservedSlugs: reservedSlugs(routeGroups),
+    assertConditions: path === undefined ? assertNoConditions : (lists) => assertDeclaredConditions(conditions, lists),
+  };
 }
 
 /**

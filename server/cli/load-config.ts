@@ -57,11 +57,17 @@ async function loadFailure(path: string, error: unknown): Promise<ConfigError> {
 }
 
 /**
- * The application a command works for: `--config`, else the working directory's config file,
- * else the demo (only where asked for, in a checkout), else the core alone.
+ * The config file of the application a command works for: `--config`, else the working
+ * directory's config file, else the demo (only where asked for, in a checkout); undefined for
+ * the core alone.
  */
-export async function appConfig(explicit: string | undefined, { demoByDefault = false } = {}): Promise<GatehouseConfig> {
-  const path = findConfigFile(explicit) ?? (demoByDefault && existsSync(DEMO_CONFIG) ? DEMO_CONFIG : undefined);
+export function appConfigFile(explicit: string | undefined, { demoByDefault = false } = {}): string | undefined {
+  return findConfigFile(explicit) ?? (demoByDefault && existsSync(DEMO_CONFIG) ? DEMO_CONFIG : undefined);
+}
+
+/** The application a command works for (see appConfigFile): its config, or the core's empty one. */
+export async function appConfig(explicit: string | undefined, options: { demoByDefault?: boolean } = {}): Promise<GatehouseConfig> {
+  const path = appConfigFile(explicit, options);
   return path === undefined ? {} : loadConfigFile(path);
 }
 

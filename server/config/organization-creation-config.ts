@@ -1,5 +1,6 @@
 import { isValidPermission } from '@gatehouse/engine';
 import { ConfigError } from '../errors/config-error.js';
+import { invalidPermissionMessage } from '../permissions/invalid-permission-message.js';
 
 /**
  * Who may create an organization over HTTP (`POST {authBase}/organizations`): any signed-in user;
@@ -28,7 +29,7 @@ export const ORGANIZATION_CREATION_DEFAULTS: ResolvedOrganizationCreation = { al
 export function resolveOrganizationCreation(config: OrganizationCreationConfig = {}): ResolvedOrganizationCreation {
   const resolved = { ...ORGANIZATION_CREATION_DEFAULTS, ...config };
   if (!ORGANIZATION_CREATORS.includes(resolved.allowed)) throw new ConfigError(`organizationCreation.allowed must be one of ${ORGANIZATION_CREATORS.join(', ')}.`);
-  if (!isValidPermission(resolved.permission)) throw new ConfigError(`organizationCreation.permission is not a permission: ${resolved.permission}.`);
+  if (!isValidPermission(resolved.permission)) throw new ConfigError(invalidPermissionMessage('organizationCreation.permission', resolved.permission));
   for (const key of ['perHour', 'maxOwned'] as const) {
     if (!Number.isSafeInteger(resolved[key]) || resolved[key] <= 0) throw new ConfigError(`organizationCreation.${key} must be a positive integer.`);
   }

@@ -14,6 +14,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { resolveCors, type CorsOptions } from './cors-origins.js';
 import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } from './decision-log-config.js';
 import { resolveOrganizationCreation, type OrganizationCreationConfig, type ResolvedOrganizationCreation } from './organization-creation-config.js';
+import { assertRoleConditions, assertRolePermissionStrings } from './organization-role-permissions.js';
 import { resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
@@ -239,6 +240,7 @@ export function resolveOrganizationRoles(config: Pick<ServerConfig, 'ownerRole' 
   const ownerRole = config.ownerRole ?? 'owner';
   const organizationRoles = config.organizationRoles ?? { [ownerRole]: ['*'] };
   if (!(ownerRole in organizationRoles)) throw new ConfigError(`organizationRoles must configure the owner role ${ownerRole}.`);
+  assertRolePermissionStrings(organizationRoles);
   return { ownerRole, organizationRoles };
 }
 
@@ -248,6 +250,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   const routeGroups = defineRouteGroups(config.routeGroups);
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
   const models = config.data ? registerModels(config.data, routeGroups) : undefined;
+  assertRoleConditions(organizationRoles, models);
   return {
     database: config.database,
     replicas: config.replicas?.urls.length ? { urls: config.replicas.urls, maxLagMs: positive('replicas.maxLagMs', config.replicas.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) } : null,

@@ -1,13 +1,14 @@
 import { isValidPermission, MAX_PERMISSION_LENGTH } from '@gatehouse/engine';
 import { z } from 'zod';
 import { id } from '../models/fields.js';
+import { invalidPermissionMessage } from '../permissions/invalid-permission-message.js';
 
 /** The longest list a role or a membership holds. */
 const MAX_PERMISSIONS = 200;
 
 /**
  * A list of permission names, as the engine parses them; duplicates dropped. A name past the
- * length limit is named by the limit, not echoed back.
+ * length limit is named by the limit, not echoed back; another fault is named with its reason.
  */
 export function permissionList(field: string) {
   const label = field.replace(/_/g, ' ');
@@ -16,7 +17,7 @@ export function permissionList(field: string) {
       z
         .string({ error: `The ${label} field must hold strings.` })
         .max(MAX_PERMISSION_LENGTH, { error: `The ${label} field holds a permission longer than ${MAX_PERMISSION_LENGTH} characters.`, abort: true })
-        .refine(isValidPermission, { error: (issue) => `The ${label} field holds an invalid permission: ${JSON.stringify(issue.input)}.` }),
+        .refine(isValidPermission, { error: (issue) => invalidPermissionMessage(label, issue.input) }),
       { error: `The ${label} field must be an array of permissions.` },
     )
     .max(MAX_PERMISSIONS, `The ${label} field must not hold more than ${MAX_PERMISSIONS} permissions.`)

@@ -77,8 +77,8 @@ beforeAll(async () => {
   db = await createEmptyDatabase();
   await cli('migrate');
   const { secretKey } = await generateTokenKeyPair();
-  // The groups the CLI assumes without a config (one `tenant` group), plus one without tenancy,
-  // where a user's own permissions (user create --permissions) apply.
+  // The groups of the demo, which the member commands assume without a config in a checkout:
+  // `tenant`, and `admin` without tenancy, where a user's own permissions (user create --permissions) apply.
   server = await createServer({
     database: asServiceLogin(await db.serviceUrl(), 2),
     tokens: { secretKey },
@@ -101,7 +101,7 @@ afterAll(async () => {
   await rm(configDir, { recursive: true, force: true });
 });
 
-const UNDECLARED_OWN = 'The permission posts.update:own names the condition own, which the posts policy does not declare (it declares no record conditions).';
+const UNDECLARED_OWN = "The permission posts.update:own names the condition own, but posts is not a model of this application: only a model's policy declares record conditions.";
 
 const COMMANDS: Record<string, string[]> = {
   'user create': ['--email <email>', '--name <name>', '--password <password>', '--permissions <list>', '--config <file>'],
@@ -315,7 +315,7 @@ describe('bad input: one line naming the problem, exit 1, nothing applied', () =
     [['user', 'create', '--email', ada.toUpperCase(), '--name', 'Again', '--password', PASSWORD], `The email ${ada.toUpperCase()} has already been taken.`],
     [['user', 'create', '--email', 'not-an-email', '--name', 'X', '--password', PASSWORD], 'The email field must be a valid email address.'],
     [['user', 'create', '--email', 'short@example.test', '--name', 'X', '--password', 'short'], 'The password field must be at least 8 characters.'],
-    [['user', 'create', '--email', 'perm@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts..x'], 'The permissions field holds an invalid permission: "posts..x".'],
+    [['user', 'create', '--email', 'perm@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts..x'], 'The permissions field holds an invalid permission: "posts..x" (it has an empty segment).'],
     [['org', 'create', '--name', 'Again', '--slug', acme], 'The slug has already been taken.'],
     [['org', 'create', '--name', 'Api', '--slug', 'api'], 'The slug is reserved.'],
     [['org', 'create', '--name', 'Admin', '--slug', 'admin', '--config', TWO_GROUPS], 'The slug is reserved.'],
@@ -326,25 +326,25 @@ describe('bad input: one line naming the problem, exit 1, nothing applied', () =
     [['member', 'add', '--org', acme, '--email', ed, '--role', 'nothing'], 'No role has the slug "nothing".'],
     [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner'], `${ed} is already a member of ${acme} (route group tenant).`],
     [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner', '--group', 'admin', '--config', TWO_GROUPS], 'Route group admin has no organizations (tenancy none): choose another with --group.'],
-    [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner', '--group', 'staff'], 'No route group is named "staff" (the config has tenant).'],
+    [['member', 'add', '--org', acme, '--email', ed, '--role', 'owner', '--group', 'staff'], 'No route group is named "staff" (the config has tenant, admin).'],
     // The role is written before the organization is looked up: the failure takes it back.
     [['role', 'create', 'ghost', '--org', 'nowhere', '--permissions', 'roles.index'], 'No organization has the slug "nowhere".'],
     [['role', 'create', auditor], `The role ${auditor} already exists.`],
     [['role', 'create', 'Bad_Role'], 'The slug may contain only lower-case letters, digits and single hyphens between them.'],
-    [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.*, no'], 'The permissions field holds an invalid permission: "no".'],
+    [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.*, no'], 'The permissions field holds an invalid permission: "no" (it names no action; expected {slug}.{action}, {slug}.{action}:{condition}, {slug}.* or *).'],
     [['role', 'permissions', acme, 'owner', '--revoke', '*'], 'The permissions of the owner role cannot be changed.'],
     [['role', 'permissions', acme, 'nothing', '--grant', 'roles.index'], 'No role has the slug "nothing".'],
     [['role', 'permissions', 'nowhere', auditor, '--grant', 'roles.index'], 'No organization has the slug "nowhere".'],
     [['role', 'permissions', acme, auditor, '--grant', 'roles.index', '--revoke', 'roles.index'], 'roles.index is in both --grant and --revoke.'],
-    [['member', 'permissions', acme, ada, '--grant', 'roles.index posts.*!'], 'The grant field holds an invalid permission: "posts.*!".'],
+    [['member', 'permissions', acme, ada, '--grant', 'roles.index posts.*!'], 'The grant field holds an invalid permission: "posts.*!" (it contains the character "!").'],
     [['member', 'permissions', empty, ed, '--deny', 'roles.index'], `${ed} is not a member of ${empty} (route group tenant).`],
     [['member', 'permissions', acme, 'nobody@example.test', '--deny', 'roles.index'], 'No user has the email "nobody@example.test".'],
     [['member', 'permissions', acme, ed, '--grant', 'roles.index', '--clear', 'roles.index'], 'roles.index is in both --grant and --clear.'],
-    // No model is registered here, so no condition is declared: a conditioned permission would match nothing.
-    [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.update:own'], UNDECLARED_OWN],
-    [['role', 'permissions', acme, auditor, '--grant', 'posts.update:own'], UNDECLARED_OWN],
-    [['member', 'permissions', acme, ed, '--deny', 'posts.update:own'], UNDECLARED_OWN],
-    [['user', 'create', '--email', 'cond@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts.update:own'], UNDECLARED_OWN],
+    // This config registers no model, so no condition is declared: a conditioned permission would match nothing.
+    [['role', 'create', 'writer', '--org', acme, '--permissions', 'posts.update:own', '--config', TWO_GROUPS], UNDECLARED_OWN],
+    [['role', 'permissions', acme, auditor, '--grant', 'posts.update:own', '--config', TWO_GROUPS], UNDECLARED_OWN],
+    [['member', 'permissions', acme, ed, '--deny', 'posts.update:own', '--config', TWO_GROUPS], UNDECLARED_OWN],
+    [['user', 'create', '--email', 'cond@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts.update:own', '--config', TWO_GROUPS], UNDECLARED_OWN],
   ];
 
   it('for each case, and the tables keep their rows', async () => {

@@ -180,6 +180,19 @@ describe('@gatehouse/server from its tarball', () => {
     expect(loaded.stdout.trim()).toBe('function function');
   }, SLOW);
 
+  // Installed, the CLI has no demo to fall back on: a condition with no application to declare it is refused for that reason.
+  it('refuses a conditioned permission outside any application, saying that no config was found', async () => {
+    const outside = join(consumer, 'no-config');
+    await mkdir(outside);
+    const gatehouse = join(consumer, 'node_modules', '.bin', 'gatehouse');
+    const refused = await run(process.execPath, [gatehouse, 'role', 'permissions', '--org', 'acme', '--role', 'editor', '--grant', 'posts.update:own'], { cwd: outside }).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr:
+        'The permission posts.update:own names a record condition, but no application config was found (--config <file>, or gatehouse.config.ts, gatehouse.config.js, gatehouse.config.mjs here), so no model declares one: pass --config <file> of the application the server serves.\n',
+    });
+  }, SLOW);
+
   it('starts with a JavaScript config in plain Node: tsx is never loaded', async () => {
     const app = join(consumer, 'js-app');
     await mkdir(app);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
 import type { CliCommand } from '../cli-command.js';
-import { configOption, groupOption } from '../common-options.js';
+import { groupOption, servedAppConfigOption } from '../common-options.js';
 
 interface ExplainOptions {
   org: string;
@@ -61,8 +61,7 @@ async function explain(request: Target, options: ExplainOptions): Promise<void> 
     import('../../permissions/service-resources.js'),
     import('../../models/model-registry.js'),
   ]);
-  // The demo's models in a checkout without a config of its own, as `gatehouse start` serves them.
-  const admin = await adminApp(options.config, { demoByDefault: true });
+  const admin = await adminApp(options.config);
   const { config: app, routeGroups } = admin;
   const group = routeGroups.find((candidate) => candidate.name === membershipGroup(admin, options.group))!;
   const input = validate(explainSchema, { ...request, id: options.id, fields: options.fields, include: options.include });
@@ -105,6 +104,6 @@ export const explainCommand: CliCommand = (program) => {
     .option('--include <list>', 'the includes of an index or show, comma-separated, dotted for nested')
     .option('--json', 'print the decision as JSON instead of a tree')
     .addOption(groupOption("the membership's"))
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(explain);
 };

@@ -4,12 +4,12 @@ import type { TenantTransaction } from '../../db/transactions/tenant-transaction
 import { AccessDeniedError } from '../../errors/access-denied-error.js';
 import type { MembershipFate } from '../../members/last-owner-rule.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { configOption, groupOption } from '../common-options.js';
+import { groupOption, servedAppConfigOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
-  const [members, roles, changes, lastOwner, rules, app, lookups, permissionList, declared, admin] = await Promise.all([
+  const [members, roles, changes, lastOwner, rules, app, lookups, permissionList, admin] = await Promise.all([
     import('../../db/repositories/members.js'),
     import('../../db/repositories/roles.js'),
     import('../../members/change-membership.js'),
@@ -18,10 +18,9 @@ const implementation = async () => {
     import('../admin-app.js'),
     import('../admin-lookups.js'),
     import('../permission-list.js'),
-    import('../../permissions/declared-conditions.js'),
     import('../run-admin.js'),
   ]);
-  return { ...members, ...roles, ...changes, ...lastOwner, ...rules, ...app, ...lookups, ...permissionList, ...declared, ...admin };
+  return { ...members, ...roles, ...changes, ...lastOwner, ...rules, ...app, ...lookups, ...permissionList, ...admin };
 };
 type Implementation = Awaited<ReturnType<typeof implementation>>;
 
@@ -93,7 +92,7 @@ async function keepAnOwner(
  */
 async function permissions(orgArgument: string | undefined, emailArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
   const loaded = await implementation();
-  const { parsePermissionList, assertDisjoint, assertDeclaredConditions, adminApp, membershipGroup, runAdmin, requireUser, enterOrganization, findMemberDetails, without, union, changeMembership } = loaded;
+  const { parsePermissionList, assertDisjoint, adminApp, membershipGroup, runAdmin, requireUser, enterOrganization, findMemberDetails, without, union, changeMembership } = loaded;
   const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
   const email = flagOrArgument(command, '--email <email>', options.email, emailArgument);
   const grant = parsePermissionList(options.grant, 'grant');
@@ -101,7 +100,7 @@ async function permissions(orgArgument: string | undefined, emailArgument: strin
   const clear = parsePermissionList(options.clear, 'clear');
   assertDisjoint({ grant, deny, clear });
   const app = await adminApp(options.config);
-  assertDeclaredConditions(app.conditions, { grant, deny });
+  app.assertConditions({ grant, deny });
   const routeGroup = membershipGroup(app, options.group);
   const summary = await runAdmin(async (admin) => {
     const user = await requireUser(admin.owner, email);
@@ -169,7 +168,7 @@ export const memberCommand: CliCommand = (program) => {
     .requiredOption('--email <email>', 'the user (`user create` makes one)')
     .requiredOption('--role <role-slug>', 'a role with permissions in the organization (e.g. owner)')
     .addOption(groupOption("the membership's"))
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(add);
   member
     .command('permissions')
@@ -183,14 +182,14 @@ export const memberCommand: CliCommand = (program) => {
     .option('--deny <list>', 'permissions to deny even if the role has them (lifts a grant of the same)')
     .option('--clear <list>', 'permissions to take off both lists')
     .addOption(groupOption("the membership's"))
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(permissions);
   member
     .command('list')
     .description("List an organization's members with their role and own permissions")
     .requiredOption('--org <slug>', 'the organization')
     .addOption(groupOption('the memberships\''))
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(list);
   member
     .command('remove')
@@ -198,6 +197,6 @@ export const memberCommand: CliCommand = (program) => {
     .requiredOption('--org <slug>', 'the organization')
     .requiredOption('--email <email>', 'the member')
     .addOption(groupOption("the membership's"))
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(remove);
 };

@@ -5,7 +5,7 @@ import { ConfigError } from '../../errors/config-error.js';
 import type { FixtureDatabase } from '../../policy-tests/fixture-database.js';
 import type { PolicyTestApp } from '../../policy-tests/test-caller.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { configOption } from '../common-options.js';
+import { servedAppConfigOption } from '../common-options.js';
 import { ReportedFailureError } from '../reported-failure.js';
 
 interface TestOptions {
@@ -97,7 +97,7 @@ export const policyCommand: CliCommand = (program) => {
       "Run policy tests (*.policy.yaml) against the application's models and policies, in-process; list tests also in SQL on the database (DATABASE_URL, else the embedded cluster)",
     )
     .argument('[paths...]', "files or folders of *.policy.yaml (default: the config's policyTests folder)")
-    .addOption(configOption(', else the demo in a checkout'))
+    .addOption(servedAppConfigOption())
     .addOption(new Option('--reporter <format>', 'text, or junit for JUnit XML').choices(['text', 'junit']).default('text'))
     .option('--output <file>', 'write the JUnit XML to this file (default: standard output)')
     .action((paths: string[], options: TestOptions, command) => {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/validation-error.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { configOption } from '../common-options.js';
+import { servedAppConfigOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
-  const [roles, validation, replace, schemas, rules, app, lookups, permissionList, declared, admin] = await Promise.all([
+  const [roles, validation, replace, schemas, rules, app, lookups, permissionList, admin] = await Promise.all([
     import('../../db/repositories/roles.js'),
     import('../../http/validate.js'),
     import('../../roles/replace-role-permissions.js'),
@@ -15,10 +15,9 @@ const implementation = async () => {
     import('../admin-app.js'),
     import('../admin-lookups.js'),
     import('../permission-list.js'),
-    import('../../permissions/declared-conditions.js'),
     import('../run-admin.js'),
   ]);
-  return { ...roles, ...validation, ...replace, ...schemas, ...rules, ...app, ...lookups, ...permissionList, ...declared, ...admin };
+  return { ...roles, ...validation, ...replace, ...schemas, ...rules, ...app, ...lookups, ...permissionList, ...admin };
 };
 
 // `content-editor` reads as `Content editor` when no --name is given.
@@ -37,10 +36,10 @@ interface CreateOptions {
  */
 async function create(slug: string, options: CreateOptions, command: Command): Promise<void> {
   if (options.permissions !== undefined && options.org === undefined) command.error('error: --permissions goes with --org');
-  const { validate, newRoleSchema, parsePermissionList, assertDeclaredConditions, adminApp, runAdmin, createRole, enterOrganization, replaceRolePermissions, listed } = await implementation();
+  const { validate, newRoleSchema, parsePermissionList, adminApp, runAdmin, createRole, enterOrganization, replaceRolePermissions, listed } = await implementation();
   const input = validate(newRoleSchema, { slug, name: options.name ?? nameOf(slug) });
   const permissions = parsePermissionList(options.permissions, 'permissions');
-  if (options.permissions !== undefined) assertDeclaredConditions((await adminApp(options.config)).conditions, { permissions });
+  if (options.permissions !== undefined) (await adminApp(options.config)).assertConditions({ permissions });
   const { role, organization } = await runAdmin(async (admin) => {
     const role = await createRole(admin.owner, input);
     if (!role) throw ValidationError.field('slug', `The role ${input.slug} already exists.`);
@@ -63,15 +62,15 @@ interface PermissionsOptions {
 
 /** Adds and removes entries of the role's list in one organization; without either, shows it. */
 async function permissions(orgArgument: string | undefined, roleArgument: string | undefined, options: PermissionsOptions, command: Command): Promise<void> {
-  const { parsePermissionList, assertDisjoint, assertDeclaredConditions, adminApp, runAdmin, requireRole, enterOrganization, findRolePermissions, without, union, assertNotOwnerRole, replaceRolePermissions, listed } =
+  const { parsePermissionList, assertDisjoint, adminApp, runAdmin, requireRole, enterOrganization, findRolePermissions, without, union, assertNotOwnerRole, replaceRolePermissions, listed } =
     await implementation();
   const slug = flagOrArgument(command, '--org <slug>', options.org, orgArgument);
   const roleSlug = flagOrArgument(command, '--role <role-slug>', options.role, roleArgument);
   const grant = parsePermissionList(options.grant, 'grant');
   const revoke = parsePermissionList(options.revoke, 'revoke');
   assertDisjoint({ grant, revoke });
-  const { settings, conditions } = await adminApp(options.config);
-  assertDeclaredConditions(conditions, { grant });
+  const { settings, assertConditions } = await adminApp(options.config);
+  assertConditions({ grant });
   const summary = await runAdmin(async (admin) => {
     const role = await requireRole(admin.owner, roleSlug);
     const { organization, trx } = await enterOrganization(admin, slug);
@@ -95,7 +94,7 @@ export const roleCommand: CliCommand = (program) => {
     .option('--name <name>', 'its display name (default: from the slug, content-editor: Content editor)')
     .option('--org <slug>', 'an organization to give it permissions in at once')
     .option('--permissions <list>', "its permissions there, comma- or space-separated (e.g. 'posts.*, comments.index, posts.update:own')")
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(create);
   role
     .command('permissions')
@@ -107,6 +106,6 @@ export const roleCommand: CliCommand = (program) => {
     .option('--role <role-slug>', 'the role')
     .option('--grant <list>', 'permissions to add to the list, comma- or space-separated')
     .option('--revoke <list>', 'entries to take off the list (exactly as listed: revoking posts.delete leaves posts.*)')
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(permissions);
 };

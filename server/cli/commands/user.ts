@@ -1,22 +1,21 @@
 import { ValidationError } from '../../errors/validation-error.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { configOption } from '../common-options.js';
+import { servedAppConfigOption } from '../common-options.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
-  const [schemas, password, users, lookups, validation, permissionList, declared, app, reading, admin] = await Promise.all([
+  const [schemas, password, users, lookups, validation, permissionList, app, reading, admin] = await Promise.all([
     import('../../auth/auth-schemas.js'),
     import('../../auth/password.js'),
     import('../../db/repositories/users.js'),
     import('../admin-lookups.js'),
     import('../../http/validate.js'),
     import('../permission-list.js'),
-    import('../../permissions/declared-conditions.js'),
     import('../admin-app.js'),
     import('../read-password.js'),
     import('../run-admin.js'),
   ]);
-  return { ...schemas, ...password, ...users, ...lookups, ...validation, ...permissionList, ...declared, ...app, ...reading, ...admin };
+  return { ...schemas, ...password, ...users, ...lookups, ...validation, ...permissionList, ...app, ...reading, ...admin };
 };
 
 interface CreateOptions {
@@ -32,10 +31,10 @@ interface CreateOptions {
  * permissions are checked against the config's models as role and member permissions are.
  */
 async function createUserCommand(options: CreateOptions): Promise<void> {
-  const { parsePermissionList, assertDeclaredConditions, adminApp, readPassword, validate, newUserSchema, hashPassword, runAdmin, findUserByEmail, createUser, listed } =
+  const { parsePermissionList, adminApp, readPassword, validate, newUserSchema, hashPassword, runAdmin, findUserByEmail, createUser, listed } =
     await implementation();
   const permissions = parsePermissionList(options.permissions, 'permissions');
-  if (options.permissions !== undefined) assertDeclaredConditions((await adminApp(options.config)).conditions, { permissions });
+  if (options.permissions !== undefined) (await adminApp(options.config)).assertConditions({ permissions });
   const entry = options.password === undefined ? await readPassword() : { password: options.password, confirmation: options.password };
   const input = validate(newUserSchema, { name: options.name, email: options.email, password: entry.password, password_confirmation: entry.confirmation });
   const passwordHash = await hashPassword(input.password);
@@ -78,6 +77,6 @@ export const userCommand: CliCommand = (program) => {
     .requiredOption('--name <name>', 'their display name')
     .option('--password <password>', 'their password, at least 8 characters (default: asked twice on a terminal, else the first line of standard input)')
     .option('--permissions <list>', "their own permissions, comma- or space-separated (e.g. '*'): what route groups without organizations authorize with")
-    .addOption(configOption())
+    .addOption(servedAppConfigOption())
     .action(createUserCommand);
 };

@@ -47,6 +47,16 @@ describe('registering models', () => {
       }),
       'Model notes: relation "user" names unknown model users',
     ],
+    [
+      'a starting role holds a condition on a wildcard',
+      { ...base([{ name: 'tenant', prefix: '{organization}' }]), organizationRoles: { owner: ['*'], author: ['posts.index', 'posts.*:own'] } },
+      'The organizationRoles.author field holds an invalid permission: "posts.*:own" (a condition is only allowed on {slug}.{action}, not on a wildcard).',
+    ],
+    [
+      "a starting role names a condition the model's policy does not declare",
+      { ...base([{ name: 'tenant', prefix: '{organization}' }]), organizationRoles: { owner: ['*'], author: ['comments.update:own'] } },
+      'organizationRoles.author: The permission comments.update:own names the condition own, which the comments policy does not declare (it declares no record conditions).',
+    ],
   ])('refuses at start-up when %s', (_case, config, message) => {
     expect(() => resolveConfig(config)).toThrow(ConfigError);
     expect(() => resolveConfig(config)).toThrow(message);

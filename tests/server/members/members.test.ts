@@ -95,7 +95,7 @@ describe('role permissions', () => {
     const owner = await seeded('owner@acme.test');
     expect(await as(owner, acme).get('/roles/999999/permissions')).toMatchObject({ status: 404, body: { message: 'Role not found.' } });
     const invalid = await as(owner, acme).put(rolePermissions('viewer'), { permissions: ['posts index'] });
-    expect(invalid).toMatchObject({ status: 422, body: { errors: { 'permissions.0': ['The permissions field holds an invalid permission: "posts index".'] } } });
+    expect(invalid).toMatchObject({ status: 422, body: { errors: { 'permissions.0': ['The permissions field holds an invalid permission: "posts index" (it contains whitespace).'] } } });
     expect((await as(owner, acme).put(rolePermissions('viewer'), { permission: [] })).status).toBe(422);
     expect(await as(owner, acme).put(rolePermissions('owner'), { permissions: ['posts.index'] })).toMatchObject(forbidden('The permissions of the owner role cannot be changed.'));
   });

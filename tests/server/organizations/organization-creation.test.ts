@@ -164,7 +164,9 @@ describe('the setting from the config and the environment', () => {
   it('refuses, in a config, a misspelt key, a value that is none of the three, a permission that is none, a limit that is not positive', () => {
     expect(parseConfig({ organizationCreation: { perhour: 3 } })).toEqual({ problem: expect.stringContaining('perhour') });
     expect(() => resolveOrganizationCreation({ allowed: 'everyone' as never })).toThrow(/organizationCreation\.allowed/);
-    expect(() => resolveOrganizationCreation({ permission: 'create organizations' })).toThrow(/organizationCreation\.permission/);
+    expect(() => resolveOrganizationCreation({ permission: 'organizations.*:own' })).toThrow(
+      'The organizationCreation.permission field holds an invalid permission: "organizations.*:own" (a condition is only allowed on {slug}.{action}, not on a wildcard).',
+    );
     expect(() => resolveOrganizationCreation({ maxOwned: 0 })).toThrow(/organizationCreation\.maxOwned/);
   });
 

@@ -39,6 +39,30 @@ describe('conditioned permissions through the HTTP API', () => {
     expect((await server.api.get(path, { token: owner })).body.permissions).toEqual(['posts.index', 'posts.show', 'posts.update:own']);
   });
 
+  it('refuses a condition on a wildcard with 422 naming the reason, for roles and members alike', async () => {
+    const viewer = await idOf(server, 'roles', 'slug', 'viewer');
+    const editorId = await idOf(server, 'users', 'email', 'editor@acme.test');
+    const reason = '(a condition is only allowed on {slug}.{action}, not on a wildcard).';
+    const role = await server.api.request('PUT', `/api/acme/roles/${viewer}/permissions`, { token: owner, body: { permissions: ['posts.index', 'posts.*:own'] } });
+    expect(role).toMatchObject({ status: 422, body: { errors: { 'permissions.1': [`The permissions field holds an invalid permission: "posts.*:own" ${reason}`] } } });
+    const member = await server.api.request('PATCH', `/api/acme/members/${editorId}`, { token: owner, body: { granted_permissions: ['*:own'], denied_permissions: ['posts.*:own'] } });
+    expect(member).toMatchObject({
+      status: 422,
+      body: {
+        errors: {
+          'granted_permissions.0': [`The granted permissions field holds an invalid permission: "*:own" ${reason}`],
+          'denied_permissions.0': [`The denied permissions field holds an invalid permission: "posts.*:own" ${reason}`],
+        },
+      },
+    });
+    // Another service's resource has no policy here to declare a condition.
+    const service = await server.api.request('PUT', `/api/acme/roles/${viewer}/permissions`, { token: owner, body: { permissions: ['invoices.approve:own'] } });
+    expect(service).toMatchObject({
+      status: 422,
+      body: { errors: { permissions: ["The permission invoices.approve:own names the condition own, but invoices is not a model of this application: only a model's policy declares record conditions."] } },
+    });
+  });
+
   it("takes exactly the matching records from a member with a conditioned deny, and refuses an undeclared one", async () => {
     const editorId = await idOf(server, 'users', 'email', 'editor@acme.test');
     const member = `/api/acme/members/${editorId}`;

@@ -1,0 +1,9 @@
+import { permissionFault } from '@gatehouse/engine';
+
+/**
+ * The one refusal of a malformed permission string, wherever a list of them is accepted (the
+ * roles and members APIs, the CLI's lists, the config's organizationRoles and organizationCreation.permission): it names the fault,
+ * such as a condition on a wildcard (`posts.*:own`).
+ */
+export const invalidPermissionMessage = (field: string, permission: unknown): string =>
+  `The ${field} field holds an invalid permission: ${JSON.stringify(permission)} (${permissionFault(permission)}).`;
