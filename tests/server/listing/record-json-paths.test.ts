@@ -166,6 +166,7 @@ describe.each(CALLERS)('$email at $base', (caller) => {
       '?per_page=3',
       ...Object.keys(attributes).map((name) => `?fields[${slug}]=${name}`),
       `?fields[${slug}]=${Object.keys(attributes).reverse().join(',')}`,
+      ...['id', '', 'nope', `id,${Object.keys(attributes)[0]},id`].map((fields) => `?fields[${slug}]=${fields}`),
       ...sorts.flatMap((column) => [`?sort=${column}&per_page=4`, `?sort=-${column}&per_page=4`]),
       '?search=%22',
       ...(softDeletes ? ['/trashed'] : []),
