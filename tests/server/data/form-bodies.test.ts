@@ -116,3 +116,29 @@ describe('method override', () => {
     expect(response).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.' } });
   });
 });
+
+describe('the input of a HEAD and of a DELETE', () => {
+  const nul = { message: 'The request must not contain NUL characters (\\u0000).' };
+
+  it('answers a HEAD as its GET, headers and all, without a body', async () => {
+    const path = `/posts/${welcomeId}`;
+    const [got, head] = await Promise.all([send('GET', path, {}), send('HEAD', path, {})]);
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-type']).toBe(got.headers['content-type']);
+    expect(head.headers['content-length']).toBe(got.headers['content-length']);
+    expect((await send('HEAD', `${path}?include=%00`, {})).status).toBe(400);
+  });
+
+  it('checks a DELETE’s body as a write’s, and deletes only once it passes', async () => {
+    const created = await send('POST', '/posts', { body: { title: 'Deleted with a body' } });
+    const path = `/posts/${created.body.id}`;
+    const sized = (rawBody: string, type: string) => ({ rawBody, headers: { 'content-type': type, 'content-length': String(Buffer.byteLength(rawBody)) } });
+    expect(await send('DELETE', path, sized('{"note":"a\\u0000b"}', 'application/json'))).toMatchObject({ status: 400, body: nul });
+    expect(await send('DELETE', path, sized('note', 'text/plain'))).toMatchObject({ status: 415 });
+    expect(await send('DELETE', path, sized('{"note":', 'application/json'))).toMatchObject({ status: 400, body: { message: 'Malformed JSON in the request body.' } });
+    expect(await send('GET', path, {})).toMatchObject({ status: 200 });
+    expect(await send('DELETE', path, sized('{"note":"ignored"}', 'application/json'))).toMatchObject({ status: 204 });
+    expect(await send('GET', path, {})).toMatchObject({ status: 404 });
+  });
+});
