@@ -7,7 +7,7 @@ import { TokenService } from './auth/token-service.js';
 import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase, type Database } from './db/connection/database.js';
 import { checkServiceLogin } from './db/connection/service-login-check.js';
-import { closeStalledAnswers } from './http/send-timeout.js';
+import { closeStalledAnswers } from './http/stalled-answers.js';
 import { answerClientError, answerUnmetExpectation } from './http/client-error.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { listeningUrl } from './http/listening-url.js';
@@ -173,7 +173,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       http.headersTimeout = resolved.headersTimeoutSeconds * 1000;
       // The whole request, headers and then body; Node's default (300 s) let a client that stops mid-body hold its socket that long.
       http.requestTimeout = (resolved.headersTimeoutSeconds + resolved.bodyTimeoutSeconds) * 1000;
-      closeStalledAnswers(http, resolved.sendTimeoutSeconds, logger);
+      closeStalledAnswers(http, resolved, logger);
       http.listen(port, host);
       http.on('clientError', answerClientError);
       http.on('checkExpectation', answerUnmetExpectation);

@@ -77,6 +77,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_HEADERS_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_BODY_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_SEND_TIMEOUT: optional(positive('seconds')),
+  GATEHOUSE_STALLED_ANSWERS_MB: optional(positive('megabytes')),
   GATEHOUSE_ORGANIZATION_CREATION: optional(z.enum(ORGANIZATION_CREATORS)),
   GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: optional(z.string().trim()),
   GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: optional(positive('organizations')),

@@ -54,6 +54,7 @@ export const configSchema = z.strictObject({
   headersTimeoutSeconds: positiveInteger.optional(),
   bodyTimeoutSeconds: positiveInteger.optional(),
   sendTimeoutSeconds: positiveInteger.optional(),
+  stalledAnswersMegabytes: positiveInteger.optional(),
   requestTimeoutMs: positiveInteger.optional(),
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),

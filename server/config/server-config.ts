@@ -78,6 +78,12 @@ export interface ServerConfig {
    */
   sendTimeoutSeconds?: number;
   /**
+   * How many megabytes the answers whose clients stopped taking them may hold, all connections
+   * together: past it, the largest of them have their connections closed at once, before their
+   * send timeout, so clients that stop reading cannot fill the process's memory. Default 64.
+   */
+  stalledAnswersMegabytes?: number;
+  /**
    * The deadline of each statement a request runs (its transaction's `statement_timeout`), in
    * milliseconds; past it the request answers 503 with `Retry-After` and writes nothing. Default 5000.
    */
@@ -177,6 +183,7 @@ export interface ResolvedConfig {
   headersTimeoutSeconds: number;
   bodyTimeoutSeconds: number;
   sendTimeoutSeconds: number;
+  stalledAnswersMegabytes: number;
   requestTimeoutMs: number;
   /** Unset: the URL the server listens on (`Services.publicUrl()`). */
   appUrl: string | undefined;
@@ -217,6 +224,7 @@ function wholePositive(name: string, value: number): number {
 
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+const DEFAULT_STALLED_ANSWERS_MEGABYTES = 64;
 
 function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds' | 'sendTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
@@ -261,6 +269,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     basePath,
     bodyLimit: config.bodyLimit ?? '100kb',
     ...httpTimeouts(config),
+    stalledAnswersMegabytes: positive('stalledAnswersMegabytes', config.stalledAnswersMegabytes ?? DEFAULT_STALLED_ANSWERS_MEGABYTES),
     requestTimeoutMs: wholePositive('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),

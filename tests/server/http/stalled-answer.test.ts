@@ -12,31 +12,38 @@ import type { TestServer } from '../support/test-server.js';
 
 // A client that asks for a large answer and stops reading it held its socket, and the part of
 // the answer the kernel could not take, in the server's memory for good. The send timeout here
-// is short so the test does not wait; the keep-alive timeout keeps its default (65 s).
+// is short so the test does not wait; the keep-alive timeout keeps its default (65 s). Below, a
+// second server keeps the default send timeout and bounds the memory stalled answers hold.
 
 let server: TestServer;
 let owner: Account;
 let reader: Account;
 let tenant: Tenant;
-const logLines: { msg: string; path?: string; sendTimeoutSeconds?: number }[] = [];
+type LogLine = { msg: string; path?: string; sendTimeoutSeconds?: number; stalledAnswersMegabytes?: number };
+const logLines: LogLine[] = [];
+const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as LogLine) });
 
-beforeAll(async () => {
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]) });
-  server = await startDataServer({ logger, sendTimeoutSeconds: 0.5 });
-  [owner, reader] = await createAccounts(server, 'owner', 'reader');
-  tenant = await createTenant(server, [
+/** A server whose tenant's page of 100 posts of 160 KB is a 16 MB answer, more than the kernel's buffers on both ends hold. */
+async function serverWithLargePages(options: { sendTimeoutSeconds?: number; stalledAnswersMegabytes?: number }): Promise<TestServer> {
+  const started = await startDataServer({ logger, ...options });
+  [owner, reader] = await createAccounts(started, 'owner', 'reader');
+  tenant = await createTenant(started, [
     { account: owner, role: 'owner' },
     { account: reader, role: 'viewer' },
   ]);
-  // 100 posts of 160 KB: a 16 MB page, more than the kernel's buffers on both ends hold.
-  await server.sql("INSERT INTO posts (organization_id, author_id, title, body, status) SELECT $1, $2, 'Long ' || n, repeat('x', 160000), 'published' FROM generate_series(1, 100) AS n", [tenant.id, owner.id]);
+  await started.sql("INSERT INTO posts (organization_id, author_id, title, body, status) SELECT $1, $2, 'Long ' || n, repeat('x', 160000), 'published' FROM generate_series(1, 100) AS n", [tenant.id, owner.id]);
+  return started;
+}
+
+beforeAll(async () => {
+  server = await serverWithLargePages({ sendTimeoutSeconds: 0.5 });
 });
 
 afterAll(() => server.close());
 
 /** A raw keep-alive connection that has sent `request`; its answer's bytes gather in `received`. */
-async function connection(request: string): Promise<{ socket: Socket; received: () => Buffer; closed: Promise<unknown>; isClosed: () => boolean }> {
-  const { hostname, port } = new URL(server.api.baseUrl);
+async function connection(request: string, to = server): Promise<{ socket: Socket; received: () => Buffer; closed: Promise<unknown>; isClosed: () => boolean }> {
+  const { hostname, port } = new URL(to.api.baseUrl);
   const socket = connect(Number(port), hostname);
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -50,6 +57,32 @@ async function connection(request: string): Promise<{ socket: Socket; received: 
 
 const get = (path: string, token?: string) =>
   `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${token ? `Authorization: Bearer ${token}\r\n` : ''}Connection: keep-alive\r\n\r\n`;
+
+/**
+ * Reads `slow`'s answer with a pause after every megabyte, each far shorter than the send timeout
+ * however long the whole; answers whether the whole answer has come. It counts bytes as they come
+ * rather than joining them: joining 16 MB at every chunk kept the process (the server's too) too
+ * busy to write on a loaded machine.
+ */
+function readInPauses(slow: Awaited<ReturnType<typeof connection>>): () => boolean {
+  let received = 0;
+  let nextPause = 1 << 20;
+  let answerLength: number | undefined;
+  slow.socket.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (answerLength === undefined) {
+      const head = slow.received().toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head)?.[1];
+      if (end >= 0 && length !== undefined) answerLength = end + 4 + Number(length);
+    }
+    if (received < nextPause) return;
+    nextPause += 1 << 20;
+    slow.socket.pause();
+    setTimeout(() => slow.socket.resume(), 50);
+  });
+  return () => answerLength !== undefined && received >= answerLength;
+}
 
 /** The log's warning for this path: the server closed the connection of an answer its client stopped taking. */
 async function stalledAnswerLogged(path: string) {
@@ -107,20 +140,8 @@ describe('an answer its client stops reading', () => {
 describe('answers the send timeout must not cut', () => {
   it('sends a large answer whole to a client that reads it slowly, for longer than the send timeout', async () => {
     const slow = await connection(get(tenant.path('/posts?per_page=100'), reader.token));
-    // A pause after every megabyte, each far shorter than the send timeout, however long the whole.
-    let nextPause = 1 << 20;
     const started = performance.now();
-    slow.socket.on('data', () => {
-      if (slow.received().length < nextPause) return;
-      nextPause += 1 << 20;
-      slow.socket.pause();
-      setTimeout(() => slow.socket.resume(), 50);
-    });
-    const whole = () => {
-      const [head = '', ...body] = slow.received().toString('latin1').split('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(head)?.[1];
-      return length !== undefined && body.join('\r\n\r\n').length >= Number(length);
-    };
+    const whole = readInPauses(slow);
     await Promise.race([until(whole), slow.closed]);
     expect(performance.now() - started).toBeGreaterThan(500);
     expect({ whole: whole(), closed: slow.isClosed() }).toEqual({ whole: true, closed: false });
@@ -161,13 +182,54 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe('the sendTimeoutSeconds setting', () => {
-  const sendTimeout = (env: NodeJS.ProcessEnv) => resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', 'k4.secret.unused')).sendTimeoutSeconds;
+describe('the memory the stalled answers hold', () => {
+  // Each 16 MB answer alone is past the 1 MB bound, and the send timeout is its default, 65 s.
+  let bounded: TestServer;
+  beforeAll(async () => {
+    bounded = await serverWithLargePages({ stalledAnswersMegabytes: 1 });
+  });
+  afterAll(() => bounded.close());
 
-  it('is the keep-alive timeout unless set', () => {
-    expect(sendTimeout({})).toBe(65);
-    expect(sendTimeout({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120' })).toBe(120);
-    expect(sendTimeout({ GATEHOUSE_SEND_TIMEOUT: '15' })).toBe(15);
-    expect(() => sendTimeout({ GATEHOUSE_SEND_TIMEOUT: 'never' })).toThrow('GATEHOUSE_SEND_TIMEOUT');
+  it('closes the connections of stalled answers past the bound long before their send timeout, and serves the others', async () => {
+    const idle = await connection(get('/api/health'), bounded);
+    await until(() => idle.received().includes('\r\n\r\n'));
+    const stalled = await Promise.all([connection(get(tenant.path('/posts?per_page=100'), reader.token), bounded), connection(get(tenant.path('/posts?per_page=100'), owner.token), bounded)]);
+    for (const { socket } of stalled) socket.pause();
+    const closedForMemory = () => logLines.filter(({ msg }) => msg === 'answers not taken hold too much memory: connection closed');
+    await until(() => closedForMemory().length === 2);
+    expect(closedForMemory()).toMatchObject([
+      { path: tenant.path('/posts'), stalledAnswersMegabytes: 1 },
+      { path: tenant.path('/posts'), stalledAnswersMegabytes: 1 },
+    ]);
+    for (const { socket } of stalled) socket.resume();
+    await Promise.all(stalled.map(({ closed }) => closed));
+
+    expect(idle.isClosed()).toBe(false);
+    idle.socket.write(get('/api/health'));
+    await until(() => idle.received().toString().split('HTTP/1.1 200').length === 3);
+    idle.socket.destroy();
+    expect((await bounded.api.get(tenant.path('/posts?per_page=1'), { token: owner.token })).status).toBe(200);
+  });
+
+  it('sends a large answer whole to a client that keeps reading it, though the answer alone is past the bound', async () => {
+    const slow = await connection(get(tenant.path('/posts?per_page=100'), reader.token), bounded);
+    const whole = readInPauses(slow);
+    await Promise.race([until(whole), slow.closed]);
+    expect({ whole: whole(), closed: slow.isClosed() }).toEqual({ whole: true, closed: false });
+    slow.socket.destroy();
+  });
+});
+
+describe('the sendTimeoutSeconds and stalledAnswersMegabytes settings', () => {
+  const resolved = (env: NodeJS.ProcessEnv) => resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', 'k4.secret.unused'));
+
+  it('take the keep-alive timeout and 64 MB unless set', () => {
+    expect(resolved({}).sendTimeoutSeconds).toBe(65);
+    expect(resolved({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120' }).sendTimeoutSeconds).toBe(120);
+    expect(resolved({ GATEHOUSE_SEND_TIMEOUT: '15' }).sendTimeoutSeconds).toBe(15);
+    expect(() => resolved({ GATEHOUSE_SEND_TIMEOUT: 'never' })).toThrow('GATEHOUSE_SEND_TIMEOUT');
+    expect(resolved({}).stalledAnswersMegabytes).toBe(64);
+    expect(resolved({ GATEHOUSE_STALLED_ANSWERS_MB: '16' }).stalledAnswersMegabytes).toBe(16);
+    expect(() => resolved({ GATEHOUSE_STALLED_ANSWERS_MB: 'lots' })).toThrow('GATEHOUSE_STALLED_ANSWERS_MB');
   });
 });
