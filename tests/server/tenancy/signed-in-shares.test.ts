@@ -2,16 +2,17 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/http-client.js';
 import { until } from '../support/posts-lock.js';
+import { settled, waitingOnLocks, whileLocked } from '../support/table-lock.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from '../support/test-server.js';
 
 // Requests that open no member's tenant transaction still take pooled connections: a signed-in
 // caller's slug check and organization creation, a session of any group's reserved-slug check,
-// and anyone's sign-in, password recovery or invitation acceptance. Each must count against its user's share, or its
-// client address's without a session, as a member's data request does, or one caller could take
-// the whole pool with them. Their statements are held by a lock on a table they read, taken in
-// another connection, so the test counts them waiting on it. The pool has 4 connections, a share
-// is 2, and a request past it waits 200 ms: the held ones cannot end before the lock goes, so a
-// request past the share is refused, however slow the machine.
+// and anyone's sign-in, password recovery or invitation acceptance. Each must count against its
+// user's share, or its client address's without a session, as a member's data request does, or
+// one caller could take the whole pool with them. Their statements are held by a lock on a table
+// they read, taken in another connection, so the test counts them waiting on it. The pool has 4
+// connections, a share is 2, and a request past it waits 200 ms: the held ones cannot end before
+// the lock goes, so a request past the share is refused, however slow the machine.
 
 let server: TestServer;
 let locker: pg.Client;
@@ -29,29 +30,8 @@ afterAll(async () => {
   await server.close();
 });
 
-/** The server's statements waiting for the lock: the requests that hold a pooled connection. */
-async function held(): Promise<number> {
-  const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
-  return row!.n;
-}
-
-/** Runs fn while `table` is locked against every read. */
-async function whileLocked<T>(table: string, fn: () => Promise<T>): Promise<T> {
-  await locker.query('BEGIN');
-  await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-  try {
-    return await fn();
-  } finally {
-    await locker.query('ROLLBACK');
-  }
-}
-
-/** The answers in so far, filled in as they come. */
-const settled = (answers: Promise<ApiResponse>[]) => {
-  const answered: ApiResponse[] = [];
-  for (const answer of answers) void answer.then((response) => answered.push(response));
-  return answered;
-};
+/** The requests that hold a pooled connection, their statements waiting for the lock. */
+const held = () => waitingOnLocks(server);
 
 /**
  * Sends `first` while `table` is locked and waits until both hold a connection on the lock, then
@@ -59,7 +39,7 @@ const settled = (answers: Promise<ApiResponse>[]) => {
  * own), `other`'s request from another caller: how many of `past` took a connection, the answers.
  */
 async function pastShare(table: string, first: (() => Promise<ApiResponse>)[], past: (() => Promise<ApiResponse>)[], other: () => Promise<ApiResponse>) {
-  return whileLocked(table, async () => {
+  return whileLocked(locker, table, async () => {
     const firstSent = first.map((send) => send());
     await until(async () => (await held()) >= first.length);
     const answered = settled(past.map((send) => send()));
@@ -129,7 +109,7 @@ describe('requests outside a member’s tenant transaction', () => {
 
   it('leave health and readiness uncounted while an address has its share running', async () => {
     const address = '203.0.113.50';
-    const answers = await whileLocked('users', async () => {
+    const answers = await whileLocked(locker, 'users', async () => {
       const sent = [login('owner@acme.test', address)(), login('editor@acme.test', address)()];
       await until(async () => (await held()) >= 2);
       const probes = await Promise.all(['/api/health', '/api/ready'].map((path) => server.api.get(path, fromAddress(address))));
@@ -143,7 +123,7 @@ describe('requests outside a member’s tenant transaction', () => {
     const viewer = 'viewer@acme.test';
     expect((await server.api.post('/api/organizations', { ...asUser(viewer), body: { slug: '' } })).status).toBe(422);
     // Were any place of the tests above, or of the 422, still counted, one of these would wait its 200 ms and be refused.
-    const statuses = await whileLocked('organizations', async () => {
+    const statuses = await whileLocked(locker, 'organizations', async () => {
       const sent = [exists(viewer, 'acme')(), exists(viewer, 'globex')()];
       const refused = settled(sent);
       await until(async () => refused.length > 0 || (await held()) >= 2);
