@@ -9,6 +9,7 @@ import { openMemberRequest, openTenantMemberRequest } from '../tenancy/open-memb
 import { requireGroupMembership } from '../tenancy/require-group-membership.js';
 import { resolveOrganization } from '../tenancy/resolve-organization.js';
 import { holdAddressShare } from '../tenancy/hold-address-share.js';
+import { holdCallerShare } from '../tenancy/hold-caller-share.js';
 import { openTenantTransaction } from '../tenancy/open-tenant-transaction.js';
 
 // Every request chain of the server, each typed by the state it establishes: a route mounts its
@@ -20,16 +21,25 @@ import { openTenantTransaction } from '../tenancy/open-tenant-transaction.js';
 // opening in the database (`db/transactions/request-transaction.ts`): a member's request makes all three checks in
 // its tenant transaction's opening (one round trip), a signed-in one asks the same opening
 // without an organization.
+//
+// Every chain that takes a pooled connection takes its caller's fair share of the pool first
+// (`tenancy/fair-shares.ts`), once: a member's in its request's opening, the others in their first
+// stage (the user's share with a session, the client address's without).
+
+/** Anyone, no session asked (sign-in, registration, password recovery; a guest's data requests start so too). */
+export const anonymous = (services: Services): RequestChain<GroupState, GroupState> => RequestChain.from<GroupState>().then(holdAddressShare(services));
 
 /** Outside the route groups, any live session of any group (401 otherwise). */
-export const anySession = (services: Services): RequestChain<RequestState, SessionState> => RequestChain.from<RequestState>().then(authenticateAnyGroup(services));
+export const anySession = (services: Services): RequestChain<RequestState, SessionState> =>
+  RequestChain.from<RequestState>().then(holdCallerShare(services)).then(authenticateAnyGroup(services));
 
 /** Outside the route groups, guests too; a token, when sent, must be valid. */
 export const optionalSession = (services: Services): RequestChain<RequestState, RequestState & Partial<SessionState>> =>
-  RequestChain.from<RequestState>().then(authenticateIfPresent(services));
+  RequestChain.from<RequestState>().then(holdCallerShare(services)).then(authenticateIfPresent(services));
 
 /** A live session of the request's route group, member or not (a denied member can still sign out). */
-export const groupSession = (services: Services): RequestChain<GroupState, SignedInState> => RequestChain.from<GroupState>().then(authenticate(services));
+export const groupSession = (services: Services): RequestChain<GroupState, SignedInState> =>
+  RequestChain.from<GroupState>().then(holdCallerShare(services)).then(authenticate(services));
 
 /** A signed-in caller of the route group. */
 export const signedIn = (services: Services): RequestChain<GroupState, SignedInState> => groupSession(services).then(requireGroupMembership(services));
@@ -47,7 +57,7 @@ export const tenantMember = (services: Services, reads?: RequestReads): RequestC
  * without auth. Within its client address's share of the pool from the start, its lookup of the organization included.
  */
 export const guest = (services: Services): RequestChain<GroupState, DataState> =>
-  RequestChain.from<GroupState>().then(holdAddressShare(services)).then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions(services));
+  anonymous(services).then(resolveOrganization(services)).then(openTenantTransaction(services)).then(loadPermissions(services));
 
 /** Data requests: members in groups with auth, anyone (with no permissions) in groups without. */
 export function dataChain(group: RouteGroup, services: Services, reads?: RequestReads): RequestChain<GroupState, DataState> {

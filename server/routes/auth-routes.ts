@@ -4,7 +4,7 @@ import { logout } from '../auth/logout.js';
 import { passwordRecover } from '../auth/password-recover.js';
 import { passwordReset } from '../auth/password-reset.js';
 import { register } from '../auth/register.js';
-import { groupSession } from '../route-groups/request-chains.js';
+import { anonymous, groupSession } from '../route-groups/request-chains.js';
 import type { Mount, RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 
@@ -27,7 +27,7 @@ export const AUTH_ROUTES: readonly RouteDefinition[] = [
     body: loginSchema,
     responses: { 200: { description: 'The session started', schema: ref('Session') } },
     errors: [401, 403, 422, 429],
-    handle: (services, mount) => [login(services, echoedGroup(mount))],
+    handle: (services, mount) => anonymous(services).before(login(services, echoedGroup(mount))),
   },
   {
     operationId: 'logout',
@@ -50,7 +50,7 @@ export const AUTH_ROUTES: readonly RouteDefinition[] = [
     body: registerSchema,
     responses: { 201: { description: 'Registered and signed in', schema: ref('Session') } },
     errors: [404, 422],
-    handle: (services, mount) => [register(services, echoedGroup(mount))],
+    handle: (services, mount) => anonymous(services).before(register(services, echoedGroup(mount))),
   },
   {
     operationId: 'passwordRecover',
@@ -63,7 +63,7 @@ export const AUTH_ROUTES: readonly RouteDefinition[] = [
     body: passwordRecoverSchema,
     responses: { 200: message('Mailed when the account exists') },
     errors: [422],
-    handle: (services) => [passwordRecover(services)],
+    handle: (services) => anonymous(services).before(passwordRecover(services)),
   },
   {
     operationId: 'passwordReset',
@@ -76,6 +76,6 @@ export const AUTH_ROUTES: readonly RouteDefinition[] = [
     body: passwordResetSchema,
     responses: { 200: message('Password reset') },
     errors: [422],
-    handle: (services) => [passwordReset(services)],
+    handle: (services) => anonymous(services).before(passwordReset(services)),
   },
 ];

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../support/http-client.js';
 import { until } from '../support/posts-lock.js';
+import { settled, waitingOnLocks, whileLocked } from '../support/table-lock.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // A guest's request (a group without auth) first looks up the organization its slug names, on a
@@ -39,10 +39,7 @@ function leaving(slug: string, address: string): () => void {
 }
 
 /** The server's statements waiting for the lock: the lookups that hold a pooled connection. */
-async function heldLookups(): Promise<number> {
-  const [row] = await server.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [server.database.name]);
-  return row!.n;
-}
+const heldLookups = () => waitingOnLocks(server);
 
 /** How many requests of the guests' group the server has answered, or given up on as their client left. */
 async function publicAnswers(): Promise<number> {
@@ -52,22 +49,7 @@ async function publicAnswers(): Promise<number> {
 }
 
 /** Runs fn while `organizations` is locked against every read. */
-async function whileLookupsHeld<T>(fn: () => Promise<T>): Promise<T> {
-  await locker.query('BEGIN');
-  await locker.query('LOCK TABLE organizations IN ACCESS EXCLUSIVE MODE');
-  try {
-    return await fn();
-  } finally {
-    await locker.query('ROLLBACK');
-  }
-}
-
-/** The answers in so far, filled in as they come. */
-const settled = (answers: Promise<ApiResponse>[]) => {
-  const answered: ApiResponse[] = [];
-  for (const answer of answers) void answer.then((response) => answered.push(response));
-  return answered;
-};
+const whileLookupsHeld = <T>(fn: () => Promise<T>) => whileLocked(locker, 'organizations', fn);
 
 describe("a guest's organization lookup", () => {
   it("counts against its address's share: past it a guest is refused, known slug or not, while other addresses are served", async () => {
