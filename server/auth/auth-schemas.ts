@@ -3,7 +3,7 @@ import { confirmedPassword, email, newPassword, password, text } from '../models
 
 export const loginSchema = z.object({ email: email(), password: password() });
 
-const newUser = { name: text('name'), email: email(), password: newPassword(), password_confirmation: z.string() };
+const newUser = { name: text('name'), email: email(), password: newPassword(), password_confirmation: password('password_confirmation') };
 
 export const registerSchema = z.object({ token: text('token', 200), ...newUser }).superRefine(confirmedPassword);
 
@@ -17,6 +17,6 @@ export const passwordResetSchema = z
     token: text('token', 200),
     email: email(),
     password: newPassword(),
-    password_confirmation: z.string(),
+    password_confirmation: password('password_confirmation'),
   })
   .superRefine(confirmedPassword);

@@ -1,10 +1,7 @@
-import { createRequire } from 'node:module';
 import { Command } from 'commander';
+import { SERVER_VERSION } from '../service/server-version.js';
 import type { CliCommand } from './cli-command.js';
 import { COMMANDS } from './commands/index.js';
-
-// By package name, so the sources and the build (dist/) find the same file.
-const { version } = createRequire(import.meta.url)('@gatehouse/server/package.json') as { version: string };
 
 /**
  * The `gatehouse` command line. Commander reports its own mistakes (unknown command or option,
@@ -13,7 +10,7 @@ const { version } = createRequire(import.meta.url)('@gatehouse/server/package.js
 export function createProgram(commands: readonly CliCommand[] = COMMANDS): Command {
   const program = new Command('gatehouse')
     .description('Gatehouse: a multi-tenant model service. Run `gatehouse <command> --help` for a command.')
-    .version(version, '-V, --version')
+    .version(SERVER_VERSION, '-V, --version')
     .usage('<command> [options]')
     // Inherited by every command added below.
     .exitOverride()

@@ -1,12 +1,12 @@
 import type { ZodType } from 'zod';
-import { BadRequestError } from '../errors/bad-request-error.js';
+import { BodyNotObjectError } from '../errors/body-not-object-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { validate } from '../http/validate.js';
 import type { LooseRow } from '../models/loose-schema.js';
 
 /** A body must be a JSON object before any field rule can apply to it. */
 export function requireObjectBody(body: unknown): LooseRow {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequestError('The request body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BodyNotObjectError();
   return body as LooseRow;
 }
 

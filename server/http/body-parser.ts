@@ -1,17 +1,31 @@
 import bodyParser from 'koa-bodyparser';
 import type { Middleware } from 'koa';
 import { BadRequestError } from '../errors/bad-request-error.js';
+import { BodyNotObjectError } from '../errors/body-not-object-error.js';
 import type { DomainError } from '../errors/domain-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import type { GatehouseState } from './state.js';
 
 // The parser's own errors name parser internals; callers get one of ours instead.
-function parserError(error: { type?: string; status?: number }): DomainError {
+function parserError(error: { type?: string; status?: number; body?: unknown }): DomainError {
   if (error.type === 'entity.too.large') return new PayloadTooLargeError();
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
   if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');
+  if (isJsonScalar(error.body)) return new BodyNotObjectError();
   return new BadRequestError('Malformed JSON in the request body.');
+}
+
+// The parser's strict mode refuses well-formed JSON that is not an object or array (`null`, `42`):
+// its sender needs to hear what is wrong with it, not that it is malformed.
+function isJsonScalar(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value === null || typeof value !== 'object';
+  } catch {
+    return false;
+  }
 }
 
 // RFC 8259: JSON exchanged between systems is UTF-8. The parser would decode another charset it
@@ -47,7 +61,7 @@ export function jsonBody(limit: string): Middleware<GatehouseState> {
     formLimit: limit,
     strict: true,
     onerror: (error) => {
-      throw parserError(error as { type?: string });
+      throw parserError(error as { type?: string; body?: unknown });
     },
   });
   // Without a Content-Type the parser reads nothing and gives `{}`: most requests (every GET)

@@ -17,9 +17,7 @@ export function organizationExists(services: Services): GatehouseMiddleware<Sign
     const organization = SLUG.test(slug) ? await findOrganizationBySlug(services.db, slug) : undefined;
     const member =
       organization !== undefined && (await isMember(services.db, organization.id, ctx.state.auth.user.id, ctx.state.routeGroup.name, ctx.state.deadline));
-    ctx.body = {
-      exists: organization !== undefined || reserved.has(slug),
-      organization: organization && member ? serializeOrganization(organization) : null,
-    };
+    const exists = organization !== undefined || reserved.has(slug);
+    ctx.body = organization && member ? { exists, organization: serializeOrganization(organization) } : { exists };
   };
 }

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { reservedSlugs } from './reserved-slugs.js';
 
 const taken: GatehouseMiddleware<RequestState> = (ctx) => {
-  ctx.body = { exists: true, organization: null };
+  ctx.body = { exists: true };
 };
 
 /**

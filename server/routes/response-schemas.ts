@@ -251,8 +251,8 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   RecordCondition: CONDITION,
   OrganizationExistence: {
     type: 'object',
-    properties: { exists: { type: 'boolean', description: 'True when the slug is taken (or reserved).' }, organization: nullable(ref('Organization')) },
-    required: ['exists', 'organization'],
+    properties: { exists: { type: 'boolean', description: 'True when the slug is taken (or reserved).' }, organization: ref('Organization') },
+    required: ['exists'],
   },
   Invitation: {
     type: 'object',

@@ -65,12 +65,12 @@ describe('POST /api/auth/login', () => {
     });
   });
 
-  it('answers 422, not 500, for fields of the wrong type or a body that is not an object', async () => {
+  it('answers 422 for fields of the wrong type and 400 for a body that is not an object, never 500', async () => {
     const wrongTypes = await server.api.post('/api/auth/login', { body: { email: 42, password: ['x'] } });
     expect(wrongTypes.status).toBe(422);
     expect(Object.keys(wrongTypes.body.errors)).toEqual(['email', 'password']);
     const array = await server.api.post('/api/auth/login', { body: [1, 2] });
-    expect(array.status).toBe(422);
+    expect(array).toMatchObject({ status: 400, body: { message: 'The request body must be a JSON object.' } });
   });
 
   it('refuses further attempts for an email and address after repeated failures, even the right password', async () => {

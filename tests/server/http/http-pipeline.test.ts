@@ -44,6 +44,23 @@ describe('the HTTP pipeline', () => {
     expect(response.body).toEqual({ message: 'Malformed JSON in the request body.' });
   });
 
+  it('answers a JSON body that is not an object with 400 at every endpoint, not as malformed JSON nor as a field error', async () => {
+    const token = await server.login('owner@acme.test');
+    const notAnObject = { message: 'The request body must be a JSON object.' };
+    for (const rawBody of ['null', '42', '"text"', 'true', '[]', '[{"email":"owner@acme.test"}]']) {
+      for (const path of ['/api/auth/login', '/api/auth/password/recover', '/api/invitations/accept', '/api/organizations']) {
+        const response = await server.api.post(path, { rawBody, token });
+        expect({ path, rawBody, status: response.status, body: response.body }).toEqual({ path, rawBody, status: 400, body: notAnObject });
+      }
+    }
+  });
+
+  it('names a missing password confirmation as required', async () => {
+    const response = await server.api.post('/api/auth/password/reset', { body: { token: 't', email: 'owner@acme.test', password: 'password123!' } });
+    expect(response.status).toBe(422);
+    expect(response.body.errors.password_confirmation).toEqual(['The password confirmation field is required.']);
+  });
+
   it('answers a body that is not JSON with 415 and stores nothing', async () => {
     const token = await server.login('owner@acme.test');
     const unsupported = { message: 'Request bodies must be JSON, sent with Content-Type: application/json.' };

@@ -236,6 +236,21 @@ describe('POST {authBase}/auth/register', () => {
     expect((await register(token, 'fresh@acme.test')).status).toBe(422);
   });
 
+  it('never takes a role from the body: registering and accepting give the invitation’s role', async () => {
+    const claimed = { role: 'owner', role_id: roleIds.owner, organization_id: 1, permissions: ['*'] };
+    const { token } = await invited('claims-owner@acme.test');
+    const registered = await server.api.post('/api/auth/register', {
+      body: { token, name: 'Claimer', email: 'claims-owner@acme.test', password: 'a long password', password_confirmation: 'a long password', ...claimed },
+    });
+    expect(registered.status).toBe(201);
+    expect((await server.api.get('/api/acme/user-role', { token: registered.body.token })).body).toMatchObject({ role: 'viewer', permissions: ['comments.index', 'posts.index', 'posts.show'] });
+
+    const [account] = await createAccounts(server, 'claims-on-accept');
+    const second = await invited(account.email);
+    expect((await server.api.post('/api/invitations/accept', { token: account.token, body: { token: second.token, ...claimed } })).status).toBe(200);
+    expect((await server.api.get('/api/acme/user-role', { token: account.token })).body.role).toBe('viewer');
+  });
+
   it('answers 404 for an unknown token or an invitation of another group', async () => {
     expect((await register('no-such-token', 'x@acme.test')).status).toBe(404);
     const { token } = await invited('elsewhere@acme.test');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../support/data-server.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -9,6 +10,7 @@ interface Schema {
 
 interface Document {
   openapi: string;
+  info: { title: string; version: string };
   paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }>;
   components: { schemas: Record<string, Schema> };
 }
@@ -30,6 +32,11 @@ const methods = (path: string) => Object.keys(document.paths[path] ?? {}).filter
 describe('GET /api/openapi.json', () => {
   it('is OpenAPI 3.1, open to anyone', () => {
     expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('carries the version of the server that serves it', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../server/package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(document.info).toMatchObject({ title: 'Gatehouse API', version });
   });
 
   it.each([

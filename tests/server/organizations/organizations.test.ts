@@ -68,9 +68,9 @@ describe('GET {t}/organizations/exists', () => {
     expect(member.body).toEqual({ exists: true, organization: { id: expect.any(Number), name: 'Acme Corporation', slug: 'acme' } });
     const outsider = await server.api.get('/api/acme/organizations/exists', { token: globexOwner });
     expect(outsider.status).toBe(200);
-    expect(outsider.body).toEqual({ exists: true, organization: null });
+    expect(outsider.body).toEqual({ exists: true });
     const free = await server.api.get('/api/fresh-slug/organizations/exists', { token: editor });
-    expect(free.body).toEqual({ exists: false, organization: null });
+    expect(free.body).toEqual({ exists: false });
   });
 
   it('needs a signed-in caller', async () => {
@@ -124,6 +124,14 @@ describe('GET {t}/roles and {t}/user-role', () => {
 
     const viewerRole = await server.api.get('/api/acme/user-role', { token: viewer });
     expect(viewerRole.body.permissions).toEqual(['comments.index', 'comments.store', 'posts.index', 'posts.show']);
+  });
+
+  it('refuses a query parameter on a tenant route that reads none with 400 naming it, once the caller is known', async () => {
+    for (const path of ['/api/acme/roles', '/api/acme/user-role', '/api/acme/organizations/exists', '/api/acme/members', '/api/acme/permission-catalog']) {
+      const response = await server.api.get(`${path}?role=owner`, { token: owner });
+      expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 400, body: { message: 'Unknown query parameter: role.' } });
+      expect((await server.api.get(`${path}?role=owner`)).status).toBe(401);
+    }
   });
 
   it('ignores a role sent by the client', async () => {
