@@ -6,6 +6,7 @@ import { relationSlugIn, type ModelRegistry } from '../models/model-registry.js'
 import type { LooseTransaction } from '../models/loose-schema.js';
 import { UnknownModelError } from '../errors/data-errors.js';
 import type { RequestDeadline } from '../db/transactions/request-deadline.js';
+import { recordAccess } from './record-access.js';
 
 /** The caller as the data layer records it (author columns, audit rows): a user row's key. */
 export interface Caller {
@@ -99,13 +100,7 @@ class RequestDataContext implements DataActionContext {
       organizationId: caller.organization?.id ?? null,
       userId: caller.user?.id ?? null,
       routeGroup: caller.routeGroup,
-      access: {
-        condition(slug, action) {
-          const answer = plan(slug, action);
-          return answer.kind === 'conditional' ? answer.condition : null;
-        },
-        model: (slug) => registry.get(slug),
-      },
+      access: recordAccess(plan, registry),
     };
   }
 

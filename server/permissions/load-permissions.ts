@@ -4,8 +4,8 @@ import { findUserById, userById } from '../db/repositories/users.js';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import type { Services } from '../services.js';
 import type { RouteGroup } from '../models/route-group.js';
-import type { Authorization, DataState, Stage } from '../http/state.js';
-import { compiledPermissions } from './compiled-permissions.js';
+import type { Authorization, DataState, Membership, Stage } from '../http/state.js';
+import { compiledPermissions, type CompiledPermissions } from './compiled-permissions.js';
 
 interface Sources extends PermissionSources {
   role: string[];
@@ -22,9 +22,7 @@ const NONE: Sources = { role: [], roleSlug: null };
 async function sourcesOf(state: Facts): Promise<Sources> {
   const { auth, organization, membership, trx } = state;
   if (!auth) return NONE;
-  if (organization && membership) {
-    return { role: membership.rolePermissions, roleSlug: membership.roleSlug, granted: membership.granted, denied: membership.denied };
-  }
+  if (organization && membership) return { ...membershipSources(membership), roleSlug: membership.roleSlug };
   const user = await findUserById(trx, auth.user.id);
   if (!user) return NONE;
   return { role: user.permissions, roleSlug: null, granted: user.granted_permissions, denied: user.denied_permissions };
@@ -41,13 +39,20 @@ export function permissionReads(db: TenantTransaction, { userId, group }: { user
   return group.tenancy === 'none' ? [userById(db, userId)] : [];
 }
 
+/** A member's lists in the organization, as the request's opening read them. */
+export const membershipSources = ({ rolePermissions, granted, denied }: Membership): Omit<Sources, 'roleSlug'> => ({ role: rolePermissions, granted, denied });
+
+/** `sources` compiled for the request's caller, with the record conditions of the application's models. */
+export function callerPermissions(services: Pick<Services, 'config'>, sources: PermissionSources, { auth, organization, routeGroup }: Pick<Facts, 'auth' | 'organization' | 'routeGroup'>): CompiledPermissions {
+  const catalog = services.config.models?.conditions ?? EMPTY_CATALOG;
+  const context = conditionContext({ user: auth?.user ?? null, organization: organization ?? null, routeGroup: routeGroup.name });
+  return compiledPermissions(sources, { catalog, context });
+}
+
 /** Loads the caller's permissions, compiled with the record conditions of `registry`'s models. */
 export function loadPermissions(services: Pick<Services, 'config'>): Stage<Facts, { authorization: Authorization }> {
   return async (ctx, next) => {
-    const catalog = services.config.models?.conditions ?? EMPTY_CATALOG;
     const { roleSlug, ...sources } = await sourcesOf(ctx.state);
-    const { auth, organization, routeGroup } = ctx.state;
-    const context = conditionContext({ user: auth?.user ?? null, organization: organization ?? null, routeGroup: routeGroup.name });
-    await next({ authorization: { role: roleSlug, ...compiledPermissions(sources, { catalog, context }) } });
+    await next({ authorization: { role: roleSlug, ...callerPermissions(services, sources, ctx.state) } });
   };
 }

@@ -33,6 +33,7 @@ import type { RequestReads } from '../tenancy/request-reads.js';
 import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRecord } from '../data/write-actions.js';
 import { planRecordWrite, planStore } from '../data/write-plans.js';
 import type { RecordMethod } from '../data/action-gates.js';
+import { recordAccess } from '../data/record-access.js';
 
 /** What a data route reads with beyond its request: cursor keys, and where PostgreSQL writes records' JSON. */
 export type ReadServices = Pick<Services, 'cursors' | 'recordJson'>;
@@ -155,9 +156,10 @@ export function nestedEndpoint(registry: ModelRegistry, observability?: Observab
 export function routeReads(route: DataRoute, registry: ModelRegistry, services: ReadServices, db: LooseTransaction): RequestReads | undefined {
   const { reads } = route;
   if (!reads) return undefined;
-  return (ctx, { userId, group, organizationSlug, organizationId }) => {
+  return (ctx, { userId, group, organizationSlug, organizationId, plans }) => {
     const slug = ctx.params.model ?? '';
     if (!group.models.includes(slug) || !registry.has(slug)) return null;
-    return reads({ db, registry, model: registry.get(slug), scope: { organizationId: organizationId ?? null, userId, routeGroup: group.name }, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, services, ctx.params);
+    const scope = { organizationId: organizationId ?? null, userId, routeGroup: group.name, ...(plans && { access: recordAccess(plans, registry) }) };
+    return reads({ db, registry, model: registry.get(slug), scope, organizationSlug, knowsCaller: organizationId !== undefined, raw: query(ctx) }, ctx, services, ctx.params);
   };
 }

@@ -6,7 +6,7 @@ import { OrganizationNotFoundError } from '../errors/organization-not-found-erro
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { GatehouseContext, GroupState, MemberState, Membership, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
-import { permissionReads } from '../permissions/load-permissions.js';
+import { callerPermissions, membershipSources, permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
 import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import type { ReplicaSet } from '../db/replicas/replica-set.js';
@@ -14,9 +14,12 @@ import { keepsWritePosition, keepWritePosition, READS } from '../db/replicas/ses
 import type { Executor } from '../db/repositories/executor.js';
 import type { TokenClaims } from '../auth/token-service.js';
 import { organizationIds } from './organization-ids.js';
+import { accessGuesses, accessReader } from './access-guesses.js';
+import type { AccessPlans } from '../data/record-access.js';
 import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
 import { SLUG } from '../models/slug.js';
+import type { RouteGroup } from '../models/route-group.js';
 
 type MemberFacts = Pick<MemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
 type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
@@ -51,7 +54,9 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     organizationSlug: slug !== null && SLUG.test(slug) ? slug : null,
   };
   const guessedOrganization = opening.organizationSlug === null ? (group.tenancy === 'none' ? null : undefined) : organizationIds.get(opening.organizationSlug);
-  const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization };
+  const reader = accessReader(group.name, opening.organizationSlug, claims.userId);
+  const guessedPlans = opening.organizationSlug === null ? undefined : accessGuesses.get(reader);
+  const caller = { userId: claims.userId, group, organizationSlug: opening.organizationSlug, organizationId: guessedOrganization, plans: guessedPlans };
   const judge = (opened: OpenedRequest) => judgedFacts(ctx, services, claims, opening, opened);
   try {
     // Within the caller's share of the pool, known before a connection is taken: the user its
@@ -62,18 +67,25 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
     if (services.replicas && READS.has(ctx.method) && ofGroup && group.tenancy !== 'none') {
       const { replicas } = services;
       await services.fairShares.hold(holders, ctx.state.deadline.caller, () =>
-        readOnReplica(ctx, services, replicas, opening, judge, (facts) => (holdsConditions(facts.membership) ? undefined : readAhead(services, ctx, { ...caller, organizationId: facts.organization.id }, reads)), rest),
+        readOnReplica(ctx, services, replicas, opening, judge, (facts) => readAhead(services, ctx, { ...caller, organizationId: facts.organization.id, plans: conditionedPlans(services, facts, group) }, reads), rest),
       );
       return;
     }
     const ahead = ofGroup ? readAhead(services, ctx, caller, reads) : undefined;
     await services.fairShares.hold(holders, ctx.state.deadline.caller, () => withOpenedRequest(services.db, opening, ctx.state.deadline, async (trx, opened) => {
       const facts = judge(opened);
-      // Read ahead for another organization than the slug names now, or planned without the record
-      // conditions this member's permissions add to its statements: read again, as without a read-ahead.
-      const wrongGuess = guessedOrganization !== undefined && guessedOrganization !== facts.organization?.id;
-      if (ahead?.complete && facts.organization && facts.membership && (wrongGuess || holdsConditions(facts.membership))) {
-        await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }, ctx.state.deadline));
+      if (facts.organization && facts.membership) {
+        const plans = conditionedPlans(services, { ...facts, organization: facts.organization, membership: facts.membership }, group);
+        if (plans) accessGuesses.set(reader, plans);
+        else if (guessedPlans) accessGuesses.delete(reader);
+        // Read ahead for another organization than the slug names now, or with other record
+        // conditions than this member's permissions add now: read again in a transaction of its
+        // own, its statements planned on what the opening found.
+        const wrongGuess = guessedOrganization !== undefined && guessedOrganization !== facts.organization.id;
+        if (ahead?.complete && (wrongGuess || plans !== guessedPlans)) {
+          const planned = readAhead(services, ctx, { ...caller, organizationId: facts.organization.id, plans }, reads);
+          await reopen(trx, tenantOpeningSql({ organizationId: facts.organization.id, userId: claims.userId }, ctx.state.deadline), planned);
+        }
       }
       await rest({ ...facts, trx });
     }, ahead));
@@ -152,9 +164,15 @@ async function readOnReplica(
   }
 }
 
-/** Whether a membership's lists hold a conditioned permission (`posts.update:own`): its reads are not the ones planned ahead. */
+/** Whether a membership's lists hold a conditioned permission (`posts.update:own`), which adds its condition to the statements over that model. */
 const holdsConditions = ({ rolePermissions, granted, denied }: Membership) =>
   [rolePermissions, granted, denied].some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
+
+/** The plans of a member's record conditions, which its statements add; undefined where its permissions hold none. */
+function conditionedPlans(services: Services, facts: Required<Omit<TenantMemberFacts, 'trx'>>, routeGroup: RouteGroup): AccessPlans | undefined {
+  if (!holdsConditions(facts.membership)) return undefined;
+  return callerPermissions(services, membershipSources(facts.membership), { ...facts, routeGroup }).plan;
+}
 
 /** A member of the route group, in the addressed organization where the group has tenancy. */
 export function openMemberRequest(services: Services, reads?: RequestReads): Stage<GroupState, MemberFacts> {

@@ -1,6 +1,7 @@
 import type { ReadAhead } from '../db/transactions/read-ahead.js';
 import type { GatehouseContext, GroupState } from '../http/state.js';
 import type { RouteGroup } from '../models/route-group.js';
+import type { AccessPlans } from '../data/record-access.js';
 
 /** Who asks, as far as is known before the opening answers: the token's user in the request's route group, and the organization it addresses. */
 export interface ReadingCaller {
@@ -14,6 +15,11 @@ export interface ReadingCaller {
    * statement whose SQL depends on it is planned only when it is not undefined.
    */
   organizationId: number | null | undefined;
+  /**
+   * The plans of the record conditions its permissions held the last time (`access-guesses.ts`;
+   * the opening checks them), which its statements add; undefined where it held none.
+   */
+  plans: AccessPlans | undefined;
 }
 
 /**

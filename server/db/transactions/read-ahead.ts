@@ -87,12 +87,12 @@ export async function runWrite<Row>(trx: Pick<Kysely<unknown>, 'executeQuery'>, 
 
 /**
  * Ends a transaction whose complete read-ahead was planned on what turned out wrong (a guessed
- * organization): its COMMIT is on its way, its answers are thrown away unread, and `opening`
- * opens a new transaction on the same connection, in which the read then goes as it would
- * without a read-ahead.
+ * organization, or record conditions): its COMMIT is on its way, its answers are thrown away
+ * unread, and `opening` opens a new transaction on the same connection, with `ahead` (planned on
+ * what the opening found) or, without it, for the read to go as it would without a read-ahead.
  */
-export async function reopen(trx: Pick<Kysely<unknown>, 'executeQuery'>, opening: string): Promise<void> {
-  await trx.executeQuery(readAheadQuery(opening));
+export async function reopen(trx: Pick<Kysely<unknown>, 'executeQuery'>, opening: string, ahead?: ReadAhead): Promise<void> {
+  await trx.executeQuery(readAheadQuery(opening, ahead));
 }
 
 /** Asks the statement client whether a read's statements all travel with its opening: see sentAhead. */

@@ -11,7 +11,7 @@ import { organizationIds } from '../../../server/tenancy/organization-ids.js';
 
 let proxy: TcpProxy;
 let server: TestServer;
-const tokens = { owner: '', viewer: '', globex: '', admin: '', revoked: '', portal: '' };
+const tokens = { owner: '', viewer: '', contributor: '', globex: '', admin: '', revoked: '', portal: '' };
 let welcome: number;
 let roadmap: number;
 
@@ -20,6 +20,7 @@ beforeAll(async () => {
   server = await startDataServer({ databasePort: proxy.port });
   tokens.owner = await server.login('owner@acme.test');
   tokens.viewer = await server.login('viewer@acme.test');
+  tokens.contributor = await server.login('contributor@acme.test');
   tokens.globex = await server.login('owner@globex.test');
   tokens.admin = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
   tokens.revoked = await server.login('owner@acme.test');
@@ -352,6 +353,48 @@ describe('an audit trail sent ahead on a guess', () => {
     expect(narrowed.roundTrips).toBe(2);
     expect(narrowed.text).toBe(viewers);
     expect(narrowed.text).not.toContain('Q4');
+  });
+});
+
+describe('a reader with record conditions', () => {
+  // The contributor lists published posts and its own drafts (`posts.index:visible`): its statements carry that condition.
+  const grant = (granted: string[]) =>
+    server.sql(`UPDATE user_roles SET granted_permissions = $1 WHERE user_id = (SELECT id FROM users WHERE email = 'contributor@acme.test') AND route_group = 'tenant'`, [granted]);
+
+  it.each([
+    ['index', () => '/api/acme/posts'],
+    ['show', () => `/api/acme/posts/${roadmap}`],
+    ['computed', () => '/api/acme/posts/computed'],
+    ['comments with their post', () => '/api/acme/comments?include=post'],
+  ])('%s: the first time in a second round trip, planned on the conditions the opening found, then in one', async (_name, path) => {
+    const first = await measured('contributor', 'GET', path());
+    expect(first.response.status).toBe(200);
+    expect(first.roundTrips).toBeLessThanOrEqual(2);
+    const again = await measured('contributor', 'GET', path());
+    expect(again.roundTrips).toBe(1);
+    expect(again.text).toBe(first.text);
+  });
+
+  it('lists what its conditions reach now, after they changed since its guess, and back', async () => {
+    const drafts = await server.sql<{ id: number }>(
+      "SELECT p.id FROM posts p JOIN users u ON u.id = p.author_id JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme' AND p.status <> 'published' AND u.email <> 'contributor@acme.test' AND p.deleted_at IS NULL",
+    );
+    expect(drafts.length).toBeGreaterThan(0);
+    const listed = (text: string) => (JSON.parse(text) as { data: { id: number }[] }).data.map(({ id }) => id);
+    const conditioned = await measured('contributor', 'GET', '/api/acme/posts?per_page=100');
+    expect(listed(conditioned.text)).not.toContain(drafts[0]!.id);
+    // A plain posts.index reaches every post: the conditions sent ahead on the guess are not the caller's now.
+    await grant(['posts.index']);
+    try {
+      const widened = await measured('contributor', 'GET', '/api/acme/posts?per_page=100');
+      expect(widened.roundTrips).toBe(2);
+      expect(listed(widened.text)).toEqual(expect.arrayContaining(drafts.map(({ id }) => id)));
+    } finally {
+      await grant([]);
+    }
+    const narrowed = await measured('contributor', 'GET', '/api/acme/posts?per_page=100');
+    expect(narrowed.roundTrips).toBe(2);
+    expect(narrowed.text).toBe(conditioned.text);
   });
 });
 
