@@ -56,13 +56,6 @@ export type Placed = PlacedRoute | PlacedDataRoute | PlacedNestedRoute | PlacedR
 /** A body can be too large (413) or of a type the pipeline does not read (415). */
 export const BODY_ERRORS = [413, 415] as const;
 
-/**
- * A group's `GET` route that declares no query parameters reads none: one sent is a mistake to
- * name (400), as on the data routes. The service routes outside the groups (health, the reference
- * page) let probes and browsers add what they like.
- */
-export const refusesQuery = (group: RouteGroup | null, route: RouteDescription) => group !== null && route.method === 'get' && !route.query;
-
 /** Every status once, ascending. */
 export const statuses = (...lists: readonly (readonly number[])[]) => [...new Set(lists.flat())].sort((a, b) => a - b);
 
@@ -79,7 +72,7 @@ export function placeRoutes<R extends RouteDescription>(
     prefixed: at.prefixed,
     path: `${basePath}${at.base}${at.prefix}${route.path}`,
     method: route.method,
-    errors: statuses(route.errors, route.body ? BODY_ERRORS : [], refusesQuery(at.group, route) ? [400] : []),
+    errors: statuses(route.errors, route.body ? BODY_ERRORS : []),
     route,
   }));
 }

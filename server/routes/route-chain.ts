@@ -1,29 +1,17 @@
-import { readQuery } from '../http/query-string.js';
 import type { GatehouseMiddleware, GroupState } from '../http/state.js';
 import { dataChain } from '../route-groups/request-chains.js';
 import type { Services } from '../services.js';
 import { loose } from '../db/transactions/tenant-transaction.js';
 import { noteDecisionTarget } from './decision-target.js';
 import { dataEndpoint, nestedEndpoint, routeReads } from './data-routes.js';
-import { refusesQuery, type PlacedDataRoute, type PlacedNestedRoute, type PlacedRoute } from './placed-route.js';
-
-const NO_QUERY: GatehouseMiddleware<GroupState> = (ctx, next) => {
-  readQuery(ctx, []);
-  return next();
-};
-
-/** A query the route refuses is refused once the checks of who asks have passed: just before the handler, the last. */
-function refusingUndeclaredQuery({ group, route }: PlacedRoute, handlers: GatehouseMiddleware<GroupState>[]): GatehouseMiddleware<GroupState>[] {
-  if (!refusesQuery(group, route)) return handlers;
-  return [...handlers.slice(0, -1), NO_QUERY, ...handlers.slice(-1)];
-}
+import type { PlacedDataRoute, PlacedNestedRoute, PlacedRoute } from './placed-route.js';
 
 /**
  * The middleware a placed route runs, built once for where it is placed: a route set's own
  * handlers, or a data endpoint behind its group's request context.
  */
 export function routeChain(placed: PlacedRoute | PlacedDataRoute | PlacedNestedRoute, services: Services): GatehouseMiddleware<GroupState>[] {
-  if (placed.kind === 'route') return refusingUndeclaredQuery(placed, placed.route.handle(services, { group: placed.group, base: placed.base }));
+  if (placed.kind === 'route') return placed.route.handle(services, { group: placed.group, base: placed.base });
   const { observability } = services;
   if (placed.kind === 'nested') return dataChain(placed.group, services).before(nestedEndpoint(placed.models, observability));
   const reads = routeReads(placed.route, placed.models, services, loose(services.db));
