@@ -10,7 +10,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   413: 'The body is larger than the configured limit.',
   415: 'The body is not JSON.',
   422: 'Validation failed, or the includes reach more records than one answer may hold.',
-  429: 'Too many attempts; retry after `Retry-After` seconds.',
+  429: 'Too many attempts, or past a fair share of the database pool (the organization’s, the user’s or the client address’s); retry after `Retry-After` seconds.',
   503: 'The database cannot be reached, or the request ran past its deadline; retry after `Retry-After` seconds.',
 };
 

@@ -56,6 +56,13 @@ export type Placed = PlacedRoute | PlacedDataRoute | PlacedNestedRoute | PlacedR
 /** A body can be too large (413) or of a type the pipeline does not read (415). */
 export const BODY_ERRORS = [413, 415] as const;
 
+/**
+ * A route group's request counts against a fair share of the database pool (429 past it) and
+ * takes a pooled connection (503 when the database cannot be reached or the request runs past
+ * its deadline): every route in a group may answer both, with `Retry-After`.
+ */
+export const POOL_ERRORS = [429, 503] as const;
+
 /** Every status once, ascending. */
 export const statuses = (...lists: readonly (readonly number[])[]) => [...new Set(lists.flat())].sort((a, b) => a - b);
 
@@ -72,7 +79,7 @@ export function placeRoutes<R extends RouteDescription>(
     prefixed: at.prefixed,
     path: `${basePath}${at.base}${at.prefix}${route.path}`,
     method: route.method,
-    errors: statuses(route.errors, route.body ? BODY_ERRORS : []),
+    errors: statuses(route.errors, route.body ? BODY_ERRORS : [], at.group ? POOL_ERRORS : []),
     route,
   }));
 }

@@ -4,7 +4,7 @@ import type { DataState } from '../http/state.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import { dataBases, type RouteGroup } from '../models/route-group.js';
 import { BASE_NESTED_ROUTE, DATA_ERRORS, DATA_ROUTES, INVALID_BODY } from './data-routes.js';
-import { BODY_ERRORS, placeRoutes, statuses, type Placed, type PlacedRoute } from './placed-route.js';
+import { BODY_ERRORS, placeRoutes, POOL_ERRORS, statuses, type Placed, type PlacedRoute } from './placed-route.js';
 import type { RouteDescription } from './route-definition.js';
 import { groupRouteSets } from './route-sets.js';
 
@@ -61,7 +61,7 @@ function placeData(group: RouteGroup, source: RouteTableSource): Placed[] {
     return router ? bases.map(({ base, prefixed }) => ({ kind: 'router', group, base, prefixed, path: `${basePath}${base}`, router })) : [];
   }
   if (group.models.length === 0) return [];
-  const errors = (body: boolean) => statuses(contextErrors(group), DATA_ERRORS, body ? [...BODY_ERRORS, INVALID_BODY] : []);
+  const errors = (body: boolean) => statuses(contextErrors(group), DATA_ERRORS, POOL_ERRORS, body ? [...BODY_ERRORS, INVALID_BODY] : []);
   return bases.flatMap(({ base, prefixed }): Placed[] => [
     { kind: 'nested', group, base, prefixed, path: `${basePath}${base}${BASE_NESTED_ROUTE.path}`, method: BASE_NESTED_ROUTE.method, errors: errors(true), models },
     ...DATA_ROUTES.map((route): Placed => ({ kind: 'data', group, base, prefixed, path: `${basePath}${base}${route.path}`, method: route.method, errors: errors(route.body !== undefined), route, models })),

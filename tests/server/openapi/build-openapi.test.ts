@@ -5,6 +5,8 @@ import { MAX_NESTED_OPERATIONS } from '../../../server/data/nested-operations.js
 import { registerModels } from '../../../server/models/register-models.js';
 import { buildOpenApi } from '../../../server/openapi/build-openapi.js';
 import { defineRouteGroups } from '../../../server/models/route-group.js';
+import { UNGROUPED_ROUTES } from '../../../server/openapi/document-routes.js';
+import { placeUngrouped } from '../../../server/routes/route-table.js';
 
 interface Operation {
   operationId: string;
@@ -94,6 +96,19 @@ describe('buildOpenApi', () => {
     expect(document.paths['/api/{organization}/posts']!.get!.security).toBeUndefined();
     expect(document.paths['/api/{organization}/posts']!.get!.responses['401']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(document.paths['/api/{organization}/posts']!.post!.responses['422']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ValidationError' });
+  });
+
+  it('lets every route of a group answer its fair share of the pool and the database being out of reach, and the service routes neither', () => {
+    const service = new Set(placeUngrouped(UNGROUPED_ROUTES, '/api').map(({ path }) => path));
+    const lacking = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method]) => method !== 'servers' && !service.has(path))
+        .filter(([, operation]) => !('429' in operation.responses && '503' in operation.responses))
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(lacking).toEqual([]);
+    expect(Object.keys(document.paths['/api/health']!.get!.responses)).not.toContain('429');
+    expect(document.paths['/api/auth/login']!.post!.responses['429']).toBeDefined();
   });
 
   it('takes the nested limit from the nested operations themselves', () => {
