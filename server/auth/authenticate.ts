@@ -9,13 +9,25 @@ import type { TokenClaims } from './token-service.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** Claims a request's earlier stage verified (its fair share's), for its later ones (its session's): a signature is checked once. */
+const verifiedEarlier = new WeakMap<GatehouseContext<RequestState>, TokenClaims | null>();
+
 /** The verified claims of the bearer token, or null when there is none; a bad token is a 401. */
 export async function tokenClaims(ctx: GatehouseContext<RequestState>, services: Services): Promise<TokenClaims | null> {
+  const known = verifiedEarlier.get(ctx);
+  if (known !== undefined) return known;
   const header = ctx.get('Authorization');
   if (header === '') return null;
   const token = BEARER.exec(header)?.[1];
   const claims = token ? await services.tokens.verify(token) : null;
   if (!claims) throw new UnauthenticatedError();
+  return claims;
+}
+
+/** tokenClaims, kept for the request's later stages: for a stage that reads them before the one that checks the session. */
+export async function rememberedTokenClaims(ctx: GatehouseContext<RequestState>, services: Services): Promise<TokenClaims | null> {
+  const claims = await tokenClaims(ctx, services);
+  verifiedEarlier.set(ctx, claims);
   return claims;
 }
 
