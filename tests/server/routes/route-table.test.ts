@@ -36,11 +36,11 @@ describe('the route table', () => {
     expect(at('tenant', 'get', '/api/:organization/:model/:id')?.prefixed).toBe(false);
   });
 
-  it('gives a data route its request context’s statuses and its own', () => {
-    expect(at('tenant', 'get', '/api/:organization/:model/:id')?.errors).toEqual([400, 401, 403, 404]);
-    expect(at('tenant', 'post', '/api/:organization/:model')?.errors).toEqual([400, 401, 403, 404, 413, 415, 422]);
-    expect(at('public', 'get', '/api/public/:organization/:model/:id')?.errors).toEqual([400, 403, 404]);
-    expect(at('admin', 'post', '/api/admin/nested')?.errors).toEqual([400, 401, 403, 404, 413, 415, 422]);
+  it('gives a data route its request context’s statuses, the pool’s and its own', () => {
+    expect(at('tenant', 'get', '/api/:organization/:model/:id')?.errors).toEqual([400, 401, 403, 404, 429, 503]);
+    expect(at('tenant', 'post', '/api/:organization/:model')?.errors).toEqual([400, 401, 403, 404, 413, 415, 422, 429, 503]);
+    expect(at('public', 'get', '/api/public/:organization/:model/:id')?.errors).toEqual([400, 403, 404, 429, 503]);
+    expect(at('admin', 'post', '/api/admin/nested')?.errors).toEqual([400, 401, 403, 404, 413, 415, 422, 429, 503]);
   });
 
   it('is what the OpenAPI document describes, statuses included', () => {
