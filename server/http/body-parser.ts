@@ -1,6 +1,7 @@
 import bodyParser from 'koa-bodyparser';
 import type { Middleware } from 'koa';
 import { BadRequestError } from '../errors/bad-request-error.js';
+import { BodyNotJsonError } from '../errors/body-not-json-error.js';
 import { BodyNotObjectError } from '../errors/body-not-object-error.js';
 import type { DomainError } from '../errors/domain-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
@@ -44,7 +45,7 @@ export function requireJsonType(): Middleware<GatehouseState> {
   return async (ctx, next) => {
     const hasContent = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
     if (hasContent && !ctx.is(BODY_TYPES)) {
-      throw new UnsupportedMediaTypeError('Request bodies must be JSON, sent with Content-Type: application/json.');
+      throw new BodyNotJsonError();
     }
     if (hasContent && ctx.is(JSON_TYPES) && !JSON_CHARSETS.has(ctx.request.charset.toLowerCase())) {
       throw new UnsupportedMediaTypeError(`JSON request bodies must be UTF-8, not charset=${ctx.request.charset}.`);

@@ -6,6 +6,7 @@ import { demoData } from '../../policies/demo-data.js';
 import { posts } from '../../policies/models/posts.js';
 import type { NamedScope } from '../../server/models/model-types.js';
 import { startDataServer } from './support/data-server.js';
+import { waitingOnLocks, whileLocked } from './support/table-lock.js';
 import type { TestServer } from './support/test-server.js';
 
 // Issue 34, findings 2 and 3: every request has a deadline, and a client that leaves cancels its statement.
@@ -23,6 +24,17 @@ async function sleeping(server: TestServer): Promise<number> {
 /** Asks until `done` holds: the event is the database's, so the test waits for it, not for a time. */
 async function until(done: () => Promise<boolean>): Promise<void> {
   while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Runs fn while `organizations` is locked in a transaction of the test's own: a guest's lookup of its organization waits on it. */
+async function whileOrganizationsLocked<T>(server: TestServer, fn: () => Promise<T>): Promise<T> {
+  const locker = new pg.Client({ connectionString: server.database.ownerUrl });
+  await locker.connect();
+  try {
+    return await whileLocked(locker, 'organizations', fn);
+  } finally {
+    await locker.end();
+  }
 }
 
 /** A server of its own for the describe block that calls this, with this deadline. */
@@ -79,6 +91,23 @@ describe('a request past its deadline', () => {
     }
   });
 
+  it("bounds a guest's lookup of its organization: 503, and the lookup no longer waits", async () => {
+    const waiting = await whileOrganizationsLocked(served(), async () => {
+      const answer = await served().api.get('/api/public/acme/posts');
+      expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '5' }, body: { message: 'The request took longer than its deadline of 300 ms and was stopped; nothing it changed was kept. Try again later, or ask for less.' } });
+      return waitingOnLocks(served());
+    });
+    expect(waiting).toBe(0);
+    // The lookup found the organization again: a guest's usual answer, as it holds no permission on posts.
+    expect((await served().api.get('/api/public/acme/posts')).status).toBe(403);
+  });
+
+  it('bounds the lookup of a slug a signed-in caller checks', async () => {
+    const token = await served().login('owner@acme.test');
+    const answer = await whileOrganizationsLocked(served(), () => served().api.get('/api/acme/organizations/exists', { token }));
+    expect(answer).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+  });
+
   it('is backed by the service login, whose sessions start with a statement_timeout of a minute', async () => {
     const login = new pg.Client({ connectionString: await served().database.serviceUrl() });
     await login.connect();
@@ -103,6 +132,20 @@ describe('a client that goes away', () => {
     leaving.destroy();
     await until(async () => (await sleeping(served())) === 0);
     expect((await served().api.get('/api/acme/posts', { token })).status).toBe(200);
+  });
+
+  it("cancels a guest's lookup of its organization", async () => {
+    await whileOrganizationsLocked(served(), async () => {
+      const leaving = request(new URL('/api/public/acme/posts', served().api.baseUrl));
+      leaving.on('error', () => {});
+      leaving.end();
+      await until(async () => (await waitingOnLocks(served())) === 1);
+      leaving.destroy();
+      // Before the lock goes: only the cancel can end the lookup now.
+      await until(async () => (await waitingOnLocks(served())) === 0);
+    });
+    // The lookup found the organization again: a guest's usual answer, as it holds no permission on posts.
+    expect((await served().api.get('/api/public/acme/posts')).status).toBe(403);
   });
 });
 

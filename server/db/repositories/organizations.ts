@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 import type { RequestDeadline } from '../transactions/request-deadline.js';
+import { readWithinDeadline } from '../transactions/request-read.js';
 
 export interface OrganizationRecord {
   id: number;
@@ -9,8 +10,16 @@ export interface OrganizationRecord {
   slug: string;
 }
 
+const organizationBySlug = (db: Executor, slug: string) => db.selectFrom('organizations').select(['id', 'name', 'slug']).where('slug', '=', slug);
+
 export function findOrganizationBySlug(db: Executor, slug: string): Promise<OrganizationRecord | undefined> {
-  return db.selectFrom('organizations').select(['id', 'name', 'slug']).where('slug', '=', slug).executeTakeFirst();
+  return organizationBySlug(db, slug).executeTakeFirst();
+}
+
+/** The organization a request's slug names, looked up within the request's deadline (`request-read.ts`). */
+export async function findAddressedOrganization(db: Executor, slug: string, deadline: RequestDeadline): Promise<OrganizationRecord | undefined> {
+  const [organization] = await readWithinDeadline(db, organizationBySlug(db, slug).compile(), deadline);
+  return organization;
 }
 
 export function findOrganizationById(db: Executor, id: number): Promise<OrganizationRecord | undefined> {

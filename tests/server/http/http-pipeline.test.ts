@@ -120,6 +120,19 @@ describe('the HTTP pipeline', () => {
     expect(vendorJson.status).toBe(200);
   });
 
+  it('answers a chunked POST whose body is empty and untyped as the same POST without a body, and keeps the 415 for an untyped chunked body', async () => {
+    const token = await server.login('owner@acme.test');
+    const chunked = (path: string, chunks: string, headers = '') =>
+      rawRequest(server.api.baseUrl, `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunks}0\r\n\r\n`);
+    const logout = await chunked('/api/auth/logout', '', `Authorization: Bearer ${token}\r\n`);
+    expect([logout.status, JSON.parse(logout.body)]).toEqual([200, { message: 'Logged out.' }]);
+    expect((await server.api.post('/api/auth/logout', { token })).status).toBe(401);
+    const overridden = await chunked('/api/health', '', 'X-HTTP-Method-Override: GET\r\n');
+    expect([overridden.status, JSON.parse(overridden.body)]).toEqual([400, { message: 'The method override must be one of: PUT, PATCH, DELETE.' }]);
+    const untyped = await chunked('/api/auth/login', '1b\r\n{"email":"owner@acme.test"}\r\n');
+    expect([untyped.status, JSON.parse(untyped.body)]).toEqual([415, { message: 'Request bodies must be JSON, sent with Content-Type: application/json.' }]);
+  });
+
   it('checks the input of a GET alike with and without a body', async () => {
     // Node's client frames a GET's body only when told its length.
     const withBody = (rawBody: string, type = 'application/json') => ({ rawBody, headers: { 'content-type': type, 'content-length': String(Buffer.byteLength(rawBody)) } });
