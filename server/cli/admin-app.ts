@@ -8,7 +8,7 @@ import { defineRouteGroups, type RouteGroup } from '../models/route-group.js';
 import { assertDeclaredConditions, declaredConditions } from '../permissions/declared-conditions.js';
 import { ConfigError } from '../errors/config-error.js';
 import { appRouteGroups } from './env-config.js';
-import { appConfigFile, CONFIG_FILES, loadConfigFile } from './load-config.js';
+import { CONFIG_FILES, loadAppConfig } from './load-config.js';
 
 /** What the admin commands need of the application's config: its organization rules and groups. */
 export interface AdminApp {
@@ -34,14 +34,9 @@ function assertNoConditions(lists: Readonly<Record<string, readonly string[]>>):
   );
 }
 
-/**
- * `--config`, else the working directory's config file, else in a checkout of Gatehouse the demo
- * that `gatehouse start` (`npm start`) serves there, so that permissions are checked against the
- * models the server serves; else the core's defaults. `demoByDefault: false` keeps the core's.
- */
-export async function adminApp(configFile: string | undefined, { demoByDefault = true } = {}): Promise<AdminApp> {
-  const path = appConfigFile(configFile, { demoByDefault });
-  const app = path === undefined ? {} : await loadConfigFile(path);
+/** The application's rules the admin commands check against (see loadAppConfig for where they come from). */
+export async function adminApp(configFile: string | undefined): Promise<AdminApp> {
+  const { file, config: app } = await loadAppConfig(configFile);
   const routeGroups = defineRouteGroups(appRouteGroups(app));
   const conditions = declaredConditions(app.data ? createModelRegistry(app.data.models, app.data.policies) : undefined);
   return {
@@ -49,7 +44,7 @@ export async function adminApp(configFile: string | undefined, { demoByDefault =
     settings: resolveOrganizationRoles(app),
     routeGroups,
     reservedSlugs: reservedSlugs(routeGroups),
-    assertConditions: path === undefined ? assertNoConditions : (lists) => assertDeclaredConditions(conditions, lists),
+    assertConditions: file === undefined ? assertNoConditions : (lists) => assertDeclaredConditions(conditions, lists),
   };
 }
 

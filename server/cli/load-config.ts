@@ -56,20 +56,27 @@ async function loadFailure(path: string, error: unknown): Promise<ConfigError> {
   return new ConfigError(`Config file ${path} cannot be loaded: ${reason}`);
 }
 
-/**
- * The config file of the application a command works for: `--config`, else the working
- * directory's config file, else the demo (only where asked for, in a checkout); undefined for
- * the core alone.
- */
-export function appConfigFile(explicit: string | undefined, { demoByDefault = false } = {}): string | undefined {
-  return findConfigFile(explicit) ?? (demoByDefault && existsSync(DEMO_CONFIG) ? DEMO_CONFIG : undefined);
+/** The application a command works for, and the file it comes from (undefined for the core alone). */
+export interface AppConfig {
+  file: string | undefined;
+  /** Whether the file is the demo, found by default in a checkout. */
+  isDemo: boolean;
+  config: GatehouseConfig;
 }
 
-/** The application a command works for (see appConfigFile): its config, or the core's empty one. */
-export async function appConfig(explicit: string | undefined, options: { demoByDefault?: boolean } = {}): Promise<GatehouseConfig> {
-  const path = appConfigFile(explicit, options);
-  return path === undefined ? {} : loadConfigFile(path);
+/**
+ * The application every command that reads one works for: `--config`, else the working
+ * directory's config file, else in a checkout of Gatehouse the demo, which `npm start` serves
+ * there; else (an installed CLI with no config) the core alone, with an empty config.
+ */
+export async function loadAppConfig(explicit: string | undefined): Promise<AppConfig> {
+  const found = findConfigFile(explicit);
+  const file = found ?? (existsSync(DEMO_CONFIG) ? DEMO_CONFIG : undefined);
+  return { file, isDemo: found === undefined && file !== undefined, config: file === undefined ? {} : await loadConfigFile(file) };
 }
+
+/** The config of the application a command works for (see loadAppConfig). */
+export const appConfig = async (explicit: string | undefined): Promise<GatehouseConfig> => (await loadAppConfig(explicit)).config;
 
 /** The demo's config (`npm start`, `gatehouse seed --demo`). */
 export function demoConfig(): Promise<GatehouseConfig> {

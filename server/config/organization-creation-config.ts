@@ -1,4 +1,4 @@
-import { isValidPermission } from '@gatehouse/engine';
+import { formatPermission, isValidPermission, parsePermission } from '@gatehouse/engine';
 import { ConfigError } from '../errors/config-error.js';
 import { invalidPermissionMessage } from '../permissions/invalid-permission-message.js';
 
@@ -26,10 +26,17 @@ export type ResolvedOrganizationCreation = Required<OrganizationCreationConfig>;
 
 export const ORGANIZATION_CREATION_DEFAULTS: ResolvedOrganizationCreation = { allowed: 'anyone', permission: 'organizations.store', perHour: 5, maxOwned: 20 };
 
+const PERMISSION_FIELD = 'organizationCreation.permission';
+// A condition is tested on the record acted on, and an organization being created is none yet.
+const noRecordToTest = (condition: string, unconditioned: string) =>
+  `it names the record condition ${condition}, but an organization being created has no record to test it on, so no one could ever hold it; name ${unconditioned}`;
+
 export function resolveOrganizationCreation(config: OrganizationCreationConfig = {}): ResolvedOrganizationCreation {
   const resolved = { ...ORGANIZATION_CREATION_DEFAULTS, ...config };
   if (!ORGANIZATION_CREATORS.includes(resolved.allowed)) throw new ConfigError(`organizationCreation.allowed must be one of ${ORGANIZATION_CREATORS.join(', ')}.`);
-  if (!isValidPermission(resolved.permission)) throw new ConfigError(invalidPermissionMessage('organizationCreation.permission', resolved.permission));
+  if (!isValidPermission(resolved.permission)) throw new ConfigError(invalidPermissionMessage(PERMISSION_FIELD, resolved.permission));
+  const { condition, ...unconditioned } = parsePermission(resolved.permission);
+  if (condition !== undefined) throw new ConfigError(invalidPermissionMessage(PERMISSION_FIELD, resolved.permission, noRecordToTest(condition, formatPermission(unconditioned))));
   for (const key of ['perHour', 'maxOwned'] as const) {
     if (!Number.isSafeInteger(resolved[key]) || resolved[key] <= 0) throw new ConfigError(`organizationCreation.${key} must be a positive integer.`);
   }

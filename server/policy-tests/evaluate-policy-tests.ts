@@ -1,8 +1,7 @@
 import {
   authorizeIncludes,
   ForbiddenIncludeError,
-  InvalidPermissionError,
-  parsePermission,
+  isValidPermission,
   permittedAttributesFor,
   policyFor,
   readableAttribute,
@@ -16,6 +15,7 @@ import type { ModelDefinition } from '../models/define-model.js';
 import { relationSlugIn } from '../models/model-registry.js';
 import { checkResourceAction } from '../data/check-resource-action.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
+import { invalidPermissionMessage } from '../permissions/invalid-permission-message.js';
 import type { ServiceResource } from '../permissions/service-resources.js';
 import { explainAction, explainInclude, explainRead, explainWrite, permissionStory, type PermissionOrigin } from './explain-check.js';
 import { callerRules } from './caller-rules.js';
@@ -23,7 +23,8 @@ import { prepareListTest } from './evaluate-list-tests.js';
 import { checkFixtures, recordGraph, type FileRecords } from './fixture-records.js';
 import { judgeSqlChecks, recordSqlCheck, type FixtureDatabaseSource, type PendingSqlCheck } from './sql-checks.js';
 import type { Outcome, RecordTest } from './policy-test-schema.js';
-import type { KeyPath, LoadedPolicyTestFile } from './read-policy-test-file.js';
+import { keyName, type KeyPath, type LoadedPolicyTestFile } from './read-policy-test-file.js';
+import { PolicyTestFileError } from './policy-test-file-error.js';
 import { callerOf, checkedAction, type CheckResult, type FilePermissions, type PolicyTestApp } from './test-caller.js';
 
 const outcome = (allowed: boolean): Outcome => (allowed ? 'allow' : 'deny');
@@ -39,14 +40,9 @@ export async function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPoli
   const { content, problemAt } = loaded;
   const roles = content.roles ?? app.organizationRoles;
   for (const [path, permissions] of permissionLists(content)) {
-    for (const [index, permission] of permissions.entries()) {
-      try {
-        parsePermission(permission);
-      } catch (error) {
-        if (error instanceof InvalidPermissionError) throw problemAt([...path, index], error.message);
-        throw error;
-      }
-    }
+    const index = permissions.findIndex((permission) => !isValidPermission(permission));
+    // The sentence every surface refuses a malformed permission with: the list is its field.
+    if (index !== -1) throw new PolicyTestFileError(loaded.file, loaded.lineAt([...path, index]), '', invalidPermissionMessage(keyName(path), permissions[index]));
   }
   for (const [name, principal] of Object.entries(content.principals)) {
     if ('role' in principal && !Object.hasOwn(roles, principal.role)) {

@@ -15,7 +15,7 @@ export interface LoadedPolicyTestFile {
 }
 
 /** `tests[2].actions.update`: the key as its author finds it in the file. */
-const keyName = (path: KeyPath) => path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name === '' ? key : `${name}.${key}`), '');
+export const keyName = (path: KeyPath) => path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name === '' ? key : `${name}.${key}`), '');
 
 /** The line of the deepest node of `path` the document has: the key itself where it exists, else its nearest parent. */
 function lineOf(document: Document, lines: LineCounter, path: KeyPath): number {

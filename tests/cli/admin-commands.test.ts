@@ -18,13 +18,14 @@ import { asServiceLogin } from '../support/service-login.js';
 vi.setConfig({ testTimeout: 180_000 });
 
 // The operator's bootstrap, as docs/guides/administration.md tells it: a database migrated with
-// the core alone (no demo, no config), then users, organizations, members and roles made with the
-// CLI, checked over HTTP against a real server on that database. Each test makes the users,
-// organizations and roles it changes, under names of its own.
+// the core alone (a config with no models, TWO_GROUPS: in a checkout no config means the demo),
+// then users, organizations, members and roles made with the CLI, checked over HTTP against a real
+// server on that database. Each test makes the users, organizations and roles it changes, under
+// names of its own.
 let db: TestDatabase;
 let server: GatehouseServer;
 let api: Api;
-// A config with a second route group, without tenancy, for --config and --group.
+// The core alone, with the demo's route groups: `tenant`, and `admin` without tenancy.
 const configDir = mkdtempSync(join(tmpdir(), 'gatehouse-admin-'));
 const TWO_GROUPS = join(configDir, 'two-groups.config.mjs');
 
@@ -66,8 +67,8 @@ async function newUser(label: string, ...extra: string[]): Promise<string> {
 async function bootstrap() {
   const [ada, ed] = [await newUser('ada', '--permissions', '*'), await newUser('ed')];
   const [acme, empty, auditor] = [unique('acme'), unique('empty'), unique('auditor')];
-  await cli('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada);
-  await cli('org', 'create', '--name', 'Empty Co', '--slug', empty);
+  await cli('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada, '--config', TWO_GROUPS);
+  await cli('org', 'create', '--name', 'Empty Co', '--slug', empty, '--config', TWO_GROUPS);
   await cli('role', 'create', auditor, '--org', acme, '--permissions', 'memberships.index, roles.index');
   await cli('member', 'add', '--org', acme, '--email', ed, '--role', auditor);
   return { ada, ed, acme, empty, auditor };
@@ -75,7 +76,11 @@ async function bootstrap() {
 
 beforeAll(async () => {
   db = await createEmptyDatabase();
-  await cli('migrate');
+  await writeFile(
+    TWO_GROUPS,
+    "export default { routeGroups: [{ name: 'tenant', prefix: '{organization}', default: true }, { name: 'admin', prefix: 'admin', tenancy: 'none' }] };",
+  );
+  await cli('migrate', '--config', TWO_GROUPS);
   const { secretKey } = await generateTokenKeyPair();
   // The groups of the demo, which the member commands assume without a config in a checkout:
   // `tenant`, and `admin` without tenancy, where a user's own permissions (user create --permissions) apply.
@@ -89,10 +94,6 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
   });
   api = new Api(await server.listen({ port: 0, host: '127.0.0.1' }));
-  await writeFile(
-    TWO_GROUPS,
-    "export default { routeGroups: [{ name: 'tenant', prefix: '{organization}', default: true }, { name: 'admin', prefix: 'admin', tenancy: 'none' }] };",
-  );
 });
 
 afterAll(async () => {
@@ -191,7 +192,7 @@ describe('organizations on a database migrated with the core alone', () => {
   it('org create --owner makes an organization its owner reaches, audited with no user', async () => {
     const ada = await newUser('ada');
     const acme = unique('acme');
-    expect(succeeded(await gatehouse('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada))).toMatch(
+    expect(succeeded(await gatehouse('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada, '--config', TWO_GROUPS))).toMatch(
       new RegExp(`^Created organization ${acme} \\(Acme, id \\d+\\)\\.\n${ada.replace('.', '\\.')} is its owner \\(route group tenant\\)\\.\n$`),
     );
     const members = await api.get(`/api/${acme}/members`, { token: await login(ada) });
@@ -205,7 +206,7 @@ describe('organizations on a database migrated with the core alone', () => {
 
   it('org create without --owner makes an organization with no member and its starting roles', async () => {
     const empty = unique('empty');
-    expect(succeeded(await gatehouse('org', 'create', '--name', 'Empty Co', '--slug', empty))).toMatch(new RegExp(`^Created organization ${empty} \\(Empty Co, id \\d+\\)\\.\n$`));
+    expect(succeeded(await gatehouse('org', 'create', '--name', 'Empty Co', '--slug', empty, '--config', TWO_GROUPS))).toMatch(new RegExp(`^Created organization ${empty} \\(Empty Co, id \\d+\\)\\.\n$`));
     expect(await sql('SELECT r.slug, p.permissions FROM org_role_permissions p JOIN roles r ON r.id = p.role_id JOIN organizations o ON o.id = p.organization_id WHERE o.slug = $1', [empty])).toEqual([
       { slug: 'owner', permissions: ['*'] },
     ]);
@@ -217,7 +218,7 @@ describe('roles and members', () => {
   it('role create --org gives a role permissions in the organization; member add makes a member who reaches it', async () => {
     const [ada, ed] = [await newUser('ada'), await newUser('ed')];
     const [acme, auditor] = [unique('acme'), unique('auditor')];
-    await cli('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada);
+    await cli('org', 'create', '--name', 'Acme', '--slug', acme, '--owner', ada, '--config', TWO_GROUPS);
     expect(succeeded(await gatehouse('role', 'create', auditor, '--org', acme, '--permissions', 'memberships.index, roles.index'))).toMatch(
       new RegExp(`^Created role ${auditor} \\(Auditor \\w+, id \\d+\\)\\.\nIts permissions in ${acme}: memberships\\.index, roles\\.index\\.\n$`),
     );
@@ -316,11 +317,11 @@ describe('bad input: one line naming the problem, exit 1, nothing applied', () =
     [['user', 'create', '--email', 'not-an-email', '--name', 'X', '--password', PASSWORD], 'The email field must be a valid email address.'],
     [['user', 'create', '--email', 'short@example.test', '--name', 'X', '--password', 'short'], 'The password field must be at least 8 characters.'],
     [['user', 'create', '--email', 'perm@example.test', '--name', 'X', '--password', PASSWORD, '--permissions', 'posts..x'], 'The permissions field holds an invalid permission: "posts..x" (it has an empty segment).'],
-    [['org', 'create', '--name', 'Again', '--slug', acme], 'The slug has already been taken.'],
+    [['org', 'create', '--name', 'Again', '--slug', acme, '--config', TWO_GROUPS], 'The slug has already been taken.'],
     [['org', 'create', '--name', 'Api', '--slug', 'api'], 'The slug is reserved.'],
     [['org', 'create', '--name', 'Admin', '--slug', 'admin', '--config', TWO_GROUPS], 'The slug is reserved.'],
     [['org', 'create', '--name', 'Bad', '--slug', 'Bad_Slug'], 'The slug may contain only lower-case letters, digits and single hyphens between them.'],
-    [['org', 'create', '--name', 'New', '--slug', 'new-co', '--owner', 'nobody@example.test'], 'No user has the email "nobody@example.test".'],
+    [['org', 'create', '--name', 'New', '--slug', 'new-co', '--owner', 'nobody@example.test', '--config', TWO_GROUPS], 'No user has the email "nobody@example.test".'],
     [['member', 'add', '--org', 'nowhere', '--email', ed, '--role', 'owner'], 'No organization has the slug "nowhere".'],
     [['member', 'add', '--org', acme, '--email', 'nobody@example.test', '--role', 'owner'], 'No user has the email "nobody@example.test".'],
     [['member', 'add', '--org', acme, '--email', ed, '--role', 'nothing'], 'No role has the slug "nothing".'],

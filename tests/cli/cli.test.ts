@@ -127,12 +127,15 @@ describe('gatehouse keygen --rotate', () => {
 });
 
 describe('gatehouse migrate', () => {
-  it('applies the core migrations to an empty database, no demo table, then reports it up to date', () =>
+  // Without a config in a checkout, the application is the demo that `npm start` serves there.
+  it("applies the core's migrations, then the demo's in a checkout, to an empty database, then reports it up to date; seed seeds the demo", () =>
     withDatabase('empty', async ({ db: testDb, gatehouse }) => {
       const names = (await readMigrations()).map((migration) => migration.name);
-      expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: `Applied ${names.join(', ')}\n` });
+      expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^Applied ${names.join(', ')}, app/\\d+_posts_and_comments\\.sql`)) });
       expect(await gatehouse('migrate')).toMatchObject({ code: 0, stdout: 'Database is up to date.\n' });
-      expect(await queryOnce(testDb.ownerUrl, "SELECT to_regclass('posts') AS posts, to_regclass('comments') AS comments")).toEqual([{ posts: null, comments: null }]);
+      expect(await queryOnce(testDb.ownerUrl, "SELECT to_regclass('posts')::text AS posts, to_regclass('comments')::text AS comments")).toEqual([{ posts: 'posts', comments: 'comments' }]);
+      // And its seed is the demo's, as `seed --demo` runs it.
+      expect(await gatehouse('seed')).toMatchObject({ code: 0, stdout: 'Seeded the demo data.\n' });
     }));
 
   it('applies an application folder with --dir, and names a migration that fails', () =>

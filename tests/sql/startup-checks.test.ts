@@ -30,16 +30,19 @@ const tables = async (db: TestDatabase) => (await queryOnce(db.ownerUrl, "SELECT
 
 describe('start-up checks', { timeout: 120_000 }, () => {
   it('checks the environment before anything runs', async () => {
-    const [port, pool, url, key] = await Promise.all([
+    const [port, pool, url, key, creators] = await Promise.all([
       runCli(['start'], empty.ownerUrl, { PORT: 'abc', GATEHOUSE_PASETO_SECRET_KEY: secretKey }),
       runCli(['start'], empty.ownerUrl, { GATEHOUSE_DB_POOL: '0' }),
       runCli(['serve'], 'mysql://gatehouse:hunter2@localhost/db', {}),
       runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: 'k4.local.hunter2' }),
+      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: 'organizations.store:own' }),
     ]);
     expectOneLine(port, 'PORT must be a whole number. Got "abc".');
     expectOneLine(pool, /^GATEHOUSE_DB_POOL must be a whole number of connections above 0\. Got "0"\.$/m);
     expectOneLine(url, /^DATABASE_URL must be a connection string postgres:/);
     expectOneLine(key, /^GATEHOUSE_PASETO_SECRET_KEY must be a PASERK k4.secret key/);
+    // A condition is tested on a record, and an organization being created has none: no one could create one.
+    expectOneLine(creators, /^The organizationCreation\.permission field holds an invalid permission: "organizations\.store:own" \(it names the record condition own, but/);
     // A password or a key in a mistaken value stays out of stderr, which ends up in logs.
     for (const run of [url, key]) {
       expect(run.stderr).toContain('Its value is not shown, as it may hold a secret.');

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { STANDARD_ACTIONS } from '@gatehouse/engine/wire';
 import type { CliCommand } from '../cli-command.js';
-import { groupOption, servedAppConfigOption } from '../common-options.js';
+import { groupOption, configOption } from '../common-options.js';
 
 interface ExplainOptions {
   org: string;
@@ -104,6 +104,6 @@ export const explainCommand: CliCommand = (program) => {
     .option('--include <list>', 'the includes of an index or show, comma-separated, dotted for nested')
     .option('--json', 'print the decision as JSON instead of a tree')
     .addOption(groupOption("the membership's"))
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(explain);
 };

@@ -4,7 +4,7 @@ import type { TenantTransaction } from '../../db/transactions/tenant-transaction
 import { AccessDeniedError } from '../../errors/access-denied-error.js';
 import type { MembershipFate } from '../../members/last-owner-rule.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { groupOption, servedAppConfigOption } from '../common-options.js';
+import { groupOption, configOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
@@ -168,7 +168,7 @@ export const memberCommand: CliCommand = (program) => {
     .requiredOption('--email <email>', 'the user (`user create` makes one)')
     .requiredOption('--role <role-slug>', 'a role with permissions in the organization (e.g. owner)')
     .addOption(groupOption("the membership's"))
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(add);
   member
     .command('permissions')
@@ -182,14 +182,14 @@ export const memberCommand: CliCommand = (program) => {
     .option('--deny <list>', 'permissions to deny even if the role has them (lifts a grant of the same)')
     .option('--clear <list>', 'permissions to take off both lists')
     .addOption(groupOption("the membership's"))
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(permissions);
   member
     .command('list')
     .description("List an organization's members with their role and own permissions")
     .requiredOption('--org <slug>', 'the organization')
     .addOption(groupOption('the memberships\''))
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(list);
   member
     .command('remove')
@@ -197,6 +197,6 @@ export const memberCommand: CliCommand = (program) => {
     .requiredOption('--org <slug>', 'the organization')
     .requiredOption('--email <email>', 'the member')
     .addOption(groupOption("the membership's"))
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(remove);
 };

@@ -33,8 +33,7 @@ async function createOrganization(options: CreateOptions, command: Command): Pro
   if (options.group !== undefined && options.owner === undefined) command.error('error: --group goes with --owner');
   const { adminApp, membershipGroup, runAdmin, draftOrganization, requireUser, nextOrganizationId, insertOrganization, slugTakenError, appendAuditLog, serializeOrganization, addMember } =
     await implementation();
-  // The core's starting roles without a config: a database migrated with the core alone has no others.
-  const app = await adminApp(options.config, { demoByDefault: false });
+  const app = await adminApp(options.config);
   const routeGroup = options.owner === undefined ? null : membershipGroup(app, options.group);
   const { organization, owner } = await runAdmin(async (admin) => {
     const draft = await draftOrganization(admin.owner, app.settings, app.reservedSlugs, { name: options.name, slug: options.slug });

@@ -5,7 +5,7 @@ import { ConfigError } from '../../errors/config-error.js';
 import type { FixtureDatabase } from '../../policy-tests/fixture-database.js';
 import type { PolicyTestApp } from '../../policy-tests/test-caller.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { servedAppConfigOption } from '../common-options.js';
+import { configOption } from '../common-options.js';
 import { ReportedFailureError } from '../reported-failure.js';
 
 interface TestOptions {
@@ -58,7 +58,7 @@ async function testPolicies(paths: string[], options: TestOptions): Promise<void
       import('../../permissions/service-resources.js'),
       import('../../models/model-registry.js'),
     ]);
-  const config = await appConfig(options.config, { demoByDefault: true });
+  const config = await appConfig(options.config);
   if (!config.data) throw new ConfigError('The config registers no models (data), so there is no policy to test.');
   const routeGroups = defineRouteGroups(appRouteGroups(config));
   const registry = registerModels(config.data, routeGroups);
@@ -97,7 +97,7 @@ export const policyCommand: CliCommand = (program) => {
       "Run policy tests (*.policy.yaml) against the application's models and policies, in-process; list tests also in SQL on the database (DATABASE_URL, else the embedded cluster)",
     )
     .argument('[paths...]', "files or folders of *.policy.yaml (default: the config's policyTests folder)")
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .addOption(new Option('--reporter <format>', 'text, or junit for JUnit XML').choices(['text', 'junit']).default('text'))
     .option('--output <file>', 'write the JUnit XML to this file (default: standard output)')
     .action((paths: string[], options: TestOptions, command) => {

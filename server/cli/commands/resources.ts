@@ -18,7 +18,7 @@ const implementation = async () => {
 /** The configured resources and the model slugs a registration must not clash with. */
 async function configured(configFile: string | undefined) {
   const { adminApp, resolveServiceResources } = await implementation();
-  const { config } = await adminApp(configFile, { demoByDefault: false });
+  const { config } = await adminApp(configFile);
   const slugs = (config.data?.models ?? []).map((model) => (model as { slug: string }).slug);
   return { slugs, resources: resolveServiceResources(config.services, slugs) };
 }

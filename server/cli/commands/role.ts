@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/validation-error.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { servedAppConfigOption } from '../common-options.js';
+import { configOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
@@ -94,7 +94,7 @@ export const roleCommand: CliCommand = (program) => {
     .option('--name <name>', 'its display name (default: from the slug, content-editor: Content editor)')
     .option('--org <slug>', 'an organization to give it permissions in at once')
     .option('--permissions <list>', "its permissions there, comma- or space-separated (e.g. 'posts.*, comments.index, posts.update:own')")
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(create);
   role
     .command('permissions')
@@ -106,6 +106,6 @@ export const roleCommand: CliCommand = (program) => {
     .option('--role <role-slug>', 'the role')
     .option('--grant <list>', 'permissions to add to the list, comma- or space-separated')
     .option('--revoke <list>', 'entries to take off the list (exactly as listed: revoking posts.delete leaves posts.*)')
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(permissions);
 };

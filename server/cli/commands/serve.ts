@@ -1,7 +1,7 @@
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
 
-/** Serves the application (`--config`, else the working directory's) on a migrated database. */
+/** Serves the application (see loadAppConfig: in a checkout without a config, the demo) on a migrated database. */
 async function serve(options: { config?: string }): Promise<void> {
   const [{ appConfig }, { runServer }] = await Promise.all([import('../load-config.js'), import('../run-server.js')]);
   const app = await appConfig(options.config);

@@ -25,13 +25,12 @@ const prepare = (app: GatehouseConfig, seeded: string) => async (ownerUrl: strin
  * else (in a checkout) the demo, with its logins in the banner and its web app.
  */
 async function start(options: { config?: string }): Promise<void> {
-  const [{ appConfig, findConfigFile }, { demoWebRoot }, { runServer }] = await Promise.all([
+  const [{ loadAppConfig }, { demoWebRoot }, { runServer }] = await Promise.all([
     import('../load-config.js'),
     import('../demo-checkout.js'),
     import('../run-server.js'),
   ]);
-  const isDemo = findConfigFile(options.config) === undefined;
-  const app = await appConfig(options.config, { demoByDefault: true });
+  const { config: app, isDemo } = await loadAppConfig(options.config);
   const webRoot = isDemo ? demoWebRoot() : undefined;
   return runServer({
     app,
@@ -47,6 +46,6 @@ export const startCommand: CliCommand = (program) => {
   program
     .command('start')
     .description('Run the application (the demo by default): database (embedded unless DATABASE_URL), migrations, seed once, then serve')
-    .addOption(configOption(', else the demo'))
+    .addOption(configOption())
     .action(start);
 };

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors/validation-error.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
-import { servedAppConfigOption } from '../common-options.js';
+import { configOption } from '../common-options.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
@@ -77,6 +77,6 @@ export const userCommand: CliCommand = (program) => {
     .requiredOption('--name <name>', 'their display name')
     .option('--password <password>', 'their password, at least 8 characters (default: asked twice on a terminal, else the first line of standard input)')
     .option('--permissions <list>', "their own permissions, comma- or space-separated (e.g. '*'): what route groups without organizations authorize with")
-    .addOption(servedAppConfigOption())
+    .addOption(configOption())
     .action(createUserCommand);
 };

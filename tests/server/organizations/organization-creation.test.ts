@@ -173,6 +173,14 @@ describe('the setting from the config and the environment', () => {
     expect(() => resolveOrganizationCreation({ maxOwned: 0 })).toThrow(/organizationCreation\.maxOwned/);
   });
 
+  it('refuses a conditioned permission, which nobody could hold: creating an organization has no record to test it on', () => {
+    expect(() => resolveOrganizationCreation({ allowed: 'permission', permission: 'organizations.store:own' })).toThrow(
+      new ConfigError(
+        'The organizationCreation.permission field holds an invalid permission: "organizations.store:own" (it names the record condition own, but an organization being created has no record to test it on, so no one could ever hold it; name organizations.store).',
+      ),
+    );
+  });
+
   it('refuses a variable that is none of the three, and limits that are not positive', () => {
     expect(() => readEnvironment({ GATEHOUSE_ORGANIZATION_CREATION: 'everyone' })).toThrow(/GATEHOUSE_ORGANIZATION_CREATION/);
     expect(() => readEnvironment({ GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: '0' })).toThrow(/GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR/);
