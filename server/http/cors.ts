@@ -23,13 +23,14 @@ const isPreflight = (ctx: { method: string; get(name: string): string }) => ctx.
 export function cors({ origins, credentials }: CorsOptions): Middleware<GatehouseState> {
   const anyOrigin = origins.includes('*');
   const listed = new Set(origins);
+  const answeredOrigin = (ctx: { get(name: string): string }) => {
+    const origin = ctx.get('Origin');
+    if (origin === '' || !(anyOrigin || listed.has(origin))) return '';
+    return anyOrigin ? '*' : origin;
+  };
   const allowed = koaCors({
     // An empty answer adds no CORS headers, so the browser keeps the response from the page.
-    origin: (ctx) => {
-      const origin = ctx.get('Origin');
-      if (origin === '' || !(anyOrigin || listed.has(origin))) return '';
-      return anyOrigin ? '*' : origin;
-    },
+    origin: answeredOrigin,
     credentials,
     allowMethods: ALLOWED_METHODS.join(', '),
     allowHeaders: ALLOWED_HEADERS.join(', '),
@@ -38,9 +39,16 @@ export function cors({ origins, credentials }: CorsOptions): Middleware<Gatehous
   });
   // A preflight the origin check refused still ends here: without the allow headers the browser
   // refuses the actual request, and no route should answer an OPTIONS.
-  return (ctx, next) =>
-    allowed(ctx, async () => {
-      if (isPreflight(ctx)) ctx.status = 204;
-      else await next();
-    });
+  const answer = (ctx: Parameters<Middleware<GatehouseState>>[0], next: () => Promise<unknown>) => {
+    if (!isPreflight(ctx)) return next();
+    ctx.status = 204;
+    return Promise.resolve();
+  };
+  return (ctx, next) => {
+    // A request from no allowed origin (every request but a browser's from another origin) gets
+    // what @koa/cors gives it, without passing through its layers.
+    if (answeredOrigin(ctx) !== '') return allowed(ctx, () => answer(ctx, next));
+    ctx.vary('Origin');
+    return answer(ctx, next);
+  };
 }

@@ -9,10 +9,10 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestId(): Middleware<GatehouseState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const incoming = ctx.get(REQUEST_ID_HEADER);
     ctx.state.requestId = ACCEPTABLE.test(incoming) ? incoming : randomUUID();
     ctx.set(REQUEST_ID_HEADER, ctx.state.requestId);
-    await next();
+    return next();
   };
 }

@@ -8,8 +8,8 @@ import type { GatehouseState } from './state.js';
  * JSON like every other error. HTTP/1.0 may omit it.
  */
 export function requireHost(): Middleware<GatehouseState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (ctx.req.httpVersion !== '1.0' && ctx.get('Host') === '') throw new BadRequestError('The request must carry a Host header.');
-    await next();
+    return next();
   };
 }

@@ -51,6 +51,8 @@ describe('CORS with the default configuration (any origin)', () => {
     const response = await open.api.get('/api/health');
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
     expect(response.headers['access-control-expose-headers']).toBeUndefined();
+    // A shared cache must not hand this answer to a page whose Origin would have been allowed.
+    expect(response.headers.vary).toBe('Origin');
   });
 });
 
