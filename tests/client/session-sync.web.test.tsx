@@ -25,6 +25,18 @@ function useSessionView() {
 
 const signedIn: StoredSession = { token: 'tok', user: '{"id":1}', organization_slug: 'acme', route_group: 'staff' };
 
+describe('web: changes made in this tab', () => {
+  it('persists the organization and route group in localStorage before the setters return', () => {
+    bed.start({ stored: signedIn });
+    const { result } = bed.render(useAuth);
+    act(() => {
+      void result.current.setOrganization('globex');
+      void result.current.setRouteGroup('partners');
+    });
+    expect(webPlatform.stored()).toEqual({ ...signedIn, organization_slug: 'globex', route_group: 'partners' });
+  });
+});
+
 describe('web: changes made in another tab', () => {
   it.each([
     ['a new organization', 'organization_slug', 'globex', { token: 'tok', organization: 'globex', group: 'staff' }],
