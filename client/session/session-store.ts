@@ -54,7 +54,8 @@ export function createSessionStore(storage: KeyValueStorage, events: SessionEven
   const store: SessionStore = {
     ready,
     isReady: () => hydrated,
-    get: (key) => cache.get(key) ?? null,
+    // An empty value (another script's, or one edited by hand) means none, as a falsy setter argument does.
+    get: (key) => cache.get(key) || null,
     write(values) {
       if (!hydrated) return ready.then(() => store.write(values));
       const entries = Object.entries(values) as [SessionKey, string | null | undefined][];
