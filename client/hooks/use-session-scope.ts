@@ -1,16 +1,19 @@
+import { getRuntime } from '../config/runtime.js';
 import { useGatehouse } from '../react/gatehouse-context.js';
 import { useStoredValue } from '../react/use-stored-value.js';
 import { activeRouteGroup } from '../session/route-group.js';
 import type { UrlScope } from '../urls/data-url.js';
 
-/** The persisted organization slug; null when none is selected. */
+// The session is the configured one (the provider reads the same), so these two need no provider.
+
+/** The persisted organization slug; null when none is selected. Works outside AuthProvider too. */
 export function useOrganization(): string | null {
-  return useStoredValue(useGatehouse().runtime.session, 'organization_slug');
+  return useStoredValue(getRuntime().session, 'organization_slug');
 }
 
-/** The persisted route group of the session; null when none. */
+/** The persisted route group of the session; null when none. Works outside AuthProvider too. */
 export function useRouteGroup(): string | null {
-  return useStoredValue(useGatehouse().runtime.session, 'route_group');
+  return useStoredValue(getRuntime().session, 'route_group');
 }
 
 /** Everything URL building depends on, re-rendering the caller when any of it changes. */

@@ -3,6 +3,8 @@ import type { ApiConfig } from '../config/api-config.js';
 import type { SessionStore } from '../session/session-store.js';
 import { isCredentialEndpoint } from '../urls/auth-url.js';
 
+const authorization = (token: string | null) => (token ? `Bearer ${token}` : undefined);
+
 /** The axios instance every hook uses: bearer token in, session expiry and denial out. */
 export function createHttpClient(config: ApiConfig, session: SessionStore): AxiosInstance {
   const http = axios.create({ baseURL: config.baseURL, headers: { Accept: 'application/json' } });
@@ -10,14 +12,21 @@ export function createHttpClient(config: ApiConfig, session: SessionStore): Axio
   http.interceptors.request.use(async (request) => {
     // On React Native the token is still being read when the first screen mounts.
     await session.ready;
-    const token = session.get('token');
-    if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    const header = authorization(session.get('token'));
+    if (header) request.headers.set('Authorization', header);
     return request;
   });
 
+  /**
+   * A 401 ends the session its request was sent in. That session may be over already: ended by
+   * a 401 of a request sent alongside, or by a logout, or replaced by a new login meanwhile.
+   */
+  const sentInCurrentSession = (error: AxiosError) =>
+    (error.config?.headers.get('Authorization') ?? undefined) === authorization(session.get('token'));
+
   http.interceptors.response.use(undefined, async (error: AxiosError<{ message?: string }>) => {
     const status = error.response?.status;
-    if (status === 401 && !isCredentialEndpoint(error.config?.url)) {
+    if (status === 401 && !isCredentialEndpoint(error.config?.url) && sentInCurrentSession(error)) {
       await session.write({ token: null, user: null });
       config.onUnauthorized();
     }

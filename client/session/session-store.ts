@@ -6,7 +6,8 @@ export type SessionValues = Partial<Record<SessionKey, string | null>>;
 
 /**
  * The session as React renders it: a synchronous cache over a storage that may be asynchronous.
- * Writes reach storage before they resolve, so a caller that awaited a write can rely on it.
+ * Once hydrated, a write changes the cache (and a synchronous storage) before it returns, as
+ * setters typed `=> void` must; it resolves once storage holds it, so an awaited write is durable.
  */
 export interface SessionStore {
   /** Settles once the stored values have been read; requests wait for it. */
@@ -50,19 +51,20 @@ export function createSessionStore(storage: KeyValueStorage, events: SessionEven
     ready = Promise.resolve();
   }
 
-  return {
+  const store: SessionStore = {
     ready,
     isReady: () => hydrated,
-    get: (key) => cache.get(key) ?? null,
-    async write(values) {
-      await ready;
+    // An empty value (another script's, or one edited by hand) means none, as a falsy setter argument does.
+    get: (key) => cache.get(key) || null,
+    write(values) {
+      if (!hydrated) return ready.then(() => store.write(values));
       const entries = Object.entries(values) as [SessionKey, string | null | undefined][];
-      await Promise.all(
-        entries.map(([key, value]) => (value == null ? storage.removeItem(key) : storage.setItem(key, value))),
-      );
+      const stored = entries.map(([key, value]) => (value == null ? storage.removeItem(key) : storage.setItem(key, value)));
       for (const [key, value] of entries) events.emit(key, value ?? null);
+      return Promise.all(stored).then(() => undefined);
     },
     subscribe: (listener) => events.subscribe(() => listener()),
     dispose: () => events.dispose(),
   };
+  return store;
 }

@@ -1,7 +1,15 @@
 import type { KeyValueStorage } from './key-value-storage.js';
 import { createMemoryStorage } from './memory-storage.js';
 
-/** localStorage where the page has one; server-side rendering gets a throwaway memory store. */
+/**
+ * localStorage where the page may use it; a throwaway memory store for server-side rendering and
+ * for pages whose localStorage access throws (cookies blocked, a sandboxed frame).
+ */
 export function webStorage(): KeyValueStorage {
-  return typeof window !== 'undefined' && window.localStorage ? window.localStorage : createMemoryStorage();
+  try {
+    if (typeof window !== 'undefined' && window.localStorage) return window.localStorage;
+  } catch {
+    // The SecurityError of a blocked localStorage: the session then lasts as long as the page.
+  }
+  return createMemoryStorage();
 }

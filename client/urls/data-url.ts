@@ -12,9 +12,12 @@ export interface UrlScope {
 
 const groupSegment = (scope: UrlScope) => (scope.routeGroupInDataPath ? scope.routeGroup : null);
 
-/** Prefix of model endpoints; null when path tenancy has no organization to put in it. */
+/**
+ * Prefix of model endpoints; null when path tenancy has no organization to put in it. Only the
+ * two named alternatives leave the organization out: any other value is the default, path.
+ */
 export function dataBase(scope: UrlScope): string | null {
-  if (scope.tenancy !== 'path') return joinPath(groupSegment(scope));
+  if (scope.tenancy === 'subdomain' || scope.tenancy === 'none') return joinPath(groupSegment(scope));
   return scope.organization ? joinPath(groupSegment(scope), scope.organization) : null;
 }
 

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
-import { useAuth } from '../../client/index.js';
+import { act } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureApi, getHttpClient, useAuth, useOrganization, useRouteGroup } from '../../client/index.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -14,5 +15,34 @@ describe('useAuth reading storage', () => {
     bed.start({ stored: { token: 'tok', user: stored } });
     const { result } = bed.render(useAuth);
     expect(result.current).toMatchObject({ token: 'tok', isAuthenticated: true, isReady: true, user });
+  });
+
+  it('reads empty stored values as absent: no session, no organization, no group', () => {
+    bed.start({ stored: { token: '', user: '{"id":1}', organization_slug: '', route_group: '' } });
+    const { result } = bed.render(() => ({ auth: useAuth(), organization: useOrganization(), group: useRouteGroup() }));
+    expect(result.current.auth).toMatchObject({ token: null, isAuthenticated: false });
+    expect(result.current).toMatchObject({ organization: null, group: null });
+  });
+});
+
+describe('a page whose localStorage is blocked (cookies blocked, a sandboxed frame)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('keeps the session in memory instead of failing to start', async () => {
+    vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    configureApi({ baseURL: bed.server.baseURL });
+    bed.server.answer('POST', '/api/auth/login', { body: { token: 'new-token', user: { id: 1 }, organization: null } });
+    bed.server.answer('GET', '/api/ping', { body: {} });
+    const { result } = bed.render(useAuth);
+
+    await act(async () => {
+      await result.current.login('ann@acme.test', 'secret');
+      await getHttpClient().get('/ping');
+    });
+
+    expect(result.current).toMatchObject({ isAuthenticated: true, token: 'new-token' });
+    expect(bed.server.requests.at(-1)?.headers.authorization).toBe('Bearer new-token');
   });
 });

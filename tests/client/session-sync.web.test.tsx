@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, waitFor } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getHttpClient, useAuth, useOrganization, useRouteGroup } from '../../client/index.js';
 import { webPlatform, type StoredSession } from './support/platforms.js';
@@ -24,6 +24,18 @@ function useSessionView() {
 }
 
 const signedIn: StoredSession = { token: 'tok', user: '{"id":1}', organization_slug: 'acme', route_group: 'staff' };
+
+describe('web: changes made in this tab', () => {
+  it('persists the organization and route group in localStorage before the setters return', () => {
+    bed.start({ stored: signedIn });
+    const { result } = bed.render(useAuth);
+    act(() => {
+      void result.current.setOrganization('globex');
+      void result.current.setRouteGroup('partners');
+    });
+    expect(webPlatform.stored()).toEqual({ ...signedIn, organization_slug: 'globex', route_group: 'partners' });
+  });
+});
 
 describe('web: changes made in another tab', () => {
   it.each([
@@ -54,5 +66,19 @@ describe('web: changes made in another tab', () => {
     // A change that does count, made after the one that must not: once it shows, both were handled.
     act(() => writeFromAnotherTab('route_group', 'partners'));
     await waitFor(() => expect(result.current).toEqual({ token: 'tok', organization: 'acme', group: 'partners' }));
+  });
+});
+
+describe('web: the stored organization and route group outside AuthProvider', () => {
+  it('are read, and follow changes, by components with no provider above them', async () => {
+    bed.start({ stored: signedIn });
+    const outside = renderHook(() => ({ organization: useOrganization(), group: useRouteGroup() }));
+    expect(outside.result.current).toEqual({ organization: 'acme', group: 'staff' });
+    const { result } = bed.render(useAuth);
+    act(() => {
+      void result.current.setOrganization('globex');
+    });
+    act(() => writeFromAnotherTab('route_group', 'partners'));
+    await waitFor(() => expect(outside.result.current).toEqual({ organization: 'globex', group: 'partners' }));
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import {
   OrganizationRequiredError,
@@ -85,5 +85,20 @@ describe.each<Tenancy>(['path', 'subdomain', 'none'])('tenancy %s without an org
     const stored = act(() => result.current.store.mutateAsync({ title: 'x' }));
     if (dataNeedsOrganization) await expect(stored).rejects.toBeInstanceOf(OrganizationRequiredError);
     else await expect(stored).resolves.toEqual({ id: 1 });
+  });
+});
+
+describe('a tenancy the contract does not name (a typo, or a value from plain JavaScript)', () => {
+  const typo = 'subdomian' as Tenancy;
+
+  it.each([
+    ['configureApi', { api: { tenancy: typo } }, {}],
+    ['the provider', {}, { tenancy: typo }],
+  ])('given to %s, is the default path tenancy: data URLs keep the organization', async (_where, setup, provider) => {
+    bed.start({ stored: { token: 'tok', organization_slug: 'acme' }, ...setup });
+    bed.server.answer('GET', /\/posts$/, { body: { data: [] } });
+    const { result } = bed.render(() => useModelIndex('posts'), { provider });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(bed.server.requests.map((request) => request.path)).toEqual(['/api/acme/posts']);
   });
 });

@@ -24,5 +24,20 @@ export function describeInAppSync(platform: TestPlatform): void {
       await act(() => change(writer.result.current));
       expect(reader.result.current).toEqual(expected);
     });
+
+    it('a setter changes every reader before it returns, and storage before its promise resolves', async () => {
+      bed.start({ stored: { organization_slug: 'acme', route_group: 'staff' } });
+      const writer = bed.render(useAuth);
+      const reader = bed.render(() => ({ organization: useOrganization(), group: useRouteGroup() }));
+      await waitFor(() => expect(reader.result.current).toEqual({ organization: 'acme', group: 'staff' }));
+      let persisted: Promise<unknown> = Promise.resolve();
+      // The contract types the setters as returning void: their effect cannot wait for an await.
+      act(() => {
+        persisted = Promise.all([writer.result.current.setOrganization('globex'), writer.result.current.setRouteGroup(null)]);
+      });
+      expect(reader.result.current).toEqual({ organization: 'globex', group: null });
+      await act(() => persisted);
+      expect(platform.stored()).toEqual({ organization_slug: 'globex' });
+    });
   });
 }

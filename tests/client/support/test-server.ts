@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
@@ -19,7 +19,8 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-type Responder = Reply | ((request: RecordedRequest) => Reply);
+/** A function may hold its answer back (a pending promise) until the test lets it go. */
+type Responder = Reply | ((request: RecordedRequest) => Reply | Promise<Reply>);
 
 interface Route {
   method: string;
@@ -48,6 +49,16 @@ const CORS = {
 const matches = (route: Route, request: RecordedRequest) =>
   (route.method === '*' || route.method === request.method) &&
   (typeof route.path === 'string' ? route.path === request.path : route.path.test(request.path));
+
+function send(outgoing: ServerResponse, reply: Reply) {
+  const status = reply.status ?? 200;
+  const headers = { ...CORS, ...reply.headers };
+  if (reply.body === undefined || status === 204) {
+    outgoing.writeHead(status, headers).end();
+    return;
+  }
+  outgoing.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+}
 
 /**
  * Starts one server for the test file and forgets requests and scripts before each test.
@@ -79,18 +90,8 @@ export function useTestServer(): TestServer {
       };
       requests.push(request);
       const route = routes.findLast((candidate) => matches(candidate, request));
-      const reply = route
-        ? typeof route.responder === 'function'
-          ? route.responder(request)
-          : route.responder
-        : { status: 404, body: { message: 'Resource not found' } };
-      const status = reply.status ?? 200;
-      const headers = { ...CORS, ...reply.headers };
-      if (reply.body === undefined || status === 204) {
-        outgoing.writeHead(status, headers).end();
-        return;
-      }
-      outgoing.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+      const responder = route?.responder ?? { status: 404, body: { message: 'Resource not found' } };
+      void Promise.resolve(typeof responder === 'function' ? responder(request) : responder).then((reply) => send(outgoing, reply));
     });
   });
 

@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import { act, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getHttpClient, useAuth } from '../../client/index.js';
+import { messageOf } from './support/message-of.js';
+import { webPlatform } from './support/platforms.js';
+import type { Reply } from './support/test-server.js';
+import { useTestbed } from './support/testbed.js';
+
+const bed = useTestbed(webPlatform);
+
+const expired: Reply = { status: 401, body: { message: 'Unauthenticated.' } };
+
+/** Answers every request to `path` only once the test releases it, so the session can change meanwhile. */
+function holdAnswers(path: string, reply: Reply) {
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  bed.server.answer('GET', path, () => released.then(() => reply));
+  return release;
+}
+
+/**
+ * Sends a request and waits until the server has it, so it carries the token of this moment;
+ * `answer` settles with the error once the server answers.
+ */
+async function inFlight(count: number) {
+  const answer = getHttpClient().get('/acme/posts').catch((error: unknown) => error);
+  await waitFor(() => expect(bed.server.requests.filter((request) => request.path === '/api/acme/posts')).toHaveLength(count));
+  return { answer };
+}
+
+describe('a 401 ends the session its request was sent in, and only that one', () => {
+  it('keeps a session that started while a request of the old one was in flight', async () => {
+    const { onUnauthorized } = bed.start({ stored: { token: 'old-token', organization_slug: 'acme' } });
+    const release = holdAnswers('/api/acme/posts', expired);
+    bed.server.answer('POST', '/api/auth/login', { body: { token: 'new-token', user: { id: 2 }, organization: { slug: 'acme' } } });
+    const { result } = bed.render(useAuth);
+    const stale = await inFlight(1);
+
+    await act(() => result.current.login('bob@acme.test', 'secret'));
+    release();
+
+    expect(messageOf(await stale.answer)).toBe('Unauthenticated.');
+    expect(webPlatform.stored()).toEqual({ token: 'new-token', user: '{"id":2}', organization_slug: 'acme' });
+    expect(result.current).toMatchObject({ isAuthenticated: true, token: 'new-token' });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('runs onUnauthorized once when several requests of the session are refused together', async () => {
+    const { onUnauthorized } = bed.start({ stored: { token: 'old-token', organization_slug: 'acme' } });
+    const release = holdAnswers('/api/acme/posts', expired);
+    const { result } = bed.render(useAuth);
+    const first = await inFlight(1);
+    const second = await inFlight(2);
+
+    release();
+
+    expect([messageOf(await first.answer), messageOf(await second.answer)]).toEqual(['Unauthenticated.', 'Unauthenticated.']);
+    await waitFor(() => expect(result.current.isAuthenticated).toBe(false));
+    expect(webPlatform.stored()).toEqual({ organization_slug: 'acme' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not navigate after a logout when a request of the ended session is refused', async () => {
+    const { onUnauthorized } = bed.start({ stored: { token: 'old-token', organization_slug: 'acme' } });
+    const release = holdAnswers('/api/acme/posts', expired);
+    bed.server.answer('POST', '/api/auth/logout', { body: { message: 'Logged out' } });
+    const { result } = bed.render(useAuth);
+    const stale = await inFlight(1);
+
+    await act(() => result.current.logout());
+    release();
+
+    expect(messageOf(await stale.answer)).toBe('Unauthenticated.');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('runs onUnauthorized for a request sent without a token', async () => {
+    const { onUnauthorized } = bed.start({ stored: { organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', expired);
+    bed.render(useAuth);
+    expect(messageOf(await (await inFlight(1)).answer)).toBe('Unauthenticated.');
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+});
