@@ -1,4 +1,4 @@
-import { countHits, forgetKey, forgiveHit, rateLimitKey, sweepEndedWindows } from '../db/repositories/rate-limits.js';
+import { countHits, forgetAndForgive, rateLimitKey, sweepEndedWindows } from '../db/repositories/rate-limits.js';
 import type { Executor } from '../db/repositories/executor.js';
 import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
@@ -72,7 +72,6 @@ export class Throttle {
   /** A successful login clears its email window and takes its attempt back from the address's. */
   async succeeded(db: Executor, action: ThrottledAction, attempter: Attempter, deadline?: RequestDeadline): Promise<void> {
     const keys = this.keys(action, attempter);
-    await forgetKey(db, keys.email, deadline);
-    await forgiveHit(db, keys.address, deadline);
+    await forgetAndForgive(db, keys.email, keys.address, deadline);
   }
 }
