@@ -68,7 +68,7 @@ async function openSession(ctx: GatehouseContext<RequestState>, services: Servic
     claimedRouteGroup: claims.routeGroup,
     openContext: group !== null && ofGroup,
     routeGroup: group?.name ?? null,
-  });
+  }, ctx.state.deadline);
   if (!opened.session) throw new UnauthenticatedError();
   if (!ofGroup) throw sessionOfAnotherGroup(services, claims);
   return { auth: authenticationOf(claims, opened.session), groupMember: opened.groupMember };
@@ -80,7 +80,7 @@ export function authenticate(services: Services): Stage<GroupState, SessionFacts
     const session = await openSession(ctx, services, ctx.state.routeGroup);
     if (!session) throw new UnauthenticatedError();
     await next(session);
-    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId);
+    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
   };
 }
 
@@ -90,7 +90,7 @@ export function authenticateAnyGroup(services: Services): Stage<RequestState, Pi
     const session = await openSession(ctx, services, null);
     if (!session) throw new UnauthenticatedError();
     await next({ auth: session.auth });
-    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId);
+    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
   };
 }
 
@@ -99,6 +99,6 @@ export function authenticateIfPresent(services: Services): Stage<RequestState, P
   return async (ctx, next) => {
     const session = await openSession(ctx, services, null);
     await next(session ? { auth: session.auth } : {});
-    if (session && keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId);
+    if (session && keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
   };
 }

@@ -21,18 +21,19 @@ export function login(services: Services, echoedGroup: string | null): Gatehouse
   return async (ctx) => {
     const credentials = validate(loginSchema, ctx.request.body);
     const attempter = { email: credentials.email, address: ctx.ip };
-    await throttledAttempt(services, services.db, 'login', attempter);
+    const deadline = ctx.state.deadline;
+    await throttledAttempt(services, services.db, 'login', attempter, deadline);
 
-    const user = await findUserByEmail(services.db, credentials.email);
+    const user = await findUserByEmail(services.db, credentials.email, deadline);
     const valid = await verifyPassword(user?.password_hash ?? (await decoy()), credentials.password);
     if (!user || !valid) throw new InvalidCredentialsError();
-    await services.throttle.succeeded(services.db, 'login', attempter);
+    await services.throttle.succeeded(services.db, 'login', attempter, deadline);
 
     // No session yet, so no request opening to answer: signing in asks the membership itself.
     const group = ctx.state.routeGroup;
-    if (services.config.membershipEnforcement && !(await hasGroupMembership(services.db, user.id, group.name, ctx.state.deadline))) throw new NotGroupMemberError();
-    const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization, ctx.state.deadline);
-    const { token } = await startSession(services, user.id, group.name);
+    if (services.config.membershipEnforcement && !(await hasGroupMembership(services.db, user.id, group.name, deadline))) throw new NotGroupMemberError();
+    const organization = await defaultOrganization(services, user.id, group, ctx.state.hostOrganization, deadline);
+    const { token } = await startSession(services, user.id, group.name, deadline);
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
   };
 }

@@ -34,8 +34,8 @@ export function passwordResetPreparer(ttlSeconds: number, publicUrl: () => strin
 export function passwordRecover(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const { email } = validate(passwordRecoverSchema, ctx.request.body);
-    await throttledAttempt(services, services.db, 'passwordRecover', { email, address: ctx.ip });
-    await queuePasswordReset(services.db, email);
+    await throttledAttempt(services, services.db, 'passwordRecover', { email, address: ctx.ip }, ctx.state.deadline);
+    await queuePasswordReset(services.db, email, ctx.state.deadline);
     services.mail.kick();
     ctx.body = ANSWER;
   };

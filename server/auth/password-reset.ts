@@ -12,9 +12,10 @@ import { throttledAttempt } from '../throttle/throttled-attempt.js';
 export function passwordReset(services: Services): GatehouseMiddleware {
   return async (ctx) => {
     const input = validate(passwordResetSchema, ctx.request.body);
-    await throttledAttempt(services, services.db, 'passwordReset', { email: input.email, address: ctx.ip });
+    const deadline = ctx.state.deadline;
+    await throttledAttempt(services, services.db, 'passwordReset', { email: input.email, address: ctx.ip }, deadline);
     const passwordHash = await hashPassword(input.password);
-    const reset = await storeNewPassword(services.db, { tokenHash: hashSecretToken(input.token), email: input.email, passwordHash });
+    const reset = await storeNewPassword(services.db, { tokenHash: hashSecretToken(input.token), email: input.email, passwordHash }, deadline);
     if (!reset) throw ValidationError.field('token', 'This password reset token is invalid or has expired.');
     ctx.body = { message: 'Your password has been reset.' };
   };

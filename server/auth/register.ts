@@ -22,7 +22,8 @@ import { throttledAttempt } from '../throttle/throttled-attempt.js';
 export function register(services: Services, echoedGroup: string | null): GatehouseMiddleware<GroupState> {
   return async (ctx) => {
     const input = validate(registerSchema, ctx.request.body);
-    await throttledAttempt(services, services.db, 'register', { email: input.email, address: ctx.ip });
+    const deadline = ctx.state.deadline;
+    await throttledAttempt(services, services.db, 'register', { email: input.email, address: ctx.ip }, deadline);
     const group = ctx.state.routeGroup;
     const passwordHash = await hashPassword(input.password);
     const { user, organizationId } = await claimInvitation(services, { token: input.token, userId: null, routeGroup: group.name }, async (trx, invitation) => {
@@ -32,11 +33,11 @@ export function register(services: Services, echoedGroup: string | null): Gateho
       await addMembership(trx, { userId: created.id, organizationId: invitation.organization_id, roleId: invitation.role_id, routeGroup: invitation.route_group });
       await setInvitationStatus(trx, invitation.id, 'accepted');
       return { user: created, organizationId: invitation.organization_id };
-    }, ctx.state.deadline);
-    const organization = (await findOrganizationById(services.db, organizationId)) ?? null;
-    const { token, sessionId } = await startSession(services, user.id, group.name);
+    }, deadline);
+    const organization = (await findOrganizationById(services.db, organizationId, deadline)) ?? null;
+    const { token, sessionId } = await startSession(services, user.id, group.name, deadline);
     // The new member reads back the membership the invitation gave them.
-    await keepWritePosition(services, sessionId);
+    await keepWritePosition(services, sessionId, deadline);
     ctx.status = 201;
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
   };

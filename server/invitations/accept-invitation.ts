@@ -22,8 +22,8 @@ export function acceptInvitation(services: Services): GatehouseMiddleware {
     const auth = ctx.state.auth;
     if (!auth) {
       const invitation = await claimInvitation(services, { token, userId: null }, async (_trx, invitation) => invitation, ctx.state.deadline);
-      const organization = await findOrganizationById(services.db, invitation.organization_id);
-      const registered = (await findUserByEmail(services.db, invitation.email)) !== undefined;
+      const organization = await findOrganizationById(services.db, invitation.organization_id, ctx.state.deadline);
+      const registered = (await findUserByEmail(services.db, invitation.email, ctx.state.deadline)) !== undefined;
       ctx.body = { requires_registration: !registered, email: invitation.email, organization: organization && serializeOrganization(organization) };
       return;
     }
@@ -32,7 +32,7 @@ export function acceptInvitation(services: Services): GatehouseMiddleware {
       await addMembership(trx, { userId: auth.user.id, organizationId: invitation.organization_id, roleId: invitation.role_id, routeGroup: invitation.route_group });
       return setInvitationStatus(trx, invitation.id, 'accepted');
     }, ctx.state.deadline);
-    const organization = await findOrganizationById(services.db, accepted.organization_id);
+    const organization = await findOrganizationById(services.db, accepted.organization_id, ctx.state.deadline);
     ctx.body = { message: 'Invitation accepted.', invitation: serializeInvitation(accepted), organization: organization && serializeOrganization(organization) };
   };
 }

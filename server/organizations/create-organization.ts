@@ -16,8 +16,8 @@ export function createOrganization(services: Services): GatehouseMiddleware<Sign
   const rules = services.config.organizationCreation;
   return async (ctx) => {
     const userId = ctx.state.auth.user.id;
-    const { limited } = await admitCreator(services.db, rules, userId);
-    const draft = await draftOrganization(services.db, services.config, reserved, ctx.request.body);
+    const { limited } = await admitCreator(services.db, rules, userId, ctx.state.deadline);
+    const draft = await draftOrganization(services.db, services.config, reserved, ctx.request.body, ctx.state.deadline);
     const organization = await insertOrganization(
       services.db,
       { ...draft, owner: { userId, roleId: draft.ownerRoleId, routeGroup: ctx.state.routeGroup.name } },

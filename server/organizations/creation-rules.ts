@@ -4,6 +4,7 @@ import type { Executor } from '../db/repositories/executor.js';
 import { countOrganizationsWithRole } from '../db/repositories/memberships.js';
 import { countHits, rateLimitKey } from '../db/repositories/rate-limits.js';
 import { findUserById } from '../db/repositories/users.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 import type { TenantTransaction } from '../db/transactions/tenant-transaction.js';
 import { AccessDeniedError } from '../errors/access-denied-error.js';
 import { OwnedOrganizationsLimitError } from '../errors/owned-organizations-limit-error.js';
@@ -19,11 +20,11 @@ export const creationCounterKey = (userId: number): string => rateLimitKey('orga
  * Whether `organizationCreation.allowed` lets the user create an organization over HTTP (403
  * otherwise), judged by the user's own permissions (users.permissions ∪ granted − denied), and
  * whether the per-user limits apply: a superadmin (`*`) is an operator, unlimited like
- * `gatehouse org create`.
+ * `gatehouse org create`. The user is read within the request's `deadline`.
  */
-export async function admitCreator(db: Executor, rules: ResolvedOrganizationCreation, userId: number): Promise<{ limited: boolean }> {
+export async function admitCreator(db: Executor, rules: ResolvedOrganizationCreation, userId: number, deadline: RequestDeadline): Promise<{ limited: boolean }> {
   if (rules.allowed === 'nobody') throw new AccessDeniedError('Organizations are created by the service’s operators only.');
-  const user = await findUserById(db, userId);
+  const user = await findUserById(db, userId, deadline);
   const { permissions, ability } = compiledPermissions({ role: user?.permissions ?? [], granted: user?.granted_permissions, denied: user?.denied_permissions });
   if (rules.allowed === 'permission' && !abilityPermits(ability, rules.permission)) {
     throw new AccessDeniedError('You do not have permission to create organizations.', rules.permission);

@@ -89,7 +89,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       }
       await rest({ ...facts, trx });
     }, ahead));
-    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, claims.sessionId);
+    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, claims.sessionId, ctx.state.deadline);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');
@@ -143,7 +143,7 @@ async function readOnReplica(
   plan: (facts: Required<Omit<TenantMemberFacts, 'trx'>>) => ReadAhead | undefined,
   rest: (facts: MemberFacts) => Promise<void>,
 ): Promise<void> {
-  const { opened, writtenAt } = await openedOnPrimary(services.db, opening);
+  const { opened, writtenAt } = await openedOnPrimary(services.db, opening, ctx.state.deadline);
   const facts = judge(opened) as Required<Omit<TenantMemberFacts, 'trx'>>;
   const context = { organizationId: facts.organization.id, userId: facts.auth.user.id };
   const read = (db: Executor) => {

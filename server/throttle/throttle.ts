@@ -1,5 +1,6 @@
-import { countHits, forgetKey, forgiveHit, rateLimitKey, sweepEndedWindows } from '../db/repositories/rate-limits.js';
+import { countHits, forgetAndForgive, rateLimitKey, sweepEndedWindows } from '../db/repositories/rate-limits.js';
 import type { Executor } from '../db/repositories/executor.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
 import type { ThrottledAction, ThrottleLimits } from './throttle-limits.js';
 
@@ -47,10 +48,10 @@ export class Throttle {
 
   /**
    * Counts one attempt on the email's and the address's windows; throws a 429 naming the longer
-   * wait when either already holds its limit. Runs on `db`: the pool, or a request's
-   * transaction when only committed attempts should count.
+   * wait when either already holds its limit. Runs on `db`: the pool, within the request's
+   * `deadline` (`request-read.ts`), or a request's transaction when only committed attempts should count.
    */
-  async attempt(db: Executor, action: ThrottledAction, attempter: Attempter): Promise<void> {
+  async attempt(db: Executor, action: ThrottledAction, attempter: Attempter, deadline?: RequestDeadline): Promise<void> {
     const keys = this.keys(action, attempter);
     const limits = this.limits[action];
     const at = this.clock?.();
@@ -61,16 +62,16 @@ export class Throttle {
         { key: keys.address, windowSeconds: limits.address.decaySeconds, maxAttempts: limits.address.maxAttempts },
       ],
       at,
+      deadline,
     );
-    if ((this.counted = (this.counted + 1) % SWEEP_EVERY) === 0) await sweepEndedWindows(db, at);
+    if ((this.counted = (this.counted + 1) % SWEEP_EVERY) === 0) await sweepEndedWindows(db, at, deadline);
     const waits = counts.filter((count) => count.refused).map((count) => count.retryAfter);
     if (waits.length > 0) throw new TooManyAttemptsError(WHAT[action], Math.max(...waits));
   }
 
   /** A successful login clears its email window and takes its attempt back from the address's. */
-  async succeeded(db: Executor, action: ThrottledAction, attempter: Attempter): Promise<void> {
+  async succeeded(db: Executor, action: ThrottledAction, attempter: Attempter, deadline?: RequestDeadline): Promise<void> {
     const keys = this.keys(action, attempter);
-    await forgetKey(db, keys.email);
-    await forgiveHit(db, keys.address);
+    await forgetAndForgive(db, keys.email, keys.address, deadline);
   }
 }

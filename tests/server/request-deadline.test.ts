@@ -26,16 +26,40 @@ async function until(done: () => Promise<boolean>): Promise<void> {
   while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** Runs fn while `organizations` is locked in a transaction of the test's own: a guest's lookup of its organization waits on it. */
-async function whileOrganizationsLocked<T>(server: TestServer, fn: () => Promise<T>): Promise<T> {
+/** Runs fn while `table` is locked in a transaction of the test's own: a request's statement that reads it waits on it. */
+async function whileTableLocked<T>(server: TestServer, table: string, fn: () => Promise<T>): Promise<T> {
   const locker = new pg.Client({ connectionString: server.database.ownerUrl });
   await locker.connect();
   try {
-    return await whileLocked(locker, 'organizations', fn);
+    return await whileLocked(locker, table, fn);
   } finally {
     await locker.end();
   }
 }
+
+/** Runs fn while `organizations` is locked: a guest's lookup of its organization waits on it. */
+const whileOrganizationsLocked = <T>(server: TestServer, fn: () => Promise<T>) => whileTableLocked(server, 'organizations', fn);
+
+/** A route outside the data routes, asked by a guest or by a signed-in owner, and a table one of its statements reads. */
+interface BoundedRoute {
+  route: string;
+  table: string;
+  path: string;
+  body: Record<string, unknown>;
+  signedIn: boolean;
+}
+
+const PASSWORD = 'a password long enough';
+const signIn: BoundedRoute = { route: 'sign-in', table: 'users', path: '/api/auth/login', body: { email: 'owner@acme.test', password: PASSWORD }, signedIn: false };
+const signOut: BoundedRoute = { route: 'sign-out', table: 'sessions', path: '/api/auth/logout', body: {}, signedIn: true };
+const registration: BoundedRoute = {
+  route: 'registration',
+  table: 'rate_limits',
+  path: '/api/auth/register',
+  body: { token: 'no such invitation', name: 'New', email: 'new@acme.test', password: PASSWORD, password_confirmation: PASSWORD },
+  signedIn: false,
+};
+const organizationCreation: BoundedRoute = { route: 'organization creation', table: 'roles', path: '/api/organizations', body: { name: 'Locked', slug: 'locked-org' }, signedIn: true };
 
 /** A server of its own for the describe block that calls this, with this deadline. */
 function serverWithDeadline(requestTimeoutMs: number): () => TestServer {
@@ -102,6 +126,15 @@ describe('a request past its deadline', () => {
     expect((await served().api.get('/api/public/acme/posts')).status).toBe(403);
   });
 
+  it.each([signIn, signOut, registration, organizationCreation])('bounds the statements of $route: 503 while $table is locked, and nothing waits on it afterwards', async ({ table, path, body, signedIn }) => {
+    const token = signedIn ? await served().login('owner@acme.test') : undefined;
+    const waiting = await whileTableLocked(served(), table, async () => {
+      expect(await served().api.post(path, { token, body })).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+      return waitingOnLocks(served());
+    });
+    expect(waiting).toBe(0);
+  });
+
   it('bounds the lookup of a slug a signed-in caller checks', async () => {
     const token = await served().login('owner@acme.test');
     const answer = await whileOrganizationsLocked(served(), () => served().api.get('/api/acme/organizations/exists', { token }));
@@ -146,6 +179,21 @@ describe('a client that goes away', () => {
     });
     // The lookup found the organization again: a guest's usual answer, as it holds no permission on posts.
     expect((await served().api.get('/api/public/acme/posts')).status).toBe(403);
+  });
+
+  it.each([signIn, organizationCreation])('cancels the statements of $route', async ({ table, path, body, signedIn }) => {
+    const token = signedIn ? await served().login('owner@acme.test') : undefined;
+    await whileTableLocked(served(), table, async () => {
+      const headers = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      const leaving = request(new URL(path, served().api.baseUrl), { method: 'POST', headers });
+      leaving.on('error', () => {});
+      leaving.end(JSON.stringify(body));
+      await until(async () => (await waitingOnLocks(served())) === 1);
+      leaving.destroy();
+      // Before the lock goes: only the cancel can end the statement now.
+      await until(async () => (await waitingOnLocks(served())) === 0);
+    });
+    expect(await served().sql("SELECT id FROM organizations WHERE slug = 'locked-org'")).toEqual([]);
   });
 });
 

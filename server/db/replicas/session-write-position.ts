@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../schema.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
 import { noteSessionWrite } from '../transactions/request-transaction.js';
 import type { ReplicaSet } from './replica-set.js';
 
@@ -12,8 +13,8 @@ export const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
  * go only to a replica that has replayed it. Whatever the route: a new organization or an
  * accepted invitation is read back as surely as a record. Nothing without replicas.
  */
-export async function keepWritePosition(services: { db: Kysely<Schema>; replicas: ReplicaSet | null }, sessionId: string): Promise<void> {
-  if (services.replicas) await noteSessionWrite(services.db, sessionId);
+export async function keepWritePosition(services: { db: Kysely<Schema>; replicas: ReplicaSet | null }, sessionId: string, deadline: RequestDeadline): Promise<void> {
+  if (services.replicas) await noteSessionWrite(services.db, sessionId, deadline);
 }
 
 /**

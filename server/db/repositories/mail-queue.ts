@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './executor.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
+import { runWithinDeadline } from '../transactions/request-read.js';
 import { runWrite, type LastWrite } from '../transactions/read-ahead.js';
 
 /** A message as the mailer takes it (the mail layer's MailMessage, which sits above this one). */
@@ -32,8 +34,8 @@ export function queueMessageFor(source: string, message: MailMessage): RawBuilde
 }
 
 /** Queues a password reset link for `email`, known or not: the worker looks it up. */
-export async function queuePasswordReset(db: Executor, email: string): Promise<void> {
-  await db.insertInto('mail_queue').values({ kind: 'password_reset', recipient: email }).execute();
+export async function queuePasswordReset(db: Executor, email: string, deadline: RequestDeadline): Promise<void> {
+  await runWithinDeadline(db, db.insertInto('mail_queue').values({ kind: 'password_reset', recipient: email }).compile(), deadline);
 }
 
 export interface MailRetry {

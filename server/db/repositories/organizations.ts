@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 import type { RequestDeadline } from '../transactions/request-deadline.js';
-import { readWithinDeadline } from '../transactions/request-read.js';
+import { runWithinDeadline } from '../transactions/request-read.js';
 
 export interface OrganizationRecord {
   id: number;
@@ -18,12 +18,13 @@ export function findOrganizationBySlug(db: Executor, slug: string): Promise<Orga
 
 /** The organization a request's slug names, looked up within the request's deadline (`request-read.ts`). */
 export async function findAddressedOrganization(db: Executor, slug: string, deadline: RequestDeadline): Promise<OrganizationRecord | undefined> {
-  const [organization] = await readWithinDeadline(db, organizationBySlug(db, slug).compile(), deadline);
+  const [organization] = await runWithinDeadline(db, organizationBySlug(db, slug).compile(), deadline);
   return organization;
 }
 
-export function findOrganizationById(db: Executor, id: number): Promise<OrganizationRecord | undefined> {
-  return db.selectFrom('organizations').select(['id', 'name', 'slug']).where('id', '=', id).executeTakeFirst();
+export async function findOrganizationById(db: Executor, id: number, deadline?: RequestDeadline): Promise<OrganizationRecord | undefined> {
+  const [organization] = await runWithinDeadline(db, db.selectFrom('organizations').select(['id', 'name', 'slug']).where('id', '=', id).compile(), deadline);
+  return organization;
 }
 
 export interface NewOrganization {
@@ -39,9 +40,9 @@ export interface NewOrganization {
  * Draws the next organization id from the identity sequence, so the organization's rows can be
  * written inside its own tenant context and pass row-level security like any other request.
  */
-export async function nextOrganizationId(db: Executor): Promise<number> {
-  const { rows } = await sql<{ id: number }>`SELECT nextval(pg_get_serial_sequence('organizations', 'id'))::integer AS id`.execute(db);
-  return rows[0]!.id;
+export async function nextOrganizationId(db: Executor, deadline?: RequestDeadline): Promise<number> {
+  const [row] = await runWithinDeadline(db, sql<{ id: number }>`SELECT nextval(pg_get_serial_sequence('organizations', 'id'))::integer AS id`.compile(db), deadline);
+  return row!.id;
 }
 
 /**
@@ -79,7 +80,7 @@ export async function createOrganization(
   admit: (trx: TenantTransaction) => Promise<void> = async () => {},
   deadline?: RequestDeadline,
 ): Promise<OrganizationRecord | null> {
-  const id = await nextOrganizationId(db);
+  const id = await nextOrganizationId(db, deadline);
   return withTenant(db, { organizationId: id, userId: organization.owner?.userId ?? null }, async (trx) => {
     const created = await insertOrganization(trx, id, organization);
     if (created) await admit(trx);

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from './executor.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
+import { withTenant } from '../transactions/tenant-transaction.js';
 
 export async function createPasswordReset(db: Executor, reset: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void> {
   await db.insertInto('password_resets').values({ user_id: reset.userId, token_hash: reset.tokenHash, expires_at: reset.expiresAt }).execute();
@@ -22,9 +24,10 @@ async function consumePasswordReset(db: Executor, tokenHash: string, email: stri
 /**
  * Spends the reset link and sets the new password in one transaction; every other outstanding
  * link and every session of the user die with it. False when the link is not good for the email.
+ * The transaction, of no tenant, carries the request's deadline.
  */
-export function resetPassword(db: Executor, reset: { tokenHash: string; email: string; passwordHash: string }): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+export function resetPassword(db: Executor, reset: { tokenHash: string; email: string; passwordHash: string }, deadline: RequestDeadline): Promise<boolean> {
+  return withTenant(db, { organizationId: null, userId: null }, async (trx) => {
     const userId = await consumePasswordReset(trx, reset.tokenHash, reset.email);
     if (userId === undefined) return false;
     const now = new Date();
@@ -32,5 +35,5 @@ export function resetPassword(db: Executor, reset: { tokenHash: string; email: s
     await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
     return true;
-  });
+  }, deadline);
 }

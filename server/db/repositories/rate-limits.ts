@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from './executor.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
+import { runWithinDeadline } from '../transactions/request-read.js';
 
 /** A counter's key: the SHA-256 of what it counts (an action and whom), never the values themselves. */
 export const rateLimitKey = (...parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex');
@@ -27,9 +29,9 @@ const instant = (at: Date | undefined): RawBuilder<Date> => (at ? sql<Date>`${at
  * fewer than maxAttempts of the key's kept times fall within the windowSeconds that end with it.
  * Times that left the window are dropped on the way.
  */
-export async function countHits(db: Executor, windows: readonly SlidingWindow[], at?: Date): Promise<WindowCount[]> {
+export function countHits(db: Executor, windows: readonly SlidingWindow[], at?: Date, deadline?: RequestDeadline): Promise<WindowCount[]> {
   const now = instant(at);
-  const { rows } = await sql<WindowCount>`
+  const count = sql<WindowCount>`
     INSERT INTO rate_limits AS r (key, attempts, window_seconds, max_attempts, expires_at)
     SELECT key, ARRAY[${now}], window_seconds, max_attempts, ${now} + make_interval(secs => window_seconds)
     FROM unnest(${windows.map((w) => w.key)}::text[], ${windows.map((w) => w.windowSeconds)}::integer[], ${windows.map((w) => w.maxAttempts)}::integer[])
@@ -45,24 +47,22 @@ export async function countHits(db: Executor, windows: readonly SlidingWindow[],
       max_attempts = excluded.max_attempts,
       expires_at = greatest(r.expires_at, excluded.expires_at)
     RETURNING key, refused,
-      greatest(1, ceil(extract(epoch FROM attempts[1] + make_interval(secs => window_seconds) - ${now})))::integer AS "retryAfter"`.execute(db);
-  return rows;
+      greatest(1, ceil(extract(epoch FROM attempts[1] + make_interval(secs => window_seconds) - ${now})))::integer AS "retryAfter"`;
+  return runWithinDeadline(db, count.compile(db), deadline);
 }
 
-/** Takes the newest attempt back from a key (one that turned out to be legitimate). */
-export async function forgiveHit(db: Executor, key: string): Promise<void> {
-  await db
-    .updateTable('rate_limits')
-    .set({ attempts: sql`attempts[1:cardinality(attempts) - 1]` })
-    .where('key', '=', key)
-    .execute();
-}
-
-export async function forgetKey(db: Executor, key: string): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+/**
+ * Clears one key's window and takes the newest attempt back from another's (a login that turned
+ * out legitimate), in one statement. The keys differ, so the two never touch the same row.
+ */
+export async function forgetAndForgive(db: Executor, forgotten: string, forgiven: string, deadline?: RequestDeadline): Promise<void> {
+  const statement = sql`
+    WITH forgotten AS (DELETE FROM rate_limits WHERE key = ${forgotten})
+    UPDATE rate_limits SET attempts = attempts[1:cardinality(attempts) - 1] WHERE key = ${forgiven}`;
+  await runWithinDeadline(db, statement.compile(db), deadline);
 }
 
 /** Deletes the keys whose every attempt has left its window. */
-export async function sweepEndedWindows(db: Executor, at?: Date): Promise<void> {
-  await db.deleteFrom('rate_limits').where('expires_at', '<=', instant(at)).execute();
+export async function sweepEndedWindows(db: Executor, at?: Date, deadline?: RequestDeadline): Promise<void> {
+  await runWithinDeadline(db, db.deleteFrom('rate_limits').where('expires_at', '<=', instant(at)).compile(), deadline);
 }

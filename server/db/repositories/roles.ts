@@ -1,4 +1,6 @@
 import type { Executor } from './executor.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
+import { runWithinDeadline } from '../transactions/request-read.js';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 import { CONTEXT_ORGANIZATION, type OrganizationRef } from './context-organization.js';
 
@@ -8,9 +10,9 @@ export interface RoleRecord {
   slug: string;
 }
 
-export function findRolesBySlug(db: Executor, slugs: readonly string[]): Promise<RoleRecord[]> {
+export function findRolesBySlug(db: Executor, slugs: readonly string[], deadline?: RequestDeadline): Promise<RoleRecord[]> {
   if (slugs.length === 0) return Promise.resolve([]);
-  return db.selectFrom('roles').select(['id', 'name', 'slug']).where('slug', 'in', slugs).execute();
+  return runWithinDeadline(db, db.selectFrom('roles').select(['id', 'name', 'slug']).where('slug', 'in', slugs).compile(), deadline);
 }
 
 export async function findRoleBySlug(db: Executor, slug: string): Promise<RoleRecord | undefined> {

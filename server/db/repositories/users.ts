@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { fixedStatement } from '../statements/fixed-statement.js';
 import type { Executor } from './executor.js';
+import type { RequestDeadline } from '../transactions/request-deadline.js';
+import { runWithinDeadline } from '../transactions/request-read.js';
 
 export interface UserRecord {
   id: number;
@@ -15,15 +17,16 @@ export interface UserRecord {
 const columns = ['id', 'name', 'email', 'password_hash', 'permissions', 'granted_permissions', 'denied_permissions'] as const;
 
 // Emails are unique case-insensitively (users_email_key is on lower(email)).
-export function findUserByEmail(db: Executor, email: string): Promise<UserRecord | undefined> {
-  return db.selectFrom('users').select(columns).where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+export async function findUserByEmail(db: Executor, email: string, deadline?: RequestDeadline): Promise<UserRecord | undefined> {
+  const [user] = await runWithinDeadline(db, db.selectFrom('users').select(columns).where(sql<string>`lower(email)`, '=', email.toLowerCase()).compile(), deadline);
+  return user;
 }
 
 // Every request of a non-tenant route group reads its caller's permissions with it.
 export const userById = fixedStatement((db: Executor, id: number) => db.selectFrom('users').select(columns).where('id', '=', id));
 
-export async function findUserById(db: Executor, id: number): Promise<UserRecord | undefined> {
-  return (await db.executeQuery<UserRecord>(userById(db, id))).rows[0];
+export async function findUserById(db: Executor, id: number, deadline?: RequestDeadline): Promise<UserRecord | undefined> {
+  return (await runWithinDeadline<UserRecord>(db, userById(db, id), deadline))[0];
 }
 
 /** `permissions`: the user's own, which non-tenant route groups authorize with; default none. */

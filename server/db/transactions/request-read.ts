@@ -4,14 +4,17 @@ import type { RequestDeadline } from './request-deadline.js';
 import { inOpenedTransaction, tenantOpeningSql } from './tenant-transaction.js';
 
 /**
- * Runs one read a request makes before it knows its tenant (the lookup of the organization its
- * slug names) within the request's deadline, as every other statement it runs: in a transaction
- * of its own whose opening sets the request's statement_timeout, watching its client, who cancels
- * the read by leaving. The read and COMMIT travel with the opening (`read-ahead.ts`): one round
- * trip, as the bare read takes.
+ * Runs one statement a request makes outside a tenant transaction (the lookup of the organization
+ * its slug names, a sign-in's lookups, a session's start or end) within the request's deadline,
+ * as every other statement it runs: in a transaction of its own whose opening sets the request's
+ * statement_timeout, watching its client, who cancels the statement by leaving. The statement and
+ * COMMIT travel with the opening (`read-ahead.ts`): one round trip, as the bare statement takes.
+ * Without a deadline (the CLI, background work, a transaction the caller already holds) it runs
+ * on `db` as it is.
  */
-export function readWithinDeadline<Row>(db: Kysely<Schema>, read: CompiledQuery<Row>, deadline: RequestDeadline): Promise<Row[]> {
+export async function runWithinDeadline<Row>(db: Kysely<Schema>, statement: CompiledQuery<Row>, deadline: RequestDeadline | undefined): Promise<Row[]> {
+  if (deadline === undefined) return (await db.executeQuery(statement)).rows;
   const opening = tenantOpeningSql({ organizationId: null, userId: null }, deadline);
-  const ahead = { statements: [read], complete: true };
-  return inOpenedTransaction(db, opening, async (trx) => (await trx.executeQuery(read)).rows, { ahead, caller: deadline.caller });
+  const ahead = { statements: [statement], complete: true };
+  return inOpenedTransaction(db, opening, async (trx) => (await trx.executeQuery(statement)).rows, { ahead, caller: deadline.caller });
 }

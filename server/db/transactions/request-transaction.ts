@@ -4,6 +4,7 @@ import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
 import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
 import { statementTimeoutColumn, type RequestDeadline } from './request-deadline.js';
+import { runWithinDeadline } from './request-read.js';
 import { walPosition, type WalPosition } from '../replicas/wal-position.js';
 
 export interface RequestOpening {
@@ -112,11 +113,15 @@ export async function withOpenedRequest<T>(
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */
 export type SessionOpening = Omit<RequestOpening, 'routeGroup' | 'organizationSlug'> & { routeGroup: string | null };
 
-/** The session and route group facts of the same opening, for a request that needs no tenant transaction. */
-export async function openedSession(db: Kysely<Schema>, opening: SessionOpening): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
-  // Outside any transaction: the settings the call makes end with the statement.
-  const { rows } = await db.executeQuery<OpeningRow>(CompiledQuery.raw(`SELECT * FROM ${OPEN_REQUEST_CALL}`, openRequestArguments({ ...opening, organizationSlug: null })));
-  const { session, groupMember } = openedRequest(rows[0]!, null);
+/**
+ * The session and route group facts of the same opening, for a request that needs no tenant
+ * transaction: in a transaction of its own within the request's deadline, whose end ends the
+ * settings the call makes.
+ */
+export async function openedSession(db: Kysely<Schema>, opening: SessionOpening, deadline: RequestDeadline): Promise<Pick<OpenedRequest, 'session' | 'groupMember'>> {
+  const call = CompiledQuery.raw(`SELECT * FROM ${OPEN_REQUEST_CALL}`, openRequestArguments({ ...opening, organizationSlug: null }));
+  const [row] = await runWithinDeadline<OpeningRow>(db, call, deadline);
+  const { session, groupMember } = openedRequest(row!, null);
   return { session, groupMember };
 }
 
@@ -124,17 +129,18 @@ export async function openedSession(db: Kysely<Schema>, opening: SessionOpening)
  * Every fact of the opening, read on the primary, for a read a replica then serves: a revoked
  * session, a removed member or a withdrawn permission is refused on the very next request, however
  * far the replicas lag. With the WAL position of the session's last write, which the replica must
- * have replayed before it may answer.
+ * have replayed before it may answer. Within the request's deadline, as `openedSession`.
  */
-export async function openedOnPrimary(db: Kysely<Schema>, opening: RequestOpening): Promise<{ opened: OpenedRequest; writtenAt: WalPosition | null }> {
-  const { rows } = await db.executeQuery<OpeningRow & { write_lsn: string | null }>(
-    CompiledQuery.raw(`SELECT opening.*, (SELECT write_lsn::text FROM sessions WHERE id = $1::uuid) AS write_lsn FROM ${OPEN_REQUEST_CALL} AS opening`, openRequestArguments(opening)),
+export async function openedOnPrimary(db: Kysely<Schema>, opening: RequestOpening, deadline: RequestDeadline): Promise<{ opened: OpenedRequest; writtenAt: WalPosition | null }> {
+  const call = CompiledQuery.raw(
+    `SELECT opening.*, (SELECT write_lsn::text FROM sessions WHERE id = $1::uuid) AS write_lsn FROM ${OPEN_REQUEST_CALL} AS opening`,
+    openRequestArguments(opening),
   );
-  const row = rows[0]!;
+  const row = (await runWithinDeadline<OpeningRow & { write_lsn: string | null }>(db, call, deadline))[0]!;
   return { opened: openedRequest(row, opening.organizationSlug), writtenAt: row.write_lsn === null ? null : walPosition(row.write_lsn) };
 }
 
 /** Keeps the primary's WAL position, after a session's write committed, for the read-your-writes of its next reads. */
-export async function noteSessionWrite(db: Kysely<Schema>, sessionId: string): Promise<void> {
-  await sql`UPDATE sessions SET write_lsn = greatest(write_lsn, pg_current_wal_lsn()) WHERE id = ${sessionId}::uuid`.execute(db);
+export async function noteSessionWrite(db: Kysely<Schema>, sessionId: string, deadline: RequestDeadline): Promise<void> {
+  await runWithinDeadline(db, sql`UPDATE sessions SET write_lsn = greatest(write_lsn, pg_current_wal_lsn()) WHERE id = ${sessionId}::uuid`.compile(db), deadline);
 }
