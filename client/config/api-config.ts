@@ -3,6 +3,7 @@ import type { KeyValueStorage } from '../storage/key-value-storage.js';
 
 export type Tenancy = 'path' | 'subdomain' | 'none';
 
+/** What configureApi takes; every option is optional, and one left out keeps its current value. */
 export interface ApiOptions {
   /** Base of every request; default `/api`. */
   baseURL?: string;
@@ -10,11 +11,14 @@ export interface ApiOptions {
   onUnauthorized?: () => void;
   /** Runs on every 403; the session is kept. */
   onForbidden?: (error: AxiosError<{ message?: string }>) => void;
-  /** Group for prefix-based route groups (`/{group}/auth/*`); null means none. */
+  /** Group for prefix-based route groups (`/{group}/auth/*`); null means none and clears one configured before. */
   routeGroup?: string | null;
   tenancy?: Tenancy;
   routeGroupInDataPath?: boolean;
-  /** Where the session persists; defaults to localStorage on web and is required on React Native. */
+  /**
+   * Where the session persists; defaults to localStorage on web and is required on React Native.
+   * Giving one starts a new session on it; a call without it keeps the current session.
+   */
   storage?: KeyValueStorage;
 }
 

@@ -11,6 +11,8 @@ export interface Runtime {
 }
 
 let platform: Platform | undefined;
+/** Every option given so far, a later call's over an earlier one's; the defaults fill the rest. */
+let configured: ApiOptions = {};
 let current: Runtime | undefined;
 
 /** Called once by each entry point; everything else is shared between web and React Native. */
@@ -18,25 +20,46 @@ export function installPlatform(target: Platform): void {
   platform = target;
 }
 
-function createRuntime(options: ApiOptions): Runtime {
+function installedPlatform(): Platform {
   if (!platform) throw new Error('Import gatehouse/client or gatehouse/client/native, not an internal module.');
-  const storage = options.storage ?? platform.defaultStorage();
-  const config = resolveConfig(options, platform.defaultOnUnauthorized);
-  const session = createSessionStore(storage, platform.createEvents(storage));
-  return { config, session, http: createHttpClient(config, session) };
+  return platform;
+}
+
+function createSession(target: Platform, options: ApiOptions): SessionStore {
+  const storage = options.storage ?? target.defaultStorage();
+  return createSessionStore(storage, target.createEvents(storage));
+}
+
+function createRuntime(options: ApiOptions, session?: SessionStore): Runtime {
+  const target = installedPlatform();
+  const config = resolveConfig(options, target.defaultOnUnauthorized);
+  const store = session ?? createSession(target, options);
+  return { config, session: store, http: createHttpClient(config, store) };
+}
+
+/** `undefined` means "not given", as a left-out key does: `{ ...current, ...given }` alone would reset it. */
+function givenOptions(options: ApiOptions): ApiOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
 /**
- * Replaces the whole configuration (options left out take their defaults), session included.
- * Call it at start-up, before the first render: a mounted provider would not notice the change.
+ * Layers `options` over the current configuration: an option given (`routeGroup: null` included)
+ * replaces the current one; one left out or `undefined` keeps it; the first call layers over the
+ * defaults. The session is kept unless `storage` is given, which starts a new one on that storage.
+ * Call it at start-up, before the first render: a mounted provider is not told of a change.
  */
 export function configureApi(options: ApiOptions = {}): void {
-  current?.session.dispose();
-  current = createRuntime(options);
+  const given = givenOptions(options);
+  const merged = { ...configured, ...given };
+  // Built before anything is replaced, so a call that throws (React Native without storage) changes nothing.
+  const next = createRuntime(merged, given.storage ? undefined : current?.session);
+  if (next.session !== current?.session) current?.session.dispose();
+  configured = merged;
+  current = next;
 }
 
 export function getRuntime(): Runtime {
-  current ??= createRuntime({});
+  current ??= createRuntime(configured);
   return current;
 }
 

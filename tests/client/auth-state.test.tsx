@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { act } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configureApi, getHttpClient, useAuth, useOrganization, useRouteGroup } from '../../client/index.js';
+import { useAuth, useOrganization, useRouteGroup } from '../../client/index.js';
+import { startFreshApp } from './support/fresh-app.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -32,14 +33,15 @@ describe('a page whose localStorage is blocked (cookies blocked, a sandboxed fra
     vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
       throw new DOMException('The operation is insecure.', 'SecurityError');
     });
-    configureApi({ baseURL: bed.server.baseURL });
+    const { client, render } = await startFreshApp(() => import('../../client/index.js'));
+    client.configureApi({ baseURL: bed.server.baseURL });
     bed.server.answer('POST', '/api/auth/login', { body: { token: 'new-token', user: { id: 1 }, organization: null } });
     bed.server.answer('GET', '/api/ping', { body: {} });
-    const { result } = bed.render(useAuth);
+    const { result } = render(client.useAuth);
 
     await act(async () => {
       await result.current.login('ann@acme.test', 'secret');
-      await getHttpClient().get('/ping');
+      await client.getHttpClient().get('/ping');
     });
 
     expect(result.current).toMatchObject({ isAuthenticated: true, token: 'new-token' });

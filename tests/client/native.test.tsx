@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { configureApi, useAuth, useModelIndex } from '../../client/native.js';
+import { useAuth, useModelIndex } from '../../client/native.js';
+import { startFreshApp } from './support/fresh-app.js';
 import { nativePlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -9,8 +10,9 @@ const platform = nativePlatform();
 const bed = useTestbed(platform);
 
 describe('gatehouse/client/native', () => {
-  it('asks for AsyncStorage when configured without it', () => {
-    expect(() => configureApi({ baseURL: bed.server.baseURL })).toThrow(/configureApi\(\{ storage: AsyncStorage \}\)/);
+  it('asks for AsyncStorage when configured without it', async () => {
+    const { client } = await startFreshApp(() => import('../../client/native.js'));
+    expect(() => client.configureApi({ baseURL: bed.server.baseURL })).toThrow(/configureApi\(\{ storage: AsyncStorage \}\)/);
   });
 
   it('restores the session from AsyncStorage and sends no request before it has', async () => {
@@ -24,9 +26,10 @@ describe('gatehouse/client/native', () => {
   });
 
   it('ends the session on a 401 when the app set no onUnauthorized', async () => {
-    configureApi({ baseURL: bed.server.baseURL, storage: platform.prepare({ token: 'old', organization_slug: 'acme' }) });
+    const { client, render } = await startFreshApp(() => import('../../client/native.js'));
+    client.configureApi({ baseURL: bed.server.baseURL, storage: platform.prepare({ token: 'old', organization_slug: 'acme' }) });
     bed.server.answer('GET', '/api/acme/posts', { status: 401, body: { message: 'Unauthenticated.' } });
-    const { result } = bed.render(() => ({ auth: useAuth(), posts: useModelIndex('posts') }));
+    const { result } = render(() => ({ auth: client.useAuth(), posts: client.useModelIndex('posts') }));
     await waitFor(() => expect(result.current.posts.isError).toBe(true));
     expect(result.current.auth.isAuthenticated).toBe(false);
     expect(platform.stored()).toEqual({ organization_slug: 'acme' });

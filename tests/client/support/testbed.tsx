@@ -3,8 +3,8 @@ import { cleanup, configure, renderHook, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react';
 import { afterEach, expect, vi } from 'vitest';
 import type { ApiOptions } from '../../../client/config/api-config.js';
-import { configureApi } from '../../../client/config/runtime.js';
 import { AuthProvider, type AuthProviderProps } from '../../../client/react/auth-provider.js';
+import { configureAnew } from './configure-anew.js';
 import type { StoredSession, TestPlatform } from './platforms.js';
 import { useTestServer, type TestServer } from './test-server.js';
 
@@ -64,7 +64,7 @@ export function useTestbed(platform: TestPlatform): Testbed {
     start({ stored = {}, api = {} } = {}) {
       const onUnauthorized = vi.fn();
       const onForbidden = vi.fn();
-      configureApi({ baseURL: server.baseURL, storage: platform.prepare(stored), onUnauthorized, onForbidden, ...api });
+      configureAnew({ baseURL: server.baseURL, storage: platform.prepare(stored), onUnauthorized, onForbidden, ...api });
       return { onUnauthorized, onForbidden };
     },
     render: renderClientHook,

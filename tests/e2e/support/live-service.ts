@@ -1,8 +1,8 @@
 import { act, cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
-import { configureApi } from '../../../client/config/runtime.js';
 import { useAuth } from '../../../client/hooks/use-auth.js';
 import type { LoginResult } from '../../../client/session/auth-requests.js';
+import { configureAnew } from '../../client/support/configure-anew.js';
 import { webPlatform, type StoredSession } from '../../client/support/platforms.js';
 import { renderClientHook } from '../../client/support/testbed.js';
 import { startDataServer } from '../../server/support/data-server.js';
@@ -57,7 +57,7 @@ export function useLiveService(options: TestServerOptions = {}): LiveService {
       cleanup();
       const onUnauthorized = vi.fn();
       const onForbidden = vi.fn();
-      configureApi({ baseURL: `${started().api.baseUrl}/api`, storage: webPlatform.prepare({}), onUnauthorized, onForbidden });
+      configureAnew({ baseURL: `${started().api.baseUrl}/api`, storage: webPlatform.prepare({}), onUnauthorized, onForbidden });
       return { onUnauthorized, onForbidden };
     },
     async signIn(email, password = DEMO_PASSWORD) {
