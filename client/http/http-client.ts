@@ -3,7 +3,8 @@ import type { ApiConfig } from '../config/api-config.js';
 import type { SessionStore } from '../session/session-store.js';
 import { isCredentialEndpoint } from '../urls/auth-url.js';
 
-const authorization = (token: string | null) => (token ? `Bearer ${token}` : undefined);
+/** The Authorization header a session's token travels in; undefined without one. */
+export const bearerHeader = (token: string | null) => (token ? `Bearer ${token}` : undefined);
 
 /** The axios instance every hook uses: bearer token in, session expiry and denial out. */
 export function createHttpClient(config: ApiConfig, session: SessionStore): AxiosInstance {
@@ -12,7 +13,7 @@ export function createHttpClient(config: ApiConfig, session: SessionStore): Axio
   http.interceptors.request.use(async (request) => {
     // On React Native the token is still being read when the first screen mounts.
     await session.ready;
-    const header = authorization(session.get('token'));
+    const header = bearerHeader(session.get('token'));
     if (header) request.headers.set('Authorization', header);
     return request;
   });
@@ -22,7 +23,7 @@ export function createHttpClient(config: ApiConfig, session: SessionStore): Axio
    * a 401 of a request sent alongside, or by a logout, or replaced by a new login meanwhile.
    */
   const sentInCurrentSession = (error: AxiosError) =>
-    (error.config?.headers.get('Authorization') ?? undefined) === authorization(session.get('token'));
+    (error.config?.headers.get('Authorization') ?? undefined) === bearerHeader(session.get('token'));
 
   http.interceptors.response.use(undefined, async (error: AxiosError<{ message?: string }>) => {
     const status = error.response?.status;

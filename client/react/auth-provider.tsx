@@ -55,9 +55,9 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
 
   const logout = useCallback<AuthState['logout']>(
     async (option) => {
-      await requestLogout(runtime, routeGroupForCall(session, configuredGroup, option));
-      // Removed rather than refetched: refetching signed-out would end in onUnauthorized's navigation.
-      client.removeQueries({ queryKey: [CACHE_ROOT] });
+      // Removed rather than refetched, before anything renders signed out: refetching signed-out
+      // would end in onUnauthorized's navigation.
+      await requestLogout(runtime, routeGroupForCall(session, configuredGroup, option), () => client.removeQueries({ queryKey: [CACHE_ROOT] }));
     },
     [runtime, session, configuredGroup, client],
   );

@@ -1,6 +1,7 @@
 import { isAxiosError } from 'axios';
 import type { Runtime } from '../config/runtime.js';
 import { errorMessage } from '../http/error-message.js';
+import { bearerHeader } from '../http/http-client.js';
 import { authUrl } from '../urls/auth-url.js';
 import { startSession, type SessionResponse, type StartedSession } from './session-start.js';
 
@@ -24,8 +25,14 @@ export async function requestLogin<User>(
   }
 }
 
-export async function requestLogout(runtime: Runtime, group: string | null): Promise<void> {
-  // The local session ends whatever the server answers: an unreachable server must not keep anyone signed in.
-  await runtime.http.post(authUrl(group, 'logout')).catch(() => undefined);
+/**
+ * Ends the session here at once, `ended` running right after, then asks the server to revoke it
+ * with the token it had: a server that is down, or never answers, must not keep anyone signed in.
+ * Resolves once the server answered or failed.
+ */
+export async function requestLogout(runtime: Runtime, group: string | null, ended: () => void): Promise<void> {
+  const authorization = bearerHeader(runtime.session.get('token'));
   await runtime.session.write({ token: null, user: null, organization_slug: null, route_group: null });
+  ended();
+  await runtime.http.post(authUrl(group, 'logout'), undefined, authorization === undefined ? undefined : { headers: { Authorization: authorization } }).catch(() => undefined);
 }

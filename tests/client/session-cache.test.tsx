@@ -33,3 +33,24 @@ describe('cached data across sessions', () => {
     await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'Bearer new-token' }]));
   });
 });
+
+describe('logout against a server that does not answer', () => {
+  it('signs out at once, and the request still carries the ended session’s token', async () => {
+    bed.start({ stored: { token: 'tok', user: JSON.stringify({ id: 1 }), organization_slug: 'acme', route_group: 'staff' } });
+    let answer = () => undefined as void;
+    bed.server.answer('POST', /\/auth\/logout$/, () => new Promise((resolve) => (answer = () => resolve({ body: { message: 'Logged out' } }))));
+    const { result } = bed.render(useAuth);
+    let loggedOut = false;
+    const logout = act(() => result.current.logout().then(() => void (loggedOut = true)));
+
+    await waitFor(() => expect(bed.server.requests.map((request) => request.line)).toContain('POST /api/staff/auth/logout'));
+    expect(result.current.isAuthenticated).toBe(false);
+    expect(webPlatform.stored()).toEqual({});
+    expect(bed.server.requests.at(-1)!.headers.authorization).toBe('Bearer tok');
+    expect(loggedOut).toBe(false);
+
+    answer();
+    await logout;
+    expect(loggedOut).toBe(true);
+  });
+});
