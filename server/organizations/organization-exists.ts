@@ -1,5 +1,5 @@
 import { isMember } from '../db/repositories/memberships.js';
-import { findAddressedOrganization } from '../db/repositories/organizations.js';
+import { findOrganizationBySlug } from '../db/repositories/organizations.js';
 import type { GatehouseMiddleware, SignedInState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { reservedSlugs } from './reserved-slugs.js';
@@ -14,7 +14,7 @@ export function organizationExists(services: Services): GatehouseMiddleware<Sign
   const reserved = reservedSlugs(services.config.routeGroups);
   return async (ctx) => {
     const slug = ctx.params.organization ?? '';
-    const organization = SLUG.test(slug) ? await findAddressedOrganization(services.db, slug, ctx.state.deadline) : undefined;
+    const organization = SLUG.test(slug) ? await findOrganizationBySlug(services.db, slug, ctx.state.deadline) : undefined;
     const member =
       organization !== undefined && (await isMember(services.db, organization.id, ctx.state.auth.user.id, ctx.state.routeGroup.name, ctx.state.deadline));
     const exists = organization !== undefined || reserved.has(slug);

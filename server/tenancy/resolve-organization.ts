@@ -1,4 +1,4 @@
-import { findAddressedOrganization } from '../db/repositories/organizations.js';
+import { findOrganizationBySlug } from '../db/repositories/organizations.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import type { CurrentOrganization, GroupState, Stage } from '../http/state.js';
 import type { Services } from '../services.js';
@@ -11,7 +11,7 @@ export function resolveOrganization(services: Services): Stage<GroupState, { org
     const group = ctx.state.routeGroup;
     if (group.tenancy === 'none') return next({});
     const slug = organizationSlug(ctx, group);
-    const organization = slug && SLUG.test(slug) ? await findAddressedOrganization(services.db, slug, ctx.state.deadline) : undefined;
+    const organization = slug && SLUG.test(slug) ? await findOrganizationBySlug(services.db, slug, ctx.state.deadline) : undefined;
     if (!organization) throw new OrganizationNotFoundError();
     await next({ organization });
   };

@@ -10,20 +10,16 @@ export interface OrganizationRecord {
   slug: string;
 }
 
-const organizationBySlug = (db: Executor, slug: string) => db.selectFrom('organizations').select(['id', 'name', 'slug']).where('slug', '=', slug);
+const organizations = (db: Executor) => db.selectFrom('organizations').select(['id', 'name', 'slug']);
 
-export function findOrganizationBySlug(db: Executor, slug: string): Promise<OrganizationRecord | undefined> {
-  return organizationBySlug(db, slug).executeTakeFirst();
-}
-
-/** The organization a request's slug names, looked up within the request's deadline (`request-read.ts`). */
-export async function findAddressedOrganization(db: Executor, slug: string, deadline: RequestDeadline): Promise<OrganizationRecord | undefined> {
-  const [organization] = await runWithinDeadline(db, organizationBySlug(db, slug).compile(), deadline);
+/** The organization `slug` names; within a request's `deadline` (`request-read.ts`) when given. */
+export async function findOrganizationBySlug(db: Executor, slug: string, deadline?: RequestDeadline): Promise<OrganizationRecord | undefined> {
+  const [organization] = await runWithinDeadline(db, organizations(db).where('slug', '=', slug).compile(), deadline);
   return organization;
 }
 
 export async function findOrganizationById(db: Executor, id: number, deadline?: RequestDeadline): Promise<OrganizationRecord | undefined> {
-  const [organization] = await runWithinDeadline(db, db.selectFrom('organizations').select(['id', 'name', 'slug']).where('id', '=', id).compile(), deadline);
+  const [organization] = await runWithinDeadline(db, organizations(db).where('id', '=', id).compile(), deadline);
   return organization;
 }
 
