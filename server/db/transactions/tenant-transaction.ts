@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { CallerPresence } from '../connection/caller-presence.js';
+import { onConnection } from '../connection/connection-kysely.js';
 import { APP_ROLE } from '../connection/database.js';
 import { readAheadQuery, type Opening, type ReadAhead } from './read-ahead.js';
 import { deadlineColumns, type RequestDeadline } from './request-deadline.js';
@@ -96,7 +97,7 @@ export function inOpenedTransaction<T, S = Schema>(
   fn: (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>,
   { ahead, caller }: OpeningOptions = {},
 ): Promise<T> {
-  return db.connection().execute(async (connection) => {
+  return onConnection(db, async (connection) => {
     let result: T;
     try {
       const { rows } = await connection.executeQuery<Record<string, unknown>>(typeof opening === 'string' && !ahead && !caller ? CompiledQuery.raw(opening) : readAheadQuery(opening, ahead, caller));

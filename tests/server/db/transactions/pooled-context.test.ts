@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../../server/db/connection/database.js';
 import type { DemoSchema } from '../../../../policies/schema.js';
 import { withTenant } from '../../../../server/db/transactions/tenant-transaction.js';
+import { BoundConnectionError } from '../../../../server/db/connection/connection-kysely.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { demoOrganizationIds, demoPostTitles, type DemoSlug } from '../../../support/demo.js';
 
@@ -99,5 +100,16 @@ describe('a pool of two connections serving interleaved requests', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a tenant transaction', () => {
+  // Its connection's Kysely is kept for the connection's next requests; it only ever runs
+  // statements on that connection, in the transaction and its context.
+  it('cannot begin another transaction from its own', async () => {
+    const inTenant = (fn: (trx: Kysely<DemoSchema>) => Promise<unknown>) => withTenant(app.db, { organizationId: ids.acme, userId: null }, fn);
+    await expect(inTenant((trx) => trx.transaction().execute(() => Promise.resolve()))).rejects.toThrow(BoundConnectionError);
+    expect(await inTenant((trx) => trx.connection().execute(observe))).toEqual(expectedView('acme'));
+    expect(await inTenant(observe)).toEqual(expectedView('acme'));
   });
 });
