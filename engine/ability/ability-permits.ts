@@ -11,6 +11,36 @@ import { caslAction, caslSubject, type GatehouseAbility } from './gatehouse-abil
  * when an exclusion has carved anything out of it, which `can` alone cannot see.
  */
 export function abilityPermits(ability: GatehouseAbility, permission: string): boolean {
+  const answers = answersOf(ability);
+  let permits = answers.get(permission);
+  if (permits === undefined) {
+    permits = permitsNow(ability, permission);
+    if (answers.size < REMEMBERED_PERMISSIONS) answers.set(permission, permits);
+  }
+  return permits;
+}
+
+/**
+ * How many answers an ability keeps. A policy asks the same few permissions on every request
+ * (`hasPermission` in its attribute gates), which an ability shared between requests then
+ * answers without parsing and matching them again; a caller naming endless others is answered
+ * each time.
+ */
+const REMEMBERED_PERMISSIONS = 64;
+
+const remembered = new WeakMap<GatehouseAbility, Map<string, boolean>>();
+
+/** The ability's remembered answers, forgotten whenever its rules change (`ability.update`). */
+function answersOf(ability: GatehouseAbility): Map<string, boolean> {
+  let answers = remembered.get(ability);
+  if (!answers) {
+    remembered.set(ability, (answers = new Map()));
+    ability.on('updated', () => remembered.delete(ability));
+  }
+  return answers;
+}
+
+function permitsNow(ability: GatehouseAbility, permission: string): boolean {
   const { slug, action, condition } = parsePermission(permission);
   if (action !== WILDCARD) {
     if (!ability.can(action, slug)) return false;

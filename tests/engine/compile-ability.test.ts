@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   abilityPermits,
   compileAbility,
+  compileRules,
   effectivePermissions,
   InvalidPermissionError,
   packAbilityRules,
@@ -119,5 +120,13 @@ describe('abilityPermits', () => {
 
   it('rejects a malformed question', () => {
     expect(() => abilityPermits(compileAbility(['*']), 'posts')).toThrow(InvalidPermissionError);
+  });
+
+  it('answers from the rules an ability holds now, after update()', () => {
+    const ability = compileAbility(['posts.index']);
+    expect(abilityPermits(ability, 'posts.index')).toBe(true);
+    ability.update(compileRules(['posts.show']));
+    expect(abilityPermits(ability, 'posts.index')).toBe(false);
+    expect(abilityPermits(ability, 'posts.show')).toBe(true);
   });
 });
