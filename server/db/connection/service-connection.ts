@@ -2,6 +2,7 @@ import pg from 'pg';
 import { APP_ROLE } from './database.js';
 import { connectionHosts } from './connection-hosts.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
+import type { SessionStyles } from './session-styles.js';
 
 /** What the role a connection string logs in as could do beyond the service's own role. */
 export interface ServiceConnection {
@@ -10,6 +11,8 @@ export interface ServiceConnection {
   excess: string[];
   /** Whether it holds gatehouse_app's privileges at all. */
   holdsAppRole: boolean;
+  /** How its sessions write dates and intervals, from the database's and the role's defaults. */
+  styles: SessionStyles;
 }
 
 interface RoleFacts {
@@ -20,6 +23,8 @@ interface RoleFacts {
   holds_app_role: boolean;
   owns_objects: boolean;
   other_roles: string[];
+  date_style: string;
+  interval_style: string;
 }
 
 /**
@@ -35,7 +40,8 @@ export async function inspectServiceConnection(connectionString: string): Promis
          pg_has_role(session_user, $1, 'USAGE') AS holds_app_role,
          pg_has_role(session_user, (SELECT datdba FROM pg_database WHERE datname = current_database()), 'MEMBER')
            OR EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND pg_has_role(session_user, c.relowner, 'MEMBER')) AS owns_objects,
-         ARRAY(SELECT g.rolname::text FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = r.oid AND g.rolname <> $1 ORDER BY 1) AS other_roles
+         ARRAY(SELECT g.rolname::text FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = r.oid AND g.rolname <> $1 ORDER BY 1) AS other_roles,
+         current_setting('DateStyle') AS date_style, current_setting('IntervalStyle') AS interval_style
        FROM pg_roles r WHERE r.rolname = session_user`,
       [APP_ROLE],
     );
@@ -47,7 +53,7 @@ export async function inspectServiceConnection(connectionString: string): Promis
       facts.rolcreaterole && 'it can create and grant roles',
       facts.other_roles.length > 0 && `it can switch to ${facts.other_roles.join(', ')}`,
     ].filter((reason): reason is string => typeof reason === 'string');
-    return { role: facts.role, excess, holdsAppRole: facts.holds_app_role };
+    return { role: facts.role, excess, holdsAppRole: facts.holds_app_role, styles: { dateStyle: facts.date_style, intervalStyle: facts.interval_style } };
   } finally {
     await client.end();
   }

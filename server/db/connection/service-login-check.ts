@@ -3,6 +3,7 @@ import { ConfigError } from '../../errors/config-error.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import type { DatabaseOptions } from './database.js';
 import { inspectServiceConnection } from './service-connection.js';
+import { unreadableStyles } from './session-styles.js';
 
 const SERVICE_LOGIN_ADVICE = 'Set GATEHOUSE_APP_DATABASE_URL to a service login (`gatehouse app-login <role>` creates one)';
 const ALLOW_ADVICE = 'or GATEHOUSE_ALLOW_OWNER_CONNECTION=true to serve as it anyway (createServer: `allowOwnerConnection: true`)';
@@ -11,7 +12,8 @@ const ALLOW_ADVICE = 'or GATEHOUSE_ALLOW_OWNER_CONNECTION=true to serve as it an
  * The connection the service may serve on. A login that could leave gatehouse_app (superuser,
  * owner, BYPASSRLS, other roles) is refused unless `allowOwner`, and warned about at every start
  * when it is; it then asks for gatehouse_app on every connection, so row-level security applies
- * unless SQL leaves the role. A database that cannot be reached now is /api/ready's to report:
+ * unless SQL leaves the role. A login whose sessions write dates or intervals in a style the
+ * service cannot read is refused too. A database that cannot be reached now is /api/ready's to report:
  * the login is not checked, and every connection asks for gatehouse_app, failing closed.
  */
 export async function checkServiceLogin(options: DatabaseOptions, allowOwner: boolean, logger: Logger): Promise<DatabaseOptions> {
@@ -23,6 +25,8 @@ export async function checkServiceLogin(options: DatabaseOptions, allowOwner: bo
     logger.warn('the database cannot be reached: its login is not checked, every connection asks for gatehouse_app');
     return { ...options, startupRole: true };
   }
+  const styles = unreadableStyles(login.role, login.styles);
+  if (styles !== null) throw new ConfigError(styles);
   if (!login.holdsAppRole) {
     throw new ConfigError(`The service login ${login.role} is not a member of gatehouse_app: \`gatehouse app-login ${login.role}\` makes it one.`);
   }
