@@ -2,17 +2,19 @@ import { pendingMigrations } from '../db/migrations/migration-status.js';
 import { ping } from '../db/repositories/ping.js';
 import type { Executor } from '../db/repositories/executor.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 
 /**
  * Ready to serve: the database answers and holds every migration of this version. A database
  * once seen migrated stays so for the life of the process (its migration files are fixed), so
- * later checks are a single round trip. Throws what the caller should be told.
+ * later checks are a single round trip. Throws what the caller should be told. Asked by a request
+ * (`/api/ready`), its statements run within the request's deadline, as every request's do.
  */
-export function readinessCheck(db: Executor): () => Promise<void> {
+export function readinessCheck(db: Executor): (deadline?: RequestDeadline) => Promise<void> {
   let migrated = false;
-  return async () => {
-    if (migrated) return ping(db);
-    if ((await pendingMigrations(db)).length > 0) throw new DatabaseNotMigratedError();
+  return async (deadline) => {
+    if (migrated) return ping(db, deadline);
+    if ((await pendingMigrations(db, {}, deadline)).length > 0) throw new DatabaseNotMigratedError();
     migrated = true;
   };
 }

@@ -135,6 +135,15 @@ describe('a request past its deadline', () => {
     expect(waiting).toBe(0);
   });
 
+  it('bounds the readiness probe: 503 while the migrations it checks are locked, and nothing waits on them afterwards', async () => {
+    const waiting = await whileTableLocked(served(), 'gatehouse_migrations', async () => {
+      expect(await served().api.get('/api/ready')).toMatchObject({ status: 503, headers: { 'retry-after': '5' }, body: { message: expect.stringMatching(/^The request took longer than its deadline of 300 ms/) } });
+      return waitingOnLocks(served());
+    });
+    expect(waiting).toBe(0);
+    expect(await served().api.get('/api/ready')).toMatchObject({ status: 200, body: { status: 'ready' } });
+  });
+
   it('bounds the lookup of a slug a signed-in caller checks', async () => {
     const token = await served().login('owner@acme.test');
     const answer = await whileOrganizationsLocked(served(), () => served().api.get('/api/acme/organizations/exists', { token }));
