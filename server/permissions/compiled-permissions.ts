@@ -46,9 +46,10 @@ const NO_CONDITIONS: RuleConditions = { catalog: EMPTY_CATALOG, context: NO_CONT
  * sizes pass REMEMBERED_BYTES.
  */
 const remembered = new LRUCache<string, CompiledPermissions>({ maxSize: REMEMBERED_BYTES });
-const compiled = { abilities: 0, plans: 0 };
+const compiled = { asked: 0, abilities: 0, plans: 0 };
 
 export function compiledPermissions({ role, granted = [], denied = [] }: PermissionSources, conditions: RuleConditions = NO_CONDITIONS): CompiledPermissions {
+  compiled.asked += 1;
   const lists = [[...role], [...granted], [...denied]];
   const conditioned = lists.some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
   const key = JSON.stringify(conditioned ? [lists, identityOf(conditions.catalog), conditions.context] : lists);
@@ -75,7 +76,11 @@ export function compiledPermissions({ role, granted = [], denied = [] }: Permiss
   return entry;
 }
 
-/** How many abilities, and plans of theirs, were compiled rather than found: what a test reads to see them shared between requests. */
+/**
+ * How many abilities were asked for, and how many of them (and plans of theirs) were compiled
+ * rather than found: what a test reads to see them shared between requests, and asked for once
+ * per request.
+ */
 export const compilations = (): Readonly<typeof compiled> => ({ ...compiled });
 
 /** The remembered abilities' accounted size, in bytes: never above REMEMBERED_BYTES. */

@@ -14,15 +14,9 @@ interface Sources extends PermissionSources {
 
 const NONE: Sources = { role: [], roleSlug: null };
 
-/**
- * Tenant requests layer the member's role permissions in the organization with the membership's
- * granted and denied lists; non-tenant requests read the user's own lists. Only stored facts
- * count: nothing in the request can name a role.
- */
-async function sourcesOf(state: Facts): Promise<Sources> {
-  const { auth, organization, membership, trx } = state;
+/** What a request outside tenancy (or without a member) is allowed by: the user's own lists. */
+async function userSources({ auth, trx }: Facts): Promise<Sources> {
   if (!auth) return NONE;
-  if (organization && membership) return { ...membershipSources(membership), roleSlug: membership.roleSlug };
   const user = await findUserById(trx, auth.user.id);
   if (!user) return NONE;
   return { role: user.permissions, roleSlug: null, granted: user.granted_permissions, denied: user.denied_permissions };
@@ -32,15 +26,15 @@ async function sourcesOf(state: Facts): Promise<Sources> {
 type Facts = Pick<DataState, 'auth' | 'organization' | 'membership' | 'trx' | 'routeGroup'>;
 
 /**
- * What sourcesOf reads for a member of `group` (its user's own lists outside tenancy), for the
- * request's opening to send ahead; the same statement, so its answer is the one sourcesOf reads.
+ * What userSources reads for a member of `group` outside tenancy, for the request's opening to
+ * send ahead; the same statement, so its answer is the one userSources reads.
  */
 export function permissionReads(db: TenantTransaction, { userId, group }: { userId: number; group: RouteGroup }): CompiledQuery[] {
   return group.tenancy === 'none' ? [userById(db, userId)] : [];
 }
 
 /** A member's lists in the organization, as the request's opening read them. */
-export const membershipSources = ({ rolePermissions, granted, denied }: Membership): Omit<Sources, 'roleSlug'> => ({ role: rolePermissions, granted, denied });
+const membershipSources = ({ rolePermissions, granted, denied }: Membership): Omit<Sources, 'roleSlug'> => ({ role: rolePermissions, granted, denied });
 
 /** `sources` compiled for the request's caller, with the record conditions of the application's models. */
 export function callerPermissions(services: Pick<Services, 'config'>, sources: PermissionSources, { auth, organization, routeGroup }: Pick<Facts, 'auth' | 'organization' | 'routeGroup'>): CompiledPermissions {
@@ -49,10 +43,31 @@ export function callerPermissions(services: Pick<Services, 'config'>, sources: P
   return compiledPermissions(sources, { catalog, context });
 }
 
-/** Loads the caller's permissions, compiled with the record conditions of `registry`'s models. */
+/**
+ * A member's lists compiled for its request, by the membership its opening read (one object per
+ * request): the opening compiles them already when they hold record conditions, which its
+ * statements add, and the stage that loads the permissions then finds them here.
+ */
+const compiledForMembership = new WeakMap<Membership, CompiledPermissions>();
+
+/** A member's permissions in the organization: its role's layered with the membership's granted and denied lists. */
+export function memberPermissions(services: Pick<Services, 'config'>, { membership, ...facts }: Pick<Facts, 'auth' | 'organization' | 'routeGroup'> & { membership: Membership }): CompiledPermissions {
+  let compiled = compiledForMembership.get(membership);
+  if (compiled === undefined) compiledForMembership.set(membership, (compiled = callerPermissions(services, membershipSources(membership), facts)));
+  return compiled;
+}
+
+/**
+ * Loads the caller's permissions, compiled with the record conditions of `registry`'s models.
+ * Tenant requests layer the member's role permissions in the organization with the membership's
+ * granted and denied lists; non-tenant requests read the user's own lists. Only stored facts
+ * count: nothing in the request can name a role.
+ */
 export function loadPermissions(services: Pick<Services, 'config'>): Stage<Facts, { authorization: Authorization }> {
   return async (ctx, next) => {
-    const { roleSlug, ...sources } = await sourcesOf(ctx.state);
+    const { auth, organization, membership } = ctx.state;
+    if (auth && organization && membership) return next({ authorization: { role: membership.roleSlug, ...memberPermissions(services, { auth, organization, routeGroup: ctx.state.routeGroup, membership }) } });
+    const { roleSlug, ...sources } = await userSources(ctx.state);
     await next({ authorization: { role: roleSlug, ...callerPermissions(services, sources, ctx.state) } });
   };
 }

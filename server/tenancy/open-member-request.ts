@@ -6,7 +6,7 @@ import { OrganizationNotFoundError } from '../errors/organization-not-found-erro
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
 import type { GatehouseContext, GroupState, MemberState, Membership, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
-import { callerPermissions, membershipSources, permissionReads } from '../permissions/load-permissions.js';
+import { memberPermissions, permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
 import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import type { ReplicaSet } from '../db/replicas/replica-set.js';
@@ -171,7 +171,7 @@ const holdsConditions = ({ rolePermissions, granted, denied }: Membership) =>
 /** The plans of a member's record conditions, which its statements add; undefined where its permissions hold none. */
 function conditionedPlans(services: Services, facts: Required<Omit<TenantMemberFacts, 'trx'>>, routeGroup: RouteGroup): AccessPlans | undefined {
   if (!holdsConditions(facts.membership)) return undefined;
-  return callerPermissions(services, membershipSources(facts.membership), { ...facts, routeGroup }).plan;
+  return memberPermissions(services, { ...facts, routeGroup }).plan;
 }
 
 /** A member of the route group, in the addressed organization where the group has tenancy. */
