@@ -18,6 +18,10 @@
 // BENCH_SOURCES=1 runs their TypeScript sources through tsx instead, as a checkout's `npm start`
 // does. BENCH_PIN=1 gives each server a core of its own (taskset), PostgreSQL and autocannon the
 // other (bench/support/cpu-pinning.ts), for a before/after steadier than two shared cores allow.
+// BENCH_PERF=1 then records Gatehouse and the floor with perf, each a fresh instance answering
+// BENCH_PERF_REQUESTS shows (default 10,000), then as many index pages, after
+// BENCH_WARMUP_REQUESTS, and prints where each spends its CPU by category
+// (bench/support/perf-attribution.ts): V8's profiler samples wall time, perf CPU time.
 // Writes bench/results/node-cpu.json.
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,13 +33,14 @@ import { printedProfile, summarizeProfile, type ProfileSummary } from './support
 import { printedGoals, verdictOf, type Goal } from './support/goals.js';
 import { interleavedRounds, round2, type HttpTarget, type MedianFigures } from './support/http-target.js';
 import { generateLoad } from './support/load-generator.js';
-import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { startServerProcess, type ServerProcess, type ServerProcessOptions } from './support/server-process.js';
 import { ownerAuthorization } from './support/sign-in.js';
 import { POSTGRAPHILE_SERVER, postgraphileNode } from './support/postgraphile.js';
 import { benchSetting as setting } from './support/bench-setting.js';
 import { buildPackages } from './support/built-packages.js';
 import { writeBenchResult } from './support/bench-result.js';
 import { cpuPinning } from './support/cpu-pinning.js';
+import { PERF_NODE_OPTIONS, perfSamples, perfTable, printedPerfTable, SAMPLING_HZ, type PerfSamples } from './support/perf-attribution.js';
 
 const ROWS = setting('BENCH_ROWS', 100_000);
 const SECONDS = setting('BENCH_SECONDS', 3);
@@ -46,9 +51,13 @@ const PROFILE_SECONDS = setting('BENCH_PROFILE_SECONDS', 5);
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
 const PER_PAGE = 25;
 const FROM_SOURCES = process.env.BENCH_SOURCES === '1';
+const PERF = process.env.BENCH_PERF === '1';
+const PERF_REQUESTS = setting('BENCH_PERF_REQUESTS', 10_000);
+const WARMUP_REQUESTS = setting('BENCH_WARMUP_REQUESTS', 4000);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const gatehouseModule = join(here, 'http', 'gatehouse-server.ts');
+const floorModule = join(here, 'http', 'one-round-trip-server.ts');
 const checkout = resolve(here, '..');
 /** How a checkout's Gatehouse runs: from its packages' builds, unless BENCH_SOURCES=1. */
 const runOf = (root: string) => (FROM_SOURCES ? {} : { builtFrom: root });
@@ -84,7 +93,7 @@ await withBenchDatabase(async (ownerUrl) => {
   const { tenant, env } = await seededBenchServersEnv(ownerUrl, ROWS, CONNECTIONS);
   const servers = new Map<ServerName, ServerProcess>([
     [SERVERS.gatehouse, await started(startServerProcess(SERVERS.gatehouse, gatehouseModule, env, runOf(checkout)))],
-    [SERVERS.floor, await started(startServerProcess(SERVERS.floor, join(here, 'http', 'one-round-trip-server.ts'), env))],
+    [SERVERS.floor, await started(startServerProcess(SERVERS.floor, floorModule, env))],
   ]);
   if (BASELINE) servers.set(SERVERS.baseline, await started(startServerProcess(SERVERS.baseline, join(BASELINE, 'bench', 'http', 'gatehouse-server.ts'), env, runOf(BASELINE))));
   const postgraphile = await postgraphileNode();
@@ -128,6 +137,24 @@ await withBenchDatabase(async (ownerUrl) => {
   console.log(`Profiling show and index for ${PROFILE_SECONDS} s each...`);
   const profiles = { show: await profiled(show), index: await profiled(index) };
 
+  /** A fresh instance of `module` recorded by perf while it answers `path` (BENCH_PERF=1). */
+  const recorded = async (name: string, module: string, options: ServerProcessOptions, path: string): Promise<PerfSamples> => {
+    const server = await started(startServerProcess(name, module, { ...env, NODE_OPTIONS: PERF_NODE_OPTIONS }, options));
+    const load = (requests: number) => generateLoad({ url: `${server.url}${path}`, headers: { authorization }, connections: CONNECTIONS, length: { requests } });
+    try {
+      await load(WARMUP_REQUESTS);
+      return await perfSamples(server.pid, PERF_REQUESTS, () => load(PERF_REQUESTS));
+    } finally {
+      await server.stop();
+    }
+  };
+  const perfOf = async (path: string) => ({
+    gatehouse: await recorded('gatehouse, perf', gatehouseModule, runOf(checkout), path),
+    floor: await recorded('floor, perf', floorModule, {}, path),
+  });
+  if (PERF) console.log(`Recording show and index with perf, ${PERF_REQUESTS} requests each...`);
+  const perf = PERF ? { show: await perfOf(show), index: await perfOf(index) } : null;
+
   const figure = (route: string, server: ServerName, name: keyof MedianFigures) => results[targetName(route, server)]?.[name] as number | undefined;
   const ratio = (route: string, over: ServerName, under: ServerName, name: 'requestsPerSecond' | 'p99Ms' | 'serverCpuMsPerRequest') => {
     const [a, b] = [figure(route, over, name), figure(route, under, name)];
@@ -169,10 +196,16 @@ await withBenchDatabase(async (ownerUrl) => {
     against_baseline: againstBaseline,
     goals: verdicts,
     profiles,
+    perf: perf && {
+      method: `perf record -F ${SAMPLING_HZ} -g, ${PERF_REQUESTS} requests after ${WARMUP_REQUESTS}; samples per 10,000 requests by the innermost JavaScript frame's category`,
+      show: perfTable(perf.show.gatehouse, perf.show.floor),
+      index: perfTable(perf.index.gatehouse, perf.index.floor),
+    },
     node: process.version,
     measured_at: new Date().toISOString(),
   };
   await writeBenchResult('node-cpu', result, { results, againstBaseline });
   console.log(`\nShow, profiled: ${printedProfile(profiles.show)}\n\nIndex, profiled: ${printedProfile(profiles.index)}`);
+  if (perf) console.log(`\n${printedPerfTable('Show', perf.show.gatehouse, perf.show.floor)}\n\n${printedPerfTable('Index page 1', perf.index.gatehouse, perf.index.floor)}`);
   console.log(`\nGoals, one run, against the one-round-trip floor and PostGraphile:\n${printedGoals(verdicts)}`);
 });
