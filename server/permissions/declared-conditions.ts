@@ -6,7 +6,7 @@ import { ValidationError, type FieldErrors } from '../errors/validation-error.js
 export const declaredConditions = (registry: ModelRegistry | undefined): ConditionCatalog => registry?.conditions ?? EMPTY_CATALOG;
 
 /** Why `permission` names a condition no policy declares for it; undefined when it may be held. */
-function undeclared(catalog: ConditionCatalog, permission: string): string | undefined {
+export function undeclaredCondition(catalog: ConditionCatalog, permission: string): string | undefined {
   if (!permission.includes(CONDITION_SEPARATOR)) return undefined;
   const { slug, condition } = parsePermission(permission);
   if (condition === undefined || catalog.condition(slug, condition) !== undefined) return undefined;
@@ -22,7 +22,7 @@ function undeclared(catalog: ConditionCatalog, permission: string): string | und
 export function undeclaredConditions(catalog: ConditionCatalog, fields: Readonly<Record<string, readonly string[] | undefined>>): FieldErrors {
   const errors: FieldErrors = {};
   for (const [field, permissions] of Object.entries(fields)) {
-    const faults = (permissions ?? []).map((permission) => undeclared(catalog, permission)).filter((fault) => fault !== undefined);
+    const faults = (permissions ?? []).map((permission) => undeclaredCondition(catalog, permission)).filter((fault) => fault !== undefined);
     if (faults.length > 0) errors[field] = faults;
   }
   return errors;

@@ -16,6 +16,7 @@ import { relationSlugIn } from '../models/model-registry.js';
 import { checkResourceAction } from '../data/check-resource-action.js';
 import { compiledPermissions } from '../permissions/compiled-permissions.js';
 import { invalidPermissionMessage } from '../permissions/invalid-permission-message.js';
+import { undeclaredCondition } from '../permissions/declared-conditions.js';
 import type { ServiceResource } from '../permissions/service-resources.js';
 import { explainAction, explainInclude, explainRead, explainWrite, permissionStory, type PermissionOrigin } from './explain-check.js';
 import { callerRules } from './caller-rules.js';
@@ -43,6 +44,11 @@ export async function evaluatePolicyTests(app: PolicyTestApp, loaded: LoadedPoli
     const index = permissions.findIndex((permission) => !isValidPermission(permission));
     // The sentence every surface refuses a malformed permission with: the list is its field.
     if (index !== -1) throw new PolicyTestFileError(loaded.file, loaded.lineAt([...path, index]), '', invalidPermissionMessage(keyName(path), permissions[index]));
+    // Held, it would match no record, so a typo would pass as a refusal the test expects.
+    for (const [at, permission] of permissions.entries()) {
+      const undeclared = undeclaredCondition(app.registry.conditions, permission);
+      if (undeclared !== undefined) throw problemAt([...path, at], undeclared);
+    }
   }
   for (const [name, principal] of Object.entries(content.principals)) {
     if ('role' in principal && !Object.hasOwn(roles, principal.role)) {

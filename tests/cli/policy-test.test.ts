@@ -109,6 +109,7 @@ describe('gatehouse policy test', () => {
     ['an unknown role', VIEWER_FILE.replace('role: viewer', 'role: reader'), 2, 'principals.viewer.role: no role reader in the config’s organizationRoles'],
     ['a malformed permission', VIEWER_FILE.replace('[posts.store]', '[posts.store, posts]'), 2, 'The principals.viewer.granted field holds an invalid permission: "posts" (it names no action;'],
     ['a condition on a wildcard', VIEWER_FILE.replace('[posts.store]', '[posts.*:own]'), 2, 'The principals.viewer.granted field holds an invalid permission: "posts.*:own" (a condition is only allowed on {slug}.{action}, not on a wildcard).'],
+    ['an undeclared condition', VIEWER_FILE.replace('[posts.store]', '[posts.store:onw]'), 2, 'principals.viewer.granted[0]: The permission posts.store:onw names the condition onw, which the posts policy does not declare'],
     ['an unknown model', VIEWER_FILE.replace('model: posts', 'model: post'), 4, 'resources.post.model: no registered model post'],
     ['an unknown field', VIEWER_FILE.replace('[title, internal_notes]', '[title, notes]'), 9, 'tests[0].read_fields.visible[1]: notes is not an attribute of model posts'],
     ['an unknown relation', VIEWER_FILE.replace('author: allow', 'writer: allow'), 11, 'tests[0].includes.writer: Unknown include: writer.'],
