@@ -57,6 +57,21 @@ describe('configureApi layers the options it is given over the current configura
     expect(onForbidden).not.toHaveBeenCalled();
   });
 
+  it('puts an option given as null back to its default', async () => {
+    const { onForbidden } = bed.start();
+    bed.server.answer('GET', '/api/denied', { status: 403, body: { message: 'This action is unauthorized.' } });
+    await expect(getHttpClient().get('/denied')).rejects.toThrow();
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+
+    configureApi({ onForbidden: null });
+    await expect(getHttpClient().get('/denied')).rejects.toThrow();
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+    expect(bed.server.requests.map((request) => request.path)).toEqual(['/api/denied', '/api/denied']);
+
+    configureApi({ baseURL: null });
+    expect(getHttpClient().defaults.baseURL).toBe('/api');
+  });
+
   it('keeps the session and its storage unless given a storage, which starts a session on it', async () => {
     bed.start({ stored: { token: 'kept' } });
     bed.server.answer('GET', '/api/ping', { body: {} });

@@ -1,12 +1,13 @@
-import { resolveConfig, type ApiOptions } from '../../../client/config/api-config.js';
+import type { ApiOptions } from '../../../client/config/api-config.js';
 import { configureApi } from '../../../client/config/runtime.js';
 
-type AnewOptions = ApiOptions & Required<Pick<ApiOptions, 'baseURL' | 'storage' | 'onUnauthorized'>>;
+/** Every option back to its default. */
+const DEFAULTS: ApiOptions = { baseURL: null, onUnauthorized: null, onForbidden: null, routeGroup: null, tenancy: null, routeGroupInDataPath: null };
 
 /**
  * Configures the client for a page of its own: configureApi keeps what an earlier test set unless
- * it is named, so this names every option, the defaults under what the test gives.
+ * it is named, so this puts every option back to its default under what the test gives.
  */
-export function configureAnew(options: AnewOptions): void {
-  configureApi({ ...resolveConfig({}, options.onUnauthorized), ...options });
+export function configureAnew(options: ApiOptions): void {
+  configureApi({ ...DEFAULTS, ...options });
 }
