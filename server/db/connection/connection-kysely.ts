@@ -32,12 +32,21 @@ const CONFIG: KyselyConfig = { dialect: NO_DIALECT };
 /** Each pool's connections' own Kysely, kept as long as the connection lives. */
 const bound = new WeakMap<object, WeakMap<DatabaseConnection, Kysely<never>>>();
 
+/** The connections' own Kyselys: each runs on the one connection a transaction of its holds. */
+const connectionsOwn = new WeakSet<object>();
+
+/** Whether `db` runs on one connection already, a Kysely transaction's or a connection's own (whose caller holds it in a transaction). */
+export const holdsConnection = <S>(db: Kysely<S>): boolean => db.isTransaction || connectionsOwn.has(db);
+
 /**
  * Runs fn on one connection of `db`'s pool, as `db.connection().execute(fn)` does, with the
  * connection's own Kysely, built the first time the pool hands the connection out: Kysely builds
  * and freezes a new one on every use, some 2% of a read's CPU.
  */
 export function onConnection<S, T>(db: Kysely<S>, fn: (connection: Kysely<S>) => Promise<T>): Promise<T> {
+  // Its connection is in a transaction: a BEGIN there is a no-op, and the COMMIT after it would
+  // end that transaction early, its work committed and its tenant context gone.
+  if (holdsConnection(db)) return Promise.reject(new BoundConnectionError('open a transaction on its connection, which is in one already'));
   const executor = db.getExecutor();
   let ofPool = bound.get(executor);
   if (!ofPool) bound.set(executor, (ofPool = new WeakMap()));
@@ -47,6 +56,7 @@ export function onConnection<S, T>(db: Kysely<S>, fn: (connection: Kysely<S>) =>
     if (!own) {
       own = new Kysely<S>({ config: CONFIG, dialect: NO_DIALECT, driver: NO_DRIVER, executor: executor.withConnectionProvider(new SingleConnectionProvider(connection)) });
       known.set(connection, own as unknown as Kysely<never>);
+      connectionsOwn.add(own);
     }
     return fn(own);
   });

@@ -5,6 +5,8 @@ import { openDatabase, type Database } from '../../../../server/db/connection/da
 import type { DemoSchema } from '../../../../policies/schema.js';
 import { withTenant } from '../../../../server/db/transactions/tenant-transaction.js';
 import { BoundConnectionError } from '../../../../server/db/connection/connection-kysely.js';
+import { CallerPresence } from '../../../../server/db/connection/caller-presence.js';
+import { runWithinDeadline } from '../../../../server/db/transactions/request-read.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { demoOrganizationIds, demoPostTitles, type DemoSlug } from '../../../support/demo.js';
 
@@ -111,5 +113,18 @@ describe('a tenant transaction', () => {
     await expect(inTenant((trx) => trx.transaction().execute(() => Promise.resolve()))).rejects.toThrow(BoundConnectionError);
     expect(await inTenant((trx) => trx.connection().execute(observe))).toEqual(expectedView('acme'));
     expect(await inTenant(observe)).toEqual(expectedView('acme'));
+  });
+
+  // A transaction opened on its connection would end it: BEGIN is a no-op inside one, and the
+  // COMMIT after it would commit the request's work so far and drop its tenant context.
+  it('runs a statement within a deadline in itself, and refuses to open a transaction in itself', async () => {
+    const deadline = { statementTimeoutMs: 5_000, caller: new CallerPresence() };
+    const organization = sql<{ organization: string }>`SELECT current_setting('gatehouse.organization_id', true) AS organization`;
+    const seen = await withTenant(app.db, { organizationId: ids.acme, userId: null }, async (trx) => {
+      const [within] = await runWithinDeadline(trx, organization.compile(trx), deadline);
+      return { within, after: await observe(trx) };
+    });
+    expect(seen).toEqual({ within: { organization: String(ids.acme) }, after: expectedView('acme') });
+    await expect(withTenant(app.db, { organizationId: ids.acme, userId: null }, (trx) => withTenant(trx, { organizationId: ids.globex, userId: null }, observe))).rejects.toThrow(BoundConnectionError);
   });
 });
