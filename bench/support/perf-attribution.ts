@@ -102,7 +102,7 @@ export function perfTable(gatehouse: PerfSamples, floor: PerfSamples): { categor
   return [...categories]
     .map((category) => {
       const [ours, theirs] = [per10k(gatehouse, gatehouse.byCategory[category] ?? 0), per10k(floor, floor.byCategory[category] ?? 0)];
-      return { category, gatehouse: ours, floor: theirs, shareOfDifference: Math.round(((ours - theirs) / difference) * 100) };
+      return { category, gatehouse: ours, floor: theirs, shareOfDifference: difference === 0 ? 0 : Math.round(((ours - theirs) / difference) * 100) };
     })
     .sort((a, b) => b.gatehouse - b.floor - (a.gatehouse - a.floor));
 }
