@@ -8,24 +8,28 @@ import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import type { GatehouseState } from './state.js';
 
-// The parser's own errors name parser internals; callers get one of ours instead.
+// The parser's own errors name parser internals; callers get one of ours instead. It also refuses
+// well-formed JSON: a scalar (`null`, `42`) in strict mode, and an object holding a `__proto__`
+// key, which could reach an object's prototype. Its sender needs to hear what is wrong with it,
+// not that it is malformed.
 function parserError(error: { type?: string; status?: number; body?: unknown }): DomainError {
   if (error.type === 'entity.too.large') return new PayloadTooLargeError();
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
   if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');
-  if (isJsonScalar(error.body)) return new BodyNotObjectError();
-  return new BadRequestError('Malformed JSON in the request body.');
+  const parsed = parsedJson(error.body);
+  if (parsed === MALFORMED) return new BadRequestError('Malformed JSON in the request body.');
+  if (parsed === null || typeof parsed !== 'object') return new BodyNotObjectError();
+  return new BadRequestError('The request body must not hold a __proto__ key.');
 }
 
-// The parser's strict mode refuses well-formed JSON that is not an object or array (`null`, `42`):
-// its sender needs to hear what is wrong with it, not that it is malformed.
-function isJsonScalar(text: unknown): boolean {
-  if (typeof text !== 'string') return false;
+const MALFORMED = Symbol('malformed JSON');
+
+function parsedJson(text: unknown): unknown {
+  if (typeof text !== 'string') return MALFORMED;
   try {
-    const value: unknown = JSON.parse(text);
-    return value === null || typeof value !== 'object';
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return MALFORMED;
   }
 }
 

@@ -44,6 +44,13 @@ describe('the HTTP pipeline', () => {
     expect(response.body).toEqual({ message: 'Malformed JSON in the request body.' });
   });
 
+  it('answers well-formed JSON holding a prototype key with 400 naming the key, not as malformed JSON', async () => {
+    for (const rawBody of ['{"email":"owner@acme.test","__proto__":{"admin":true}}', '[{"__proto__":{}}]']) {
+      const response = await server.api.post('/api/auth/login', { rawBody });
+      expect({ rawBody, status: response.status, body: response.body }).toEqual({ rawBody, status: 400, body: { message: 'The request body must not hold a __proto__ key.' } });
+    }
+  });
+
   it('answers a JSON body that is not an object with 400 at every endpoint, not as malformed JSON nor as a field error', async () => {
     const token = await server.login('owner@acme.test');
     const notAnObject = { message: 'The request body must be a JSON object.' };
