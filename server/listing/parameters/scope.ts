@@ -17,6 +17,7 @@ function scopesOf(model: ModelDefinition, { raw, key, value }: QueryEntry): List
       return { name, argument: null };
     });
   }
+  if (key === '') throw new InvalidQueryError(`Invalid ${raw}: it names no scope.`);
   const { argument } = namedScope(model, key);
   if (argument === null) {
     if (value !== '') throw new InvalidQueryError(`Scope ${key} takes no argument.`);

@@ -8,6 +8,7 @@ export const sort: QueryParameter = {
   read([entry], { model }) {
     const order = commaList(entry!).map((item) => {
       const column = item.replace(/^-/, '');
+      if (column === '') throw new InvalidQueryError(`Invalid sort "${item}": it names no field.`);
       if (!model.sorts.includes(column)) throw new InvalidQueryError(`Unknown sort: ${column}.`);
       return { column, direction: item.startsWith('-') ? ('desc' as const) : ('asc' as const) };
     });
