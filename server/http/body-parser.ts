@@ -16,20 +16,24 @@ function parserError(error: { type?: string; status?: number; body?: unknown }):
   if (error.type === 'entity.too.large') return new PayloadTooLargeError();
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
   if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');
-  const parsed = parsedJson(error.body);
-  if (parsed === MALFORMED) return new BadRequestError('Malformed JSON in the request body.');
-  if (parsed === null || typeof parsed !== 'object') return new BodyNotObjectError();
-  return new BadRequestError('The request body must not hold a __proto__ key.');
+  const json = wellFormedJson(error.body);
+  if (json !== null && (json.value === null || typeof json.value !== 'object')) return new BodyNotObjectError();
+  if (json?.holdsProtoKey) return new BadRequestError('The request body must not hold a __proto__ key.');
+  return new BadRequestError('Malformed JSON in the request body.');
 }
 
-const MALFORMED = Symbol('malformed JSON');
-
-function parsedJson(text: unknown): unknown {
-  if (typeof text !== 'string') return MALFORMED;
+/** The value of a well-formed JSON text, and whether any of its objects has a `__proto__` key; null for anything else. */
+function wellFormedJson(text: unknown): { value: unknown; holdsProtoKey: boolean } | null {
+  if (typeof text !== 'string') return null;
+  let holdsProtoKey = false;
   try {
-    return JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text, (key, child: unknown) => {
+      if (key === '__proto__') holdsProtoKey = true;
+      return child;
+    });
+    return { value, holdsProtoKey };
   } catch {
-    return MALFORMED;
+    return null;
   }
 }
 
