@@ -23,6 +23,8 @@ export const REMEMBERED_BYTES = 32 * 1024 * 1024;
 export interface CompiledPermissions {
   readonly permissions: readonly string[];
   readonly ability: GatehouseAbility;
+  /** Whether the lists hold a conditioned permission (`posts.update:own`), whose condition the statements over that model add. */
+  readonly conditioned: boolean;
   /** Which records of `slug` the caller may `action`: all, none, or a condition (its facts filled in). */
   plan(slug: string, action: string): AccessPlan;
 }
@@ -61,6 +63,7 @@ export function compiledPermissions({ role, granted = [], denied = [] }: Permiss
     entry = {
       permissions,
       ability: compileAbility(permissions, conditions),
+      conditioned,
       plan(slug, action) {
         const asked = `${slug}.${action}`;
         let plan = plans.get(asked);

@@ -1,10 +1,9 @@
-import { CONDITION_SEPARATOR } from '@gatehouse/engine';
 import { authenticationOf, isSessionOfGroup, sessionOfAnotherGroup, tokenClaims } from '../auth/authenticate.js';
 import { openedOnPrimary, withOpenedRequest, type OpenedRequest, type RequestOpening } from '../db/transactions/request-transaction.js';
 import { NotGroupMemberError } from '../errors/not-group-member-error.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
-import type { GatehouseContext, GroupState, MemberState, Membership, Stage, TenantMemberState } from '../http/state.js';
+import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberState } from '../http/state.js';
 import type { Services } from '../services.js';
 import { memberPermissions, permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
@@ -164,14 +163,14 @@ async function readOnReplica(
   }
 }
 
-/** Whether a membership's lists hold a conditioned permission (`posts.update:own`), which adds its condition to the statements over that model. */
-const holdsConditions = ({ rolePermissions, granted, denied }: Membership) =>
-  [rolePermissions, granted, denied].some((list) => list.some((permission) => permission.includes(CONDITION_SEPARATOR)));
-
-/** The plans of a member's record conditions, which its statements add; undefined where its permissions hold none. */
+/**
+ * The plans of a member's record conditions, which its statements add; undefined where its
+ * permissions hold none. The permissions compiled here are the request's: the stage that loads
+ * them finds them (`memberPermissions`).
+ */
 function conditionedPlans(services: Services, facts: Required<Omit<TenantMemberFacts, 'trx'>>, routeGroup: RouteGroup): AccessPlans | undefined {
-  if (!holdsConditions(facts.membership)) return undefined;
-  return memberPermissions(services, { ...facts, routeGroup }).plan;
+  const compiled = memberPermissions(services, { ...facts, routeGroup });
+  return compiled.conditioned ? compiled.plan : undefined;
 }
 
 /** A member of the route group, in the addressed organization where the group has tenancy. */
