@@ -148,10 +148,7 @@ await withBenchDatabase(async (ownerUrl) => {
       await server.stop();
     }
   };
-  const perfOf = async (path: string) => ({
-    gatehouse: await recorded('gatehouse, perf', gatehouseModule, runOf(checkout), path),
-    floor: await recorded('floor, perf', floorModule, {}, path),
-  });
+  const perfOf = async (path: string) => perfTable(await recorded('gatehouse, perf', gatehouseModule, runOf(checkout), path), await recorded('floor, perf', floorModule, {}, path));
   if (PERF) console.log(`Recording show and index with perf, ${PERF_REQUESTS} requests each...`);
   const perf = PERF ? { show: await perfOf(show), index: await perfOf(index) } : null;
 
@@ -198,14 +195,13 @@ await withBenchDatabase(async (ownerUrl) => {
     profiles,
     perf: perf && {
       method: `perf record -F ${SAMPLING_HZ} -g, ${PERF_REQUESTS} requests after ${WARMUP_REQUESTS}; samples per 10,000 requests by the innermost JavaScript frame's category`,
-      show: perfTable(perf.show.gatehouse, perf.show.floor),
-      index: perfTable(perf.index.gatehouse, perf.index.floor),
+      ...perf,
     },
     node: process.version,
     measured_at: new Date().toISOString(),
   };
   await writeBenchResult('node-cpu', result, { results, againstBaseline });
   console.log(`\nShow, profiled: ${printedProfile(profiles.show)}\n\nIndex, profiled: ${printedProfile(profiles.index)}`);
-  if (perf) console.log(`\n${printedPerfTable('Show', perf.show.gatehouse, perf.show.floor)}\n\n${printedPerfTable('Index page 1', perf.index.gatehouse, perf.index.floor)}`);
+  if (perf) console.log(`\n${printedPerfTable('Show', perf.show)}\n\n${printedPerfTable('Index page 1', perf.index)}`);
   console.log(`\nGoals, one run, against the one-round-trip floor and PostGraphile:\n${printedGoals(verdicts)}`);
 });

@@ -92,23 +92,32 @@ export async function perfSamples(pid: number, requests: number, load: () => Pro
   }
 }
 
+/** Samples per 10,000 requests: the unit of the table, whatever number of requests each recording took. */
+const per10k = (samples: PerfSamples, count: number) => Math.round((count * 10_000) / samples.requests);
+
+export interface PerfTable {
+  /** Every sample of each process. */
+  all: { gatehouse: number; floor: number };
+  /** Per category, the largest share of the difference first. */
+  rows: { category: string; gatehouse: number; floor: number; shareOfDifference: number }[];
+}
+
 /** Per category: samples per 10,000 requests of each process, and the category's share of the difference. */
-export function perfTable(gatehouse: PerfSamples, floor: PerfSamples): { category: string; gatehouse: number; floor: number; shareOfDifference: number }[] {
-  const per10k = (samples: PerfSamples, count: number) => Math.round((count * 10_000) / samples.requests);
-  const difference = per10k(gatehouse, gatehouse.total) - per10k(floor, floor.total);
+export function perfTable(gatehouse: PerfSamples, floor: PerfSamples): PerfTable {
+  const all = { gatehouse: per10k(gatehouse, gatehouse.total), floor: per10k(floor, floor.total) };
+  const difference = all.gatehouse - all.floor;
   const categories = new Set([...Object.keys(gatehouse.byCategory), ...Object.keys(floor.byCategory)]);
-  return [...categories]
+  const rows = [...categories]
     .map((category) => {
       const [ours, theirs] = [per10k(gatehouse, gatehouse.byCategory[category] ?? 0), per10k(floor, floor.byCategory[category] ?? 0)];
       return { category, gatehouse: ours, floor: theirs, shareOfDifference: difference === 0 ? 0 : Math.round(((ours - theirs) / difference) * 100) };
     })
     .sort((a, b) => b.gatehouse - b.floor - (a.gatehouse - a.floor));
+  return { all, rows };
 }
 
 /** The table as lines for a terminal. */
-export function printedPerfTable(route: string, gatehouse: PerfSamples, floor: PerfSamples): string {
-  const rows = perfTable(gatehouse, floor);
-  const all = `all: ${Math.round((gatehouse.total * 10_000) / gatehouse.requests)} against ${Math.round((floor.total * 10_000) / floor.requests)} samples per 10,000 requests`;
-  const lines = rows.map(({ category, gatehouse: ours, floor: theirs, shareOfDifference }) => `  ${category.padEnd(45)} ${String(ours).padStart(7)} ${String(theirs).padStart(7)} ${String(shareOfDifference).padStart(5)}%`);
-  return `${route}, perf (${all}); per category: gatehouse, floor, share of the difference:\n${lines.join('\n')}`;
+export function printedPerfTable(route: string, { all, rows }: PerfTable): string {
+  const lines = rows.map(({ category, gatehouse, floor, shareOfDifference }) => `  ${category.padEnd(45)} ${String(gatehouse).padStart(7)} ${String(floor).padStart(7)} ${String(shareOfDifference).padStart(5)}%`);
+  return `${route}, perf (all: ${all.gatehouse} against ${all.floor} samples per 10,000 requests); per category: gatehouse, floor, share of the difference:\n${lines.join('\n')}`;
 }
