@@ -37,7 +37,7 @@ export function permissionReads(db: TenantTransaction, { userId, group }: { user
 const membershipSources = ({ rolePermissions, granted, denied }: Membership): Omit<Sources, 'roleSlug'> => ({ role: rolePermissions, granted, denied });
 
 /** `sources` compiled for the request's caller, with the record conditions of the application's models. */
-export function callerPermissions(services: Pick<Services, 'config'>, sources: PermissionSources, { auth, organization, routeGroup }: Pick<Facts, 'auth' | 'organization' | 'routeGroup'>): CompiledPermissions {
+function callerPermissions(services: Pick<Services, 'config'>, sources: PermissionSources, { auth, organization, routeGroup }: Pick<Facts, 'auth' | 'organization' | 'routeGroup'>): CompiledPermissions {
   const catalog = services.config.models?.conditions ?? EMPTY_CATALOG;
   const context = conditionContext({ user: auth?.user ?? null, organization: organization ?? null, routeGroup: routeGroup.name });
   return compiledPermissions(sources, { catalog, context });
