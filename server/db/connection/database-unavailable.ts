@@ -1,4 +1,5 @@
 import { ConnectionLostError } from '../../errors/connection-lost-error.js';
+import { UnreadableStylesError } from './unreadable-styles-error.js';
 
 // Socket errors of node-postgres and the SQLSTATE classes that mean "the server is not there
 // (yet)": connection exceptions (08), shutdown and start-up (57P01-57P03), too many connections,
@@ -16,6 +17,8 @@ function codeOf(error: object): string | undefined {
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof ConnectionLostError) return true;
+  // Not served until an operator sets the styles back; the log's warning says how.
+  if (error instanceof UnreadableStylesError) return true;
   if (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable)) return true;
   const code = codeOf(error);
   if (code && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08'))) return true;

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from '../schema.js';
+import { styleCheckingClient } from './style-checking-client.js';
 import { statementClient, type StatementObserver } from './statement-client.js';
 import { connectionHosts } from './connection-hosts.js';
 import { PrimaryLocator } from './primary-locator.js';
@@ -77,7 +78,7 @@ export function openDatabase<S = Schema>(
   const login = (url: string) => (startupRole ? appConnectionString(url) : url);
   // Several hosts: the pool follows whichever is the primary, as a failover tool promotes one.
   const hosts = connectionHosts(connectionString)?.map(({ target, url }) => ({ target, url: login(url) }));
-  const Client = statementClient({ prepare: preparedStatements, observer });
+  const Client = styleCheckingClient(statementClient({ prepare: preparedStatements, observer }));
   const pool = new pg.Pool({
     connectionString: hosts ? hosts[0]!.url : login(connectionString),
     max: maxConnections,
