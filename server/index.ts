@@ -49,7 +49,7 @@ export { ChangedMigrationError } from './db/migrations/changed-migration-error.j
 export { FailedMigrationError } from './db/migrations/failed-migration-error.js';
 export { MigrationsFolderError } from './db/migrations/migrations-folder-error.js';
 export { openDatabase, type Database, type DatabaseOptions } from './db/connection/database.js';
-export { withTenant, type TenantContext } from './db/transactions/tenant-transaction.js';
+export { withTenant, type TenantContext, type TenantTransaction } from './db/transactions/tenant-transaction.js';
 export type { NullableTimestamp, Schema, Timestamp } from './db/schema.js';
 export { hashPassword } from './auth/password.js';
 export { defineConfig, type GatehouseConfig } from './config/gatehouse-config.js';

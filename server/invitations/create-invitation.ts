@@ -6,6 +6,7 @@ import type { GatehouseMiddleware, TenantMemberState } from '../http/state.js';
 import { validate } from '../http/validate.js';
 import type { Services } from '../services.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
+import { tenantStatements } from '../db/transactions/tenant-statements.js';
 import { assertMayGrant } from './assert-may-grant.js';
 import { createInvitationSchema } from './invitation-schemas.js';
 import { mailInvitation, newInvitationToken, throttleSend } from './send-invitation.js';
@@ -25,11 +26,11 @@ function isInvitableGroup(services: Services, name: string): boolean {
  * insert follows, and its mail goes with COMMIT.
  */
 export function invitationCreationReads(services: Services): RequestReads {
+  const db = tenantStatements(services.db);
   return (ctx, { group }) => {
     const body = createInvitationSchema.safeParse(ctx.request.body);
     if (!body.success) return null;
     const { email, role_id: roleId, route_group: routeGroup = group.name } = body.data;
-    const db = services.db;
     return { statements: [roleInContext(db, { id: roleId }).compile(), memberByEmail(db, email, routeGroup).compile(), pendingInvitationForEmail(db, email).compile()], complete: false };
   };
 }

@@ -6,6 +6,7 @@ import { pathId } from '../models/path-id.js';
 import { assertCan } from '../permissions/authorize.js';
 import type { Services } from '../services.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
+import { tenantStatements } from '../db/transactions/tenant-statements.js';
 
 /**
  * The invitation `:id` of the current organization, checked in the order permission (403), record
@@ -28,9 +29,10 @@ export async function findPendingInvitation(ctx: GatehouseContext<TenantMemberSt
  * invitation, and for a resend (`role`) its role's permissions.
  */
 export function invitationReads(services: Services, { role }: { role: boolean }): RequestReads {
+  const db = tenantStatements(services.db);
   return (ctx) => {
     const id = pathId(ctx.params.id);
     if (id === null) return null;
-    return { statements: [invitationInContext(services.db, id).compile(), ...(role ? [invitationRolePermissions(services.db, id).compile()] : [])], complete: false };
+    return { statements: [invitationInContext(db, id).compile(), ...(role ? [invitationRolePermissions(db, id).compile()] : [])], complete: false };
   };
 }

@@ -2,6 +2,7 @@ import { memberToChange } from '../db/repositories/members.js';
 import { roleInContext } from '../db/repositories/roles.js';
 import type { Services } from '../services.js';
 import type { RequestReads } from '../tenancy/request-reads.js';
+import { tenantStatements } from '../db/transactions/tenant-statements.js';
 import { pathId } from '../models/path-id.js';
 import { lastOwnerReads } from './last-owner-rule.js';
 import { updateMemberSchema } from './member-schemas.js';
@@ -17,12 +18,12 @@ import { updateMemberSchema } from './member-schemas.js';
 
 /** `PATCH {t}/members/{id}`. */
 export function memberUpdateReads(services: Services): RequestReads {
+  const db = tenantStatements(services.db);
   return (ctx, { group }) => {
     const userId = pathId(ctx.params.id);
     if (userId === null) return null;
     const body = updateMemberSchema.safeParse(ctx.request.body);
     const roleId = body.success ? body.data.role_id : undefined;
-    const db = services.db;
     return {
       statements: [
         memberToChange(db, group.name, userId).compile(),
@@ -36,9 +37,10 @@ export function memberUpdateReads(services: Services): RequestReads {
 
 /** `DELETE {t}/members/{id}`. */
 export function memberRemovalReads(services: Services): RequestReads {
+  const db = tenantStatements(services.db);
   return (ctx, { group }) => {
     const userId = pathId(ctx.params.id);
     if (userId === null) return null;
-    return { statements: [memberToChange(services.db, group.name, userId).compile(), ...lastOwnerReads(services.db, services.config.ownerRole)], complete: false };
+    return { statements: [memberToChange(db, group.name, userId).compile(), ...lastOwnerReads(db, services.config.ownerRole)], complete: false };
   };
 }

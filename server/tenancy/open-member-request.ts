@@ -7,10 +7,11 @@ import type { GatehouseContext, GroupState, MemberState, Stage, TenantMemberStat
 import type { Services } from '../services.js';
 import { memberPermissions, permissionReads } from '../permissions/load-permissions.js';
 import { reopen, type ReadAhead } from '../db/transactions/read-ahead.js';
-import { inOpenedTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
+import { inTenantTransaction, replicaReadOpeningSql, tenantOpeningSql } from '../db/transactions/tenant-transaction.js';
 import type { ReplicaSet } from '../db/replicas/replica-set.js';
 import { keepsWritePosition, keepWritePosition, READS } from '../db/replicas/session-write-position.js';
 import type { Executor } from '../db/repositories/executor.js';
+import { tenantStatements } from '../db/transactions/tenant-statements.js';
 import type { TokenClaims } from '../auth/token-service.js';
 import { organizationIds } from './organization-ids.js';
 import { accessGuesses, accessReader } from './access-guesses.js';
@@ -148,7 +149,7 @@ async function readOnReplica(
   const read = (db: Executor) => {
     let began = false;
     const { deadline } = ctx.state;
-    const done = inOpenedTransaction(db, replicaReadOpeningSql(context, deadline), (trx) => ((began = true), rest({ ...facts, trx })), { ahead: plan(facts), caller: deadline.caller });
+    const done = inTenantTransaction(db, replicaReadOpeningSql(context, deadline), (trx) => ((began = true), rest({ ...facts, trx })), { ahead: plan(facts), caller: deadline.caller });
     return { done, began: () => began };
   };
   const replica = replicas.choose(writtenAt);
@@ -205,5 +206,5 @@ function readAhead(services: Services, ctx: GatehouseContext<GroupState>, caller
     planned = null;
   }
   if (!planned) return undefined;
-  return { statements: [...permissionReads(services.db, caller), ...planned.statements], complete: planned.complete };
+  return { statements: [...permissionReads(tenantStatements(services.db), caller), ...planned.statements], complete: planned.complete };
 }

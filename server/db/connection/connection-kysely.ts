@@ -1,4 +1,4 @@
-import { Kysely, SingleConnectionProvider, type DatabaseConnection, type Dialect, type Driver, type KyselyConfig } from 'kysely';
+import { Kysely, SingleConnectionProvider, type DatabaseConnection, type Dialect, type Driver, type KyselyConfig, type QueryExecutor } from 'kysely';
 
 /** What a connection's own Kysely refuses: it runs statements on its connection, and nothing else. */
 export class BoundConnectionError extends Error {
@@ -29,6 +29,9 @@ const NO_DIALECT: Dialect = {
 };
 const CONFIG: KyselyConfig = { dialect: NO_DIALECT };
 
+/** A Kysely that runs its statements through `executor` alone, asking no driver or dialect for anything. */
+export const kyselyOn = <S>(executor: QueryExecutor): Kysely<S> => new Kysely<S>({ config: CONFIG, dialect: NO_DIALECT, driver: NO_DRIVER, executor });
+
 /** Each pool's connections' own Kysely, kept as long as the connection lives. */
 const bound = new WeakMap<object, WeakMap<DatabaseConnection, Kysely<never>>>();
 
@@ -54,7 +57,7 @@ export function onConnection<S, T>(db: Kysely<S>, fn: (connection: Kysely<S>) =>
   return executor.provideConnection((connection) => {
     let own = known.get(connection) as Kysely<S> | undefined;
     if (!own) {
-      own = new Kysely<S>({ config: CONFIG, dialect: NO_DIALECT, driver: NO_DRIVER, executor: executor.withConnectionProvider(new SingleConnectionProvider(connection)) });
+      own = kyselyOn<S>(executor.withConnectionProvider(new SingleConnectionProvider(connection)));
       known.set(connection, own as unknown as Kysely<never>);
       connectionsOwn.add(own);
     }

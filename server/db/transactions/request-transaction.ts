@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { PreparedOpening, ReadAhead } from './read-ahead.js';
 import type { MembershipRecord } from '../repositories/memberships.js';
 import type { Schema } from '../schema.js';
-import { inOpenedTransaction, type TenantTransaction } from './tenant-transaction.js';
+import { inTenantTransaction, type TenantTransaction } from './tenant-transaction.js';
 import { statementTimeoutColumn, type RequestDeadline } from './request-deadline.js';
 import { runWithinDeadline } from './request-read.js';
 import { walPosition, type WalPosition } from '../replicas/wal-position.js';
@@ -107,7 +107,7 @@ export async function withOpenedRequest<T>(
   ahead?: ReadAhead,
 ): Promise<T> {
   const opened = (trx: TenantTransaction, rows: Record<string, unknown>[]) => fn(trx, openedRequest(rows[0] as unknown as OpeningRow, opening.organizationSlug));
-  return inOpenedTransaction(db, requestOpening(opening, ahead, deadline), opened, { ahead, caller: deadline.caller });
+  return inTenantTransaction(db, requestOpening(opening, ahead, deadline), opened, { ahead, caller: deadline.caller });
 }
 
 /** Who a signed-in request's opening asks about: the token's claims and the request's route group, if any. */

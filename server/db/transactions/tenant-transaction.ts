@@ -15,8 +15,15 @@ export interface TenantContext {
   invitationTokenHash?: string | null;
 }
 
-/** A connection inside a tenant transaction: every query on it is scoped by the context. */
-export type TenantTransaction = Kysely<Schema>;
+declare const tenantScoped: unique symbol;
+
+/**
+ * A connection inside a tenant transaction: every query on it is scoped by the context. Branded,
+ * so that neither the pool (where a tenant statement reads as nobody) nor an owner's transaction
+ * (which passes row-level security) type-checks as one: only the openings here that set a context
+ * make it, and `tenantStatements` for statements planned ahead of it.
+ */
+export type TenantTransaction<S = Schema> = Kysely<S> & { readonly [tenantScoped]: true };
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -66,7 +73,7 @@ const ROLLBACK = CompiledQuery.raw('ROLLBACK');
  */
 export async function enterTenant(ownerTransaction: Kysely<Schema>, context: TenantContext): Promise<TenantTransaction> {
   await sql.raw(`SET LOCAL ROLE ${APP_ROLE}; ${tenantSettingsSql(context)}`).execute(ownerTransaction);
-  return ownerTransaction;
+  return ownerTransaction as TenantTransaction;
 }
 
 /** How a transaction opens besides its opening's text. */
@@ -135,11 +142,24 @@ async function endTransaction(connection: Pick<Kysely<unknown>, 'executeQuery'>,
  * opening (`request-transaction.ts`), which sets the same settings only once its checks hold, this is
  * the only place in the code base that sets the context.
  */
-export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: Kysely<S>) => Promise<T>, deadline?: RequestDeadline): Promise<T> {
-  return inOpenedTransaction(db, tenantOpeningSql(context, deadline), (trx) => fn(trx), { caller: deadline?.caller });
+export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: TenantTransaction<S>) => Promise<T>, deadline?: RequestDeadline): Promise<T> {
+  return inTenantTransaction(db, tenantOpeningSql(context, deadline), fn, { caller: deadline?.caller });
+}
+
+/**
+ * `inOpenedTransaction` for an opening that sets the tenant context: `tenantOpeningSql`, a replica
+ * read's, or a request's, which sets it as far as its checks hold.
+ */
+export function inTenantTransaction<T, S = Schema>(
+  db: Kysely<S>,
+  opening: Opening,
+  fn: (trx: TenantTransaction<S>, opened: Record<string, unknown>[]) => Promise<T>,
+  options?: OpeningOptions,
+): Promise<T> {
+  return inOpenedTransaction(db, opening, fn as (trx: Kysely<S>, opened: Record<string, unknown>[]) => Promise<T>, options);
 }
 
 /** The tenant transaction seen through the registered models' string-keyed schema. */
-export function loose(trx: Kysely<Schema>): LooseTransaction {
+export function loose(trx: TenantTransaction): LooseTransaction {
   return trx as unknown as LooseTransaction;
 }

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { createDataActionContext } from '../../../server/data/data-action-context.js';
 import { readLast } from '../../../server/data/send-last-reads.js';
 import { CallerPresence } from '../../../server/db/connection/caller-presence.js';
-import { inOpenedTransaction, loose } from '../../../server/db/transactions/tenant-transaction.js';
+import { inTenantTransaction, loose, tenantOpeningSql } from '../../../server/db/transactions/tenant-transaction.js';
 import { createModelRegistry } from '../../../server/models/model-registry.js';
 import { oneConnectionDatabase } from '../../support/one-connection-database.js';
 
@@ -15,9 +15,9 @@ const db = oneConnectionDatabase();
 it('reads a statement the read-ahead did not send under the request deadline', async () => {
   const deadline = { statementTimeoutMs: 250, caller: new CallerPresence() };
   const timeout = CompiledQuery.raw("SELECT current_setting('statement_timeout') AS timeout, $1::integer AS n", [1]);
-  const rows = await inOpenedTransaction(
+  const rows = await inTenantTransaction(
     db(),
-    'BEGIN',
+    tenantOpeningSql({ organizationId: null, userId: null }),
     (trx) => {
       const policy = { user: { id: 1 }, ability: compileAbility([]), role: null, organization: { id: 1, slug: 'acme' }, routeGroup: 'tenant' };
       const context = createDataActionContext({ trx: loose(trx), registry: createModelRegistry([]), policy, served: [], deadline });

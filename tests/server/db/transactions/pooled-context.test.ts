@@ -7,6 +7,9 @@ import { withTenant } from '../../../../server/db/transactions/tenant-transactio
 import { BoundConnectionError } from '../../../../server/db/connection/connection-kysely.js';
 import { CallerPresence } from '../../../../server/db/connection/caller-presence.js';
 import { runWithinDeadline } from '../../../../server/db/transactions/request-read.js';
+import { PlannedStatementError, tenantStatements } from '../../../../server/db/transactions/tenant-statements.js';
+import { listOrganizationRoles, roleInContext } from '../../../../server/db/repositories/roles.js';
+import type { Schema } from '../../../../server/db/schema.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { demoOrganizationIds, demoPostTitles, type DemoSlug } from '../../../support/demo.js';
 
@@ -121,10 +124,28 @@ describe('a tenant transaction', () => {
     const deadline = { statementTimeoutMs: 5_000, caller: new CallerPresence() };
     const organization = sql<{ organization: string }>`SELECT current_setting('gatehouse.organization_id', true) AS organization`;
     const seen = await withTenant(app.db, { organizationId: ids.acme, userId: null }, async (trx) => {
-      const [within] = await runWithinDeadline(trx, organization.compile(trx), deadline);
+      const [within] = await runWithinDeadline<{ organization: string }, DemoSchema>(trx, organization.compile(trx), deadline);
       return { within, after: await observe(trx) };
     });
     expect(seen).toEqual({ within: { organization: String(ids.acme) }, after: expectedView('acme') });
     await expect(withTenant(app.db, { organizationId: ids.acme, userId: null }, (trx) => withTenant(trx, { organizationId: ids.globex, userId: null }, observe))).rejects.toThrow(BoundConnectionError);
+  });
+});
+
+describe('a tenant statement', () => {
+  const pool = () => app.db as unknown as Kysely<Schema>;
+  const inAcme = <T>(fn: Parameters<typeof withTenant<T>>[2]) => withTenant(pool(), { organizationId: ids.acme, userId: null }, fn);
+
+  it('is refused the pool by its type, where it would read as nobody (checked by tsc)', async () => {
+    expect((await inAcme((trx) => listOrganizationRoles(trx, ids.acme))).length).toBeGreaterThan(0);
+    // @ts-expect-error the pool is no tenant transaction: it sets no context
+    expect(await listOrganizationRoles(pool(), ids.acme)).toEqual([]);
+  });
+
+  it('planned ahead compiles as in its transaction, and runs nowhere else', async () => {
+    const text = ({ sql, parameters }: { sql: string; parameters: readonly unknown[] }) => ({ sql, parameters });
+    const planned = roleInContext(tenantStatements(pool()), { slug: 'owner' });
+    expect(text(planned.compile())).toEqual(await inAcme(async (trx) => text(roleInContext(trx, { slug: 'owner' }).compile())));
+    await expect(planned.execute()).rejects.toThrow(PlannedStatementError);
   });
 });
