@@ -24,9 +24,12 @@ export function readTypedValue(type: AttributeType, value: string): TypedValue |
   }
 }
 
-/** Reads `value` as the attribute type, or a 400 naming the parameter (`Invalid value for filter[author_id]: abc.`). */
+/**
+ * Reads `value` as the attribute type, or a 400 naming the parameter (`Invalid value for
+ * filter[author_id]: abc.`); an empty value is said to be one, where it would print as nothing.
+ */
 export function parseTypedValue(parameter: string, type: AttributeType, value: string): TypedValue {
   const typed = readTypedValue(type, value);
-  if (typed === undefined) throw new InvalidQueryError(`Invalid value for ${parameter}: ${value}.`);
+  if (typed === undefined) throw new InvalidQueryError(`Invalid value for ${parameter}: ${value === '' ? 'it is empty' : value}.`);
   return typed;
 }

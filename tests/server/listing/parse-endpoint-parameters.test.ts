@@ -91,7 +91,7 @@ describe('parseEndpointParameters', () => {
     [{ 'scope[]': 'drafts' }, 'Invalid scope[]: it names no scope.'],
     [{ scope: 'byAuthor' }, 'Scope byAuthor needs an argument: scope[byAuthor]=value.'],
     [{ 'scope[byAuthor]': 'abc' }, 'Invalid value for scope[byAuthor]: abc.'],
-    [{ 'scope[byAuthor]': '' }, 'Invalid value for scope[byAuthor]: .'],
+    [{ 'scope[byAuthor]': '' }, 'Invalid value for scope[byAuthor]: it is empty.'],
     [{ 'scope[drafts]': 'yes' }, 'Scope drafts takes no argument.'],
     [{ fields: 'password_hash' }, 'Unknown field: posts.password_hash.'],
     [{ fields: 'title', 'fields[posts]': 'status' }, 'Use either fields or fields[posts], not both.'],
