@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createServer, type Server, type Socket } from 'node:net';
 import { EventEmitter, once } from 'node:events';
 import { ResourcePolicy } from '@gatehouse/engine';
-import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
+import { createGatehouse, GatehouseError, serviceStatus, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicPaserk } from '../../server/auth/token-keys.js';
@@ -35,6 +35,7 @@ describe('a Gatehouse that accepts the connection and never answers', () => {
     const error = await gatehouse.authorize('v4.public.any', 'acme', CHECKS).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatehouseError);
     expect(error).toMatchObject({ kind: 'timeout', status: undefined });
+    expect(serviceStatus(error as GatehouseError)).toBe(503);
     await expect(gatehouse.verifyToken('v4.public.any')).rejects.toMatchObject({ kind: 'timeout' });
     gatehouse.close();
   });
