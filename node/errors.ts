@@ -2,7 +2,8 @@
  * Why a call to Gatehouse gave no answer to use:
  * - `unavailable`: it could not be reached, closed the connection before the whole answer arrived,
  *   or answered 429 or 5xx, a redirect (never followed), or not the answer asked for (not JSON, the
- *   wrong shape, past 10 MiB); or the client was closed before it answered;
+ *   wrong shape, past 10 MiB), or refused the key list (401, 403, 404); or the client was closed
+ *   before it answered;
  * - `timeout`: it took longer than the client's `timeout.connectMs` (waiting for a connection,
  *   queued ones included) or `timeout.responseMs`;
  * - `unauthenticated`: the token is not genuine, has expired or its session is gone (401), or it

@@ -4,7 +4,7 @@ import { footerKeyId } from '@gatehouse/engine/wire';
 import { SharedWork } from './abortable.js';
 import { KEY_LIST, notTheAnswer } from './answer-shapes.js';
 import type { Clocks } from './clocks.js';
-import { GatehouseOptionError, UnauthenticatedError } from './errors.js';
+import { GatehouseError, GatehouseOptionError, isUnavailable, UnauthenticatedError } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
 // Tokens are PASETO v4.public (Ed25519), checked with the `paseto` package, like the server signs them.
@@ -68,6 +68,16 @@ const importKey = async (id: string | null, key: string): Promise<PublishedKey> 
 function maxAgeOf(cacheControl: string | undefined): number {
   const match = MAX_AGE.exec(cacheControl ?? '');
   return match ? Number(match[1]) : DEFAULT_KEYS_MAX_AGE_S;
+}
+
+/**
+ * A refusal of the key list (a 401, 403 or 404: a proxy asking for credentials, or a `baseURL`
+ * that is not Gatehouse's API) says nothing of the token it was fetched for: the keys cannot be
+ * had, so the check is `unavailable` (a 503 from the middleware), not the token's 401 or a 404.
+ */
+function keysRefused(error: unknown): unknown {
+  if (!(error instanceof GatehouseError) || isUnavailable(error)) return error;
+  return new GatehouseError('unavailable', `Gatehouse answered ${error.status} instead of its key list (GET public-key): ${error.message}`, error.status, { cause: error });
 }
 
 /**
@@ -136,7 +146,9 @@ export class TokenVerifier {
 
   /** `GET {baseURL}/public-key`: the listed keys, and for how many seconds the list may be used. */
   private async published(signal: AbortSignal): Promise<{ keys: PublishedKey[]; maxAge: number }> {
-    const response = await this.http.json({ method: 'GET', path: 'public-key', signal }, KEY_LIST);
+    const response = await this.http.json({ method: 'GET', path: 'public-key', signal }, KEY_LIST).catch((error: unknown) => {
+      throw keysRefused(error);
+    });
     // A listed key that does not import is Gatehouse's broken answer, not a token's fault.
     const keys = await Promise.all(response.body.keys.map(({ id, key }) => importKey(id, key))).catch(() => {
       throw notTheAnswer(response.status, KEY_LIST);

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse, type RequestCaller } from '@gatehouse/node';
+import { createGatehouse, GatehouseError, serviceStatus, UnauthenticatedError, type Gatehouse, type RequestCaller } from '@gatehouse/node';
 import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,21 +162,29 @@ describe('permissions', () => {
 });
 
 describe('errors and organization paths', () => {
-  it('tells each refusal by its kind and status', async () => {
+  it('tells each refusal by its kind and status, and serviceStatus answers the service’s caller with it', async () => {
     const token = await server.login('owner@globex.test');
-    await expect(gatehouse.authorize(tampered(token), 'globex', [{ model: 'posts', action: 'index' }])).rejects.toMatchObject({ kind: 'unauthenticated', status: 401 });
-    await expect(gatehouse.authorize(token, 'globex', 'posts' as never)).rejects.toMatchObject({ kind: 'invalid', status: 422 });
-    // A session of the tenant group, at the admin group's routes.
-    await expect(gatehouse.authorize(token, 'admin', [{ model: 'users', action: 'index' }])).rejects.toMatchObject({ kind: 'forbidden', status: 403 });
-    const error = await gatehouse.permissions(token, 'acme').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(GatehouseError);
-    expect(error).toMatchObject({ kind: 'invalid', status: 404, message: 'Organization not found' });
+    const refusals = [
+      [() => gatehouse.authorize(tampered(token), 'globex', [{ model: 'posts', action: 'index' }]), { kind: 'unauthenticated', status: 401 }],
+      [() => gatehouse.authorize(token, 'globex', 'posts' as never), { kind: 'invalid', status: 422 }],
+      // A session of the tenant group, at the admin group's routes.
+      [() => gatehouse.authorize(token, 'admin', [{ model: 'users', action: 'index' }]), { kind: 'forbidden', status: 403 }],
+      [() => gatehouse.permissions(token, 'acme'), { kind: 'invalid', status: 404, message: 'Organization not found' }],
+    ] as const;
+    for (const [call, refusal] of refusals) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(GatehouseError);
+      expect(error).toMatchObject(refusal);
+      expect(serviceStatus(error as GatehouseError)).toBe(refusal.status);
+    }
   });
 
   it('sends the organization as the literal path: `acme/../globex` answers for no organization', async () => {
     const token = await server.login('owner@globex.test');
     expect((await gatehouse.permissions(token, 'globex')).role).toBe('owner');
-    await expect(gatehouse.permissions(token, 'acme/../globex')).rejects.toMatchObject({ kind: 'invalid', status: undefined });
+    const refused = await gatehouse.permissions(token, 'acme/../globex').catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ kind: 'invalid', status: undefined });
+    expect(serviceStatus(refused as GatehouseError)).toBe(404);
     await expect(gatehouse.authorize(token, 'acme/../globex', [{ model: 'posts', action: 'store' }])).rejects.toMatchObject({ kind: 'invalid' });
     // Unencoded, the `?` would end the path at `globex/user-role`, globex's own answer.
     await expect(gatehouse.permissions(token, 'globex/user-role?')).rejects.toMatchObject({ kind: 'invalid', status: 404 });

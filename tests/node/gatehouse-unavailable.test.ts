@@ -2,10 +2,10 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import { createServer, type Server, type Socket } from 'node:net';
 import { EventEmitter, once } from 'node:events';
 import { ResourcePolicy } from '@gatehouse/engine';
-import { createGatehouse, GatehouseError, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
+import { createGatehouse, GatehouseError, serviceStatus, UnauthenticatedError, type Gatehouse } from '@gatehouse/node';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyId, type PublicPaserk } from '../../server/auth/token-keys.js';
+import type { PublicPaserk } from '../../server/auth/token-keys.js';
 import { startDataServer } from '../server/support/data-server.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase, signedToken } from './support.js';
@@ -35,6 +35,7 @@ describe('a Gatehouse that accepts the connection and never answers', () => {
     const error = await gatehouse.authorize('v4.public.any', 'acme', CHECKS).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GatehouseError);
     expect(error).toMatchObject({ kind: 'timeout', status: undefined });
+    expect(serviceStatus(error as GatehouseError)).toBe(503);
     await expect(gatehouse.verifyToken('v4.public.any')).rejects.toMatchObject({ kind: 'timeout' });
     gatehouse.close();
   });
@@ -188,17 +189,23 @@ describe('a Gatehouse that answers what was not asked', () => {
     }
   });
 
-  it('answers 503 from the middleware when the key list is malformed or names a key that is not one', async () => {
-    for (const keys of [{}, { keys: [{ id: keyId(publicKey), key: 'k4.public.AAAA' }] }]) {
-      answer = json(200, keys);
-      const middleware = client().express();
-      const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const res = Object.assign(new EventEmitter(), { statusCode: 200, setHeader: () => undefined, end: (body: string) => resolve({ status: res.statusCode, body }) });
-        middleware({ headers: { authorization: `Bearer ${token}` } }, res, reject);
-      });
-      expect(refused.status).toBe(503);
-      expect(JSON.parse(refused.body).message).toMatch(/^Gatehouse answered 200 without /);
-    }
+  it.each([
+    ['is malformed', 200, {}],
+    ['names a key that is not one', 200, { keys: [{ id: 'any', key: 'k4.public.AAAA' }] }],
+    // A proxy asking for credentials, or a baseURL that is not Gatehouse's API: the caller's token is not at fault.
+    ['is refused with a 401', 401, { message: 'Unauthenticated.' }],
+    ['is refused with a 403', 403, { message: 'Forbidden.' }],
+    ['is not found', 404, { message: 'Not found.' }],
+  ])('answers 503 from the middleware, and verifyToken throws `unavailable`, when the key list %s', async (_what, status, body) => {
+    answer = json(status, body);
+    await expect(client().verifyToken(token)).rejects.toMatchObject({ name: 'GatehouseError', kind: 'unavailable', status });
+    const middleware = client().express();
+    const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const res = Object.assign(new EventEmitter(), { statusCode: 200, setHeader: () => undefined, end: (body: string) => resolve({ status: res.statusCode, body }) });
+      middleware({ headers: { authorization: `Bearer ${token}` } }, res, reject);
+    });
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body).message).toMatch(new RegExp(`^Gatehouse answered ${status} `));
   });
 
   it('throws `unavailable` on an answer past 10 MiB instead of holding it all, however large', async () => {
