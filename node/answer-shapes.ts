@@ -39,6 +39,8 @@ export const authorizePlans = (count: number): ExpectedAnswer<{ plans: Authorize
 
 const isAbilities = (value: unknown): value is Permissions['abilities'] =>
   isRecord(value) && Object.values(value).every((actions) => isRecord(actions) && Object.values(actions).every((allowed) => typeof allowed === 'boolean'));
+/** CASL's packed rule, as `unpackRules` reads it: `[action, subject, conditions?, inverted?, fields?, reason?]`. */
+const isPackedRule = (value: unknown): value is unknown[] => Array.isArray(value) && isString(value[0]) && isString(value[1]);
 const isOrganization = (value: unknown): value is Permissions['organization'] =>
   value === null || (isRecord(value) && typeof value.id === 'number' && typeof value.slug === 'string');
 
@@ -50,7 +52,7 @@ export const PERMISSIONS: ExpectedAnswer<Permissions> = {
     (body.role === null || isString(body.role)) &&
     isListOf(body.permissions, isString) &&
     isAbilities(body.abilities) &&
-    Array.isArray(body.rules) &&
+    isListOf(body.rules, isPackedRule) &&
     isOrganization(body.organization),
 };
 

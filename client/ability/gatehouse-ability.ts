@@ -24,13 +24,19 @@ export function unpackedRules(packed: PackedRules | undefined): RawRuleOf<Gateho
 /**
  * The permission rules, then the policies' model-level answers as rules of their own: CASL lets a
  * later rule win, so `can('store', 'posts')` reads the policy (a viewer granted `posts.store` still
- * may not create posts) while record conditions still come from the permission rules.
+ * may not create posts). An allowed action the permission rules already allow gets no rule of its
+ * own: an unconditioned one would win over their record conditions, and `can('index', post)` must
+ * say whether the post is in the list (`posts.index:visible`), not that the list may be read.
  */
 export function abilityRules(packed: PackedRules | undefined, abilities: ModelAbilities | undefined): RawRuleOf<GatehouseAbility>[] {
+  const rules = unpackedRules(packed);
+  const permitted = createConditionedAbility<GatehouseAbility>(rules);
   const decided = Object.entries(abilities ?? {}).flatMap(([subject, actions]) =>
-    Object.entries(actions).map(([action, allowed]) => ({ action, subject, inverted: !allowed })),
+    Object.entries(actions)
+      .filter(([action, allowed]) => !allowed || !permitted.can(action, subject))
+      .map(([action, allowed]) => ({ action, subject, inverted: !allowed })),
   );
-  return [...unpackedRules(packed), ...decided];
+  return [...rules, ...decided];
 }
 
 /**

@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { subject } from '@casl/ability';
+import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AuthProvider, Can } from '../../client/index.js';
+import { AuthProvider, Can, useAbility } from '../../client/index.js';
+import { renderClientHook } from '../client/support/testbed.js';
 import { useLiveService } from './support/live-service.js';
 
 // Issue 35: `<Can I="update" a="posts" this={post}>` in @gatehouse/client reads the record
@@ -56,5 +58,19 @@ describe('record rules in @gatehouse/client', () => {
       }
     }
     expect(answered.sort()).toEqual(shown.sort());
+  });
+
+  it("answers can('index') on a record as the contributor's list holds it, though the policy allows the listing", async () => {
+    live.openPage();
+    const { token } = await live.signIn('contributor@acme.test');
+    const api = live.server.api;
+    const owner = await live.server.login('owner@acme.test');
+    const all = (await api.get('/api/acme/posts?per_page=100', { token: owner })).body.data as Post[];
+    const listed = new Set(((await api.get('/api/acme/posts?per_page=100', { token: token! })).body.data as Post[]).map((post) => post.id));
+    expect(listed.size).toBeLessThan(all.length);
+    const { result } = renderClientHook(() => useAbility());
+    await waitFor(() => expect(result.current.can('index', 'posts')).toBe(true));
+    const answered = all.map((post) => ({ id: post.id, listed: result.current.can('index', subject('posts', { ...post })) }));
+    expect(answered).toEqual(all.map((post) => ({ id: post.id, listed: listed.has(post.id) })));
   });
 });

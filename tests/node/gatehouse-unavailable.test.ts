@@ -180,6 +180,7 @@ describe('a Gatehouse that answers what was not asked', () => {
     ['fields of the wrong types', { results: 'yes', plans: 3, keys: 'k', role: 7, permissions: 'posts.*', abilities: [], rules: {}, organization: 'acme' }],
     ['`allowed` as a string', { results: [{ allowed: 'false' }], plans: [{ model: 'posts', action: 'index', kind: 'sometimes' }], keys: [{ id: 1, key: 'k4.public.AAAA' }], ...PERMISSIONS, permissions: [7] }],
     ['fewer answers than asked', { results: [], plans: [], keys: [{ key: 'k4.public.not-a-key' }], ...PERMISSIONS, organization: { id: '1' } }],
+    ['a rule that is no packed rule', { results: [], plans: [], keys: [{ key: 'k4.public.not-a-key' }], ...PERMISSIONS, rules: [7] }],
   ])('throws `unavailable` on a 200 with %s, never a TypeError or the body passed on', async (_what, body) => {
     answer = json(200, body);
     for (const [call, error] of Object.entries(await everyCall())) {

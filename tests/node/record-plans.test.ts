@@ -1,3 +1,4 @@
+import { ResourcePolicy } from '@gatehouse/engine';
 import { createGatehouse, planToSql, UnmappedRelationError, type AuthorizePlan, type Gatehouse } from '@gatehouse/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../server/support/data-server.js';
@@ -97,6 +98,19 @@ describe('the plans of authorize', () => {
       expect(await selectedIds(index!)).toEqual(await listedIds(who));
       expect(await selectedIds(update!)).toEqual(await patchableIds(who));
     }
+  });
+
+  it("binds a service's policy to the caller's record conditions: it decides each post as authorize does", async () => {
+    class PostPolicy extends ResourcePolicy<Post> {
+      static override resourceSlug = 'posts';
+    }
+    const policy = await gatehouse.policy(tokens.contributor!, 'acme', PostPolicy);
+    const posts = (await server.api.get('/api/acme/posts?per_page=100', { token: tokens.owner! })).body.data as Post[];
+    const checks = posts.flatMap((post) => (['show', 'update', 'destroy'] as const).map((action) => ({ model: 'posts', action, post })));
+    const results = await gatehouse.authorize(tokens.contributor!, 'acme', checks.map(({ model, action, post }) => ({ model, action, id: post.id })));
+    expect(results.filter((result) => result.allowed).length).toBeGreaterThan(3);
+    expect(checks.map(({ action, post }) => policy.can(action, policy.context.user, post))).toEqual(results.map((result) => result.allowed));
+    expect(policy.can('index', policy.context.user)).toBe(true);
   });
 
   it('takes away exactly the records a conditioned deny matches, NULLs included', async () => {
