@@ -20,9 +20,11 @@ const MINUTES = 60_000;
 // Tests that start the installed CLI twice: each start loads the whole server (and tsx for the
 // TypeScript config), which takes seconds on a machine busy with the rest of the suite.
 const CLI_RUNS = 2 * MINUTES;
+const PAGE = 'docs/getting-started/your-first-model.md';
 
 let tarballs: Tarballs;
 let tutorial: Tutorial;
+let page: string;
 let folder: string;
 let server: RunningCommand | undefined;
 let api: Api;
@@ -53,6 +55,14 @@ function packedInstall(name: string): string {
   return line;
 }
 
+/** The command a sentence of the page names in backticks (outside its fenced blocks), as one line. */
+const inlineCommand = (start: string) => {
+  const prose = page.replace(/^```[^\n]*\n[\s\S]*?^```\s*$/gm, '');
+  const found = [...prose.matchAll(/`([^`]+)`/g)].map(([, code]) => code!.replace(/\s+/g, ' ')).find((code) => code.startsWith(start));
+  if (found === undefined) throw new Error(`The tutorial names no \`${start} ...\``);
+  return found;
+};
+
 const block = (pattern: RegExp) => {
   const found = tutorial.shell.find((commands) => commands.some((command) => pattern.test(command)));
   if (!found) throw new Error(`The tutorial has no shell block with ${pattern}`);
@@ -66,7 +76,7 @@ async function login(email: string, password: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  [tarballs, tutorial] = await Promise.all([sharedTarballs(inject('packFolder')), readTutorial('docs/getting-started/your-first-model.md')]);
+  [tarballs, tutorial, page] = await Promise.all([sharedTarballs(inject('packFolder')), readTutorial(PAGE), readFile(join(REPOSITORY, PAGE), 'utf8')]);
   // A folder the embedded cluster's own user may enter, as a reader's project folder is.
   folder = join(await scratchFolder('tutorial'), 'my-projects');
   await chmod(dirname(folder), 0o755);
@@ -183,7 +193,6 @@ describe('Your first model (docs), from the packed packages in a fresh folder', 
     expect(command).toBe('npx gatehouse policy test');
     expect(await shell(command!)).toBe('15 passed, 0 failed\n');
     // The mistake the step describes, in a copy of the config, and the output it prints.
-    const page = await readFile(join(REPOSITORY, 'docs/getting-started/your-first-model.md'), 'utf8');
     const [, printed] = /```text\n(FAIL [\s\S]*?)```/.exec(page) ?? [];
     const config = tutorial.files.get('gatehouse.config.ts')!;
     expect(config).toContain("'projects.update'],");
@@ -192,11 +201,23 @@ describe('Your first model (docs), from the packed packages in a fresh folder', 
   }, CLI_RUNS);
 
   it("takes a role's new permission into effect on the member's very next request", async () => {
-    await shell('npx gatehouse role permissions acme member --grant projects.budget');
+    const grant = inlineCommand('npx gatehouse role permissions');
+    expect(grant).toBe('npx gatehouse role permissions acme member --grant projects.budget');
+    await shell(grant);
     try {
       expect(await api.post('/api/acme/projects', { token: bob, body: { name: 'Balloon', budget: 20 } })).toMatchObject({ status: 201, body: { name: 'Balloon', budget: 20 } });
     } finally {
-      await shell('npx gatehouse role permissions acme member --revoke projects.budget');
+      await shell(grant.replace('--grant', '--revoke'));
     }
+  }, CLI_RUNS);
+
+  it('proves the record gate of the database it built: every check of projects passes', async () => {
+    // Isolation and the analyst's reads are proved only with rows in two organizations.
+    await Promise.all([create('acme', 'Verified'), create('globex', 'Verified too')]);
+    const verify = inlineCommand('npx gatehouse db verify');
+    expect(verify).toBe('npx gatehouse db verify');
+    const projects = (await shell(verify)).split('\n').filter((line) => /^\w+ +projects /.test(line));
+    expect(projects.filter((line) => !line.startsWith('ok '))).toEqual([]);
+    expect(projects).toEqual(expect.arrayContaining([expect.stringMatching(/ isolation: /), expect.stringMatching(/ analyst reads: /)]));
   }, CLI_RUNS);
 });
