@@ -1,17 +1,14 @@
 import { z } from 'zod';
-import { BadRequestError } from '../errors/bad-request-error.js';
-import { readQuery } from '../http/query-string.js';
+import { readQueryWith } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
+import { pagingQuery } from '../listing/parameters/page.js';
 import { MAX_INTEGER } from '../models/integer-range.js';
-import { MAX_PAGE, MAX_PER_PAGE } from '../models/request-limits.js';
 import type { AuditLogFilters, AuditLogPage } from '../db/repositories/audit-logs.js';
 
-const DEFAULT_PER_PAGE = 25;
 const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 const AUDIT_TRAIL_QUERY = z.object({
-  page: positive(MAX_PAGE).default(1),
-  per_page: positive(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  ...pagingQuery,
   'filter[model]': z.string().regex(/^[a-z][a-z0-9_]{0,62}$/).optional(),
   'filter[user_id]': positive(MAX_INTEGER).optional(),
   'filter[action]': z.string().regex(/^[a-z_]{1,40}$/).optional(),
@@ -19,11 +16,9 @@ const AUDIT_TRAIL_QUERY = z.object({
 
 const PARAMETERS = Object.keys(AUDIT_TRAIL_QUERY.shape) as (keyof typeof AUDIT_TRAIL_QUERY.shape)[];
 
-/** `GET {t}/audit`'s query string; a malformed value is a 400 naming its parameter. */
+/** `GET {t}/audit`'s query string; a malformed value is a 400 naming its parameter (or, for `page` and `per_page`, its bounds). */
 export function readAuditTrailQuery(ctx: GatehouseContext): { filters: AuditLogFilters; page: AuditLogPage } {
-  const result = AUDIT_TRAIL_QUERY.safeParse(readQuery(ctx, PARAMETERS));
-  if (!result.success) throw new BadRequestError(`Invalid query parameter: ${String(result.error.issues[0]!.path[0])}.`);
-  const query = result.data;
+  const query = readQueryWith(ctx, AUDIT_TRAIL_QUERY);
   return {
     filters: { model: query['filter[model]'], userId: query['filter[user_id]'], action: query['filter[action]'] },
     page: { page: query.page, perPage: query.per_page },

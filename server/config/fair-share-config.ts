@@ -32,6 +32,9 @@ export const shareSize = (shares: ResolvedFairShare, share: Share): number => sh
 // only what the pool itself would have kept waiting as long.
 export const FAIR_SHARE_DEFAULTS = { organization: 0.5, user: 0.25, waitMs: CONNECT_TIMEOUT_MS } as const satisfies Required<FairShareConfig>;
 
+// The longest delay a Node timer takes: a longer one fires after 1 ms, refusing at once.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 function connections(name: string, share: number, poolSize: number): number {
   if (Number.isFinite(share) && share > 0 && share < 1) return Math.max(1, Math.floor(share * poolSize));
   if (Number.isSafeInteger(share) && share >= 1) return Math.min(share, poolSize);
@@ -41,6 +44,8 @@ function connections(name: string, share: number, poolSize: number): number {
 /** The configured shares over the defaults, in connections of a pool of `poolSize`. */
 export function resolveFairShare(config: FairShareConfig = {}, poolSize: number): ResolvedFairShare {
   const { organization, user, waitMs } = { ...FAIR_SHARE_DEFAULTS, ...config };
-  if (!Number.isSafeInteger(waitMs) || waitMs < 0) throw new ConfigError('fairShare.waitMs must be a whole number of milliseconds.');
+  if (!Number.isSafeInteger(waitMs) || waitMs < 0 || waitMs > LONGEST_TIMER_MS) {
+    throw new ConfigError(`fairShare.waitMs must be a whole number of milliseconds from 0 to ${LONGEST_TIMER_MS}.`);
+  }
   return { organization: connections('organization', organization, poolSize), user: connections('user', user, poolSize), waitMs };
 }

@@ -7,6 +7,7 @@ import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
 import { modelSlugs, type ModelRegistry } from '../models/model-registry.js';
+import { MAX_INTEGER } from '../models/integer-range.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
@@ -216,9 +217,10 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-// statement_timeout takes a whole number of milliseconds; 0 would mean none.
-function wholePositive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name} must be a whole number above 0.`);
+// statement_timeout takes a whole number of milliseconds up to an int4's largest, 0 meaning none;
+// past it, PostgreSQL refuses the setting, and with it every request's opening.
+function statementTimeout(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0 || value > MAX_INTEGER) throw new ConfigError(`${name} must be a whole number of milliseconds from 1 to ${MAX_INTEGER}.`);
   return value;
 }
 
@@ -270,7 +272,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     bodyLimit: config.bodyLimit ?? '100kb',
     ...httpTimeouts(config),
     stalledAnswersMegabytes: positive('stalledAnswersMegabytes', config.stalledAnswersMegabytes ?? DEFAULT_STALLED_ANSWERS_MEGABYTES),
-    requestTimeoutMs: wholePositive('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: statementTimeout('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
     cors: resolveCors(config.cors, config.corsOrigins),

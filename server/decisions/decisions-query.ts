@@ -2,18 +2,15 @@ import { DECISION_GATES } from '@gatehouse/engine';
 import { z } from 'zod';
 import { DECISION_SOURCES } from './decision-event.js';
 import type { DecisionLogFilters, DecisionLogPage } from '../db/repositories/decision-logs.js';
-import { BadRequestError } from '../errors/bad-request-error.js';
-import { readQuery } from '../http/query-string.js';
+import { readQueryWith } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
+import { pagingQuery } from '../listing/parameters/page.js';
 import { MAX_INTEGER } from '../models/integer-range.js';
-import { MAX_PAGE, MAX_PER_PAGE } from '../models/request-limits.js';
 
-const DEFAULT_PER_PAGE = 25;
 const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 const DECISIONS_QUERY = z.object({
-  page: positive(MAX_PAGE).default(1),
-  per_page: positive(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  ...pagingQuery,
   user_id: positive(MAX_INTEGER).optional(),
   gate: z.enum(DECISION_GATES).optional(),
   permission: z.string().max(200).optional(),
@@ -24,11 +21,9 @@ const DECISIONS_QUERY = z.object({
 
 const PARAMETERS = Object.keys(DECISIONS_QUERY.shape) as (keyof typeof DECISIONS_QUERY.shape)[];
 
-/** `GET {t}/decisions`'s query string; a malformed value is a 400 naming its parameter. */
+/** `GET {t}/decisions`'s query string; a malformed value is a 400 naming its parameter (or, for `page` and `per_page`, its bounds). */
 export function readDecisionsQuery(ctx: GatehouseContext): { filters: DecisionLogFilters; page: DecisionLogPage } {
-  const result = DECISIONS_QUERY.safeParse(readQuery(ctx, PARAMETERS));
-  if (!result.success) throw new BadRequestError(`Invalid query parameter: ${String(result.error.issues[0]!.path[0])}.`);
-  const { page, per_page: perPage, user_id: userId, gate, permission, source, model, since } = result.data;
+  const { page, per_page: perPage, user_id: userId, gate, permission, source, model, since } = readQueryWith(ctx, DECISIONS_QUERY);
   return { filters: { userId, gate, permission, source, model, since }, page: { page, perPage } };
 }
 

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import type { GatehouseContext } from './state.js';
 
@@ -10,4 +11,16 @@ export function readQuery<Key extends string>(ctx: GatehouseContext, allowed: re
     values[key as Key] = value;
   }
   return values;
+}
+
+/**
+ * The query string read by a zod object of its parameters, as `readQuery` reads it; a value the
+ * schema refuses is a 400 naming its parameter, or in the schema's own words where it has some
+ * (a custom issue: the bounds of `page` and `per_page`).
+ */
+export function readQueryWith<Schema extends z.ZodObject>(ctx: GatehouseContext, schema: Schema): z.output<Schema> {
+  const result = schema.safeParse(readQuery(ctx, Object.keys(schema.shape)));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new BadRequestError(issue.code === 'custom' ? issue.message : `Invalid query parameter: ${String(issue.path[0])}.`);
 }

@@ -70,3 +70,7 @@ export const documented = (name: string, description: string, schema: Record<str
   description,
   schema,
 });
+
+/** A `commaList` parameter, documented with its bounds: each item's length, not the whole value's. */
+export const documentedList = (name: string, description: string): DocumentedParameter =>
+  documented(name, `${description} At most ${MAX_QUERY_LIST} items of at most ${MAX_QUERY_VALUE_LENGTH} characters each.`, { type: 'string' });

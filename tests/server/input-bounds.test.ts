@@ -73,6 +73,17 @@ describe('query lists (finding 10)', () => {
     expect(await get(`search=${'x'.repeat(4000)}`)).toMatchObject({ status: 200 });
   });
 
+  it('are documented with their limits in the OpenAPI document, as the request reads them', async () => {
+    const { body: document } = await server.api.get('/api/openapi.json');
+    const parameters: { name: string; description: string; schema: { maxLength?: number } }[] = document.paths['/api/{organization}/posts'].get.parameters;
+    for (const name of ['sort', 'filter[status]', 'fields[posts]', 'scope']) {
+      const parameter = parameters.find((candidate) => candidate.name === name)!;
+      expect(parameter.description, name).toContain('At most 20 items of at most 4000 characters each.');
+      // Each item is held to 4000 characters, not the list: 20 of them may be longer together.
+      expect(parameter.schema.maxLength, name).toBeUndefined();
+    }
+  });
+
   it('of 20 items are read as before', async () => {
     expect(await get(`sort=${repeat(20, () => 'title')}&fields[posts]=title&scope=${repeat(20, () => 'published')}`)).toMatchObject({ status: 200 });
   });

@@ -4,6 +4,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../policies/demo-data.js';
 import { posts } from '../../policies/models/posts.js';
+import { envConfig } from '../../server/cli/env-config.js';
+import { readEnvironment } from '../../server/cli/environment.js';
+import { resolveConfig } from '../../server/config/server-config.js';
 import type { NamedScope } from '../../server/models/model-types.js';
 import { startDataServer } from './support/data-server.js';
 import { waitingOnLocks, whileLocked } from './support/table-lock.js';
@@ -237,5 +240,16 @@ describe('a request that deadlocks with another transaction', () => {
       await other.end();
     }
     expect(await served().sql("SELECT id FROM posts WHERE title = 'deadlocked'")).toEqual([]);
+  });
+});
+
+describe('the deadline setting', () => {
+  const resolved = (env: NodeJS.ProcessEnv) => resolveConfig(envConfig(readEnvironment(env), 'postgres://unused', 'k4.secret.unused'));
+
+  // PostgreSQL refuses a statement_timeout past 2^31 - 1 ms, and every request's opening sets it:
+  // a longer deadline, accepted, made every request a 500.
+  it('is refused at start past what statement_timeout takes', () => {
+    expect(resolved({ GATEHOUSE_REQUEST_TIMEOUT_MS: '2147483647' }).requestTimeoutMs).toBe(2_147_483_647);
+    expect(() => resolved({ GATEHOUSE_REQUEST_TIMEOUT_MS: '2147483648' })).toThrow('requestTimeoutMs must be a whole number of milliseconds from 1 to 2147483647.');
   });
 });

@@ -1,7 +1,7 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../../models/define-model.js';
 import type { ParsedQuery } from '../parsed-query.js';
-import { commaList, documented, type QueryParameter } from '../query-parameter.js';
+import { commaList, documentedList, type QueryParameter } from '../query-parameter.js';
 
 /**
  * `name=a,b`: a selection out of the computed values a model declares, read into `field`; the
@@ -24,7 +24,7 @@ export function computedNames(
     },
     document(model) {
       const names = Object.keys(declared(model));
-      return names.length > 0 ? [documented(name, description(names.join(', ')))] : [];
+      return names.length > 0 ? [documentedList(name, description(names.join(', ')))] : [];
     },
   };
 }

@@ -1,7 +1,7 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition } from '../../models/define-model.js';
 import type { ModelRegistry } from '../../models/model-registry.js';
-import { commaList, documented, type QueryParameter } from '../query-parameter.js';
+import { commaList, documentedList, type QueryParameter } from '../query-parameter.js';
 
 /** Models an include list reaches, so `fields[...]` may name them; an unknown hop reaches nothing. */
 function reachableModels(registry: ModelRegistry, model: ModelDefinition, includes: readonly string[]): Map<string, ModelDefinition> {
@@ -40,7 +40,7 @@ export const fields: QueryParameter = {
     return { fields: requested };
   },
   document: (model) => [
-    documented('fields', `Comma-separated fields of ${model.slug} to return; the same as fields[${model.slug}].`),
-    documented(`fields[${model.slug}]`, 'Comma-separated fields to return; fields[relation model] narrows an included model.'),
+    documentedList('fields', `Comma-separated fields of ${model.slug} to return; the same as fields[${model.slug}].`),
+    documentedList(`fields[${model.slug}]`, 'Comma-separated fields to return; fields[relation model] narrows an included model.'),
   ],
 };

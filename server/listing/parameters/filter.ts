@@ -1,5 +1,5 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
-import { commaList, documented, type QueryParameter } from '../query-parameter.js';
+import { commaList, documentedList, type QueryParameter } from '../query-parameter.js';
 import { parseTypedValue } from '../../models/typed-value.js';
 
 /** `filter[column]=a,b`: rows whose column is any of the values, typed like the column. */
@@ -15,5 +15,5 @@ export const filter: QueryParameter = {
       }),
     };
   },
-  document: (model) => model.filters.map((name) => documented(`filter[${name}]`, 'Comma-separated values, any of which matches.')),
+  document: (model) => model.filters.map((name) => documentedList(`filter[${name}]`, 'Comma-separated values, any of which matches.')),
 };

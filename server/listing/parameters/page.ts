@@ -1,10 +1,20 @@
+import { z } from 'zod';
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import { MAX_PAGE, MAX_PER_PAGE } from '../../models/request-limits.js';
 import { documented, type QueryEntry, type QueryParameter } from '../query-parameter.js';
 
-function positiveInteger({ raw, value }: QueryEntry, max: number): number {
+/** `value` as a whole number of 1..max, written in digits; undefined when it is not one. */
+function inRange(value: string, max: number): number | undefined {
   const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!(number >= 1 && number <= max)) throw new InvalidQueryError(`${raw} must be an integer between 1 and ${max}.`);
+  return number >= 1 && number <= max ? number : undefined;
+}
+
+/** The 400 of a `page` or `per_page` outside its bounds, naming them. */
+const outOfRange = (name: string, max: number) => `${name} must be an integer between 1 and ${max}.`;
+
+function positiveInteger({ raw, value }: QueryEntry, max: number): number {
+  const number = inRange(value, max);
+  if (number === undefined) throw new InvalidQueryError(outOfRange(raw, max));
   return number;
 }
 
@@ -24,4 +34,22 @@ export const perPage: QueryParameter = {
   document: (model) => [
     documented('per_page', `Rows per page, 1..${MAX_PER_PAGE}; ${model.perPage} by default.`, { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE }),
   ],
+};
+
+// A refusal is a custom issue carrying the index's message, which `invalidQuery` answers as is.
+const pageNumber = (name: string, max: number) =>
+  z.string().transform((value, context) => {
+    const number = inRange(value, max);
+    if (number !== undefined) return number;
+    context.issues.push({ code: 'custom', message: outOfRange(name, max), input: value });
+    return z.NEVER;
+  });
+
+/**
+ * `page` and `per_page` of the lists read with zod (the organization's audit trail, the decision
+ * log): an index's bounds and 400s, 25 rows by default.
+ */
+export const pagingQuery = {
+  page: pageNumber('page', MAX_PAGE).default(1),
+  per_page: pageNumber('per_page', MAX_PER_PAGE).default(25),
 };

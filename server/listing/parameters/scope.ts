@@ -1,7 +1,7 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
 import type { ModelDefinition, NamedScope } from '../../models/define-model.js';
 import type { ListQuery } from '../parsed-query.js';
-import { commaList, documented, shortValue, type QueryEntry, type QueryParameter } from '../query-parameter.js';
+import { commaList, documented, documentedList, shortValue, type QueryEntry, type QueryParameter } from '../query-parameter.js';
 import { parseTypedValue } from '../../models/typed-value.js';
 
 function namedScope(model: ModelDefinition, name: string): NamedScope {
@@ -35,7 +35,7 @@ export const scope: QueryParameter = {
     if (scopes.length === 0) return [];
     const plain = scopes.filter(([, { argument }]) => argument === null).map(([name]) => name);
     return [
-      ...(plain.length > 0 ? [documented('scope', `Comma-separated scopes, any of: ${plain.join(', ')}; also as scope[name]=.`)] : []),
+      ...(plain.length > 0 ? [documentedList('scope', `Comma-separated scopes, any of: ${plain.join(', ')}; also as scope[name]=.`)] : []),
       ...scopes
         .filter(([, { argument }]) => argument !== null)
         .map(([name, { argument }]) => documented(`scope[${name}]`, `The ${name} scope, with its ${argument} argument.`)),

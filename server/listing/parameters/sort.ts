@@ -1,5 +1,5 @@
 import { InvalidQueryError } from '../../errors/invalid-query-error.js';
-import { commaList, documented, type QueryParameter } from '../query-parameter.js';
+import { commaList, documentedList, type QueryParameter } from '../query-parameter.js';
 
 /** `sort=-a,b`: the order of the rows; an empty value keeps the model's default order. */
 export const sort: QueryParameter = {
@@ -15,5 +15,5 @@ export const sort: QueryParameter = {
     return order.length > 0 ? { sort: order } : {};
   },
   document: (model) =>
-    model.sorts.length > 0 ? [documented('sort', `Comma-separated; prefix - for descending. One of: ${model.sorts.join(', ')}.`)] : [],
+    model.sorts.length > 0 ? [documentedList('sort', `Comma-separated; prefix - for descending. One of: ${model.sorts.join(', ')}.`)] : [],
 };

@@ -69,7 +69,9 @@ describe('GET {t}/audit', () => {
     expect((filtered.body.data as Entry[]).every((entry) => entry.model === 'posts' && entry.action === 'updated')).toBe(true);
     expect((await server.api.get('/api/acme/audit?filter[action]=created&filter[model]=comments', { token: tokens.owner })).body.data).toEqual([]);
     expect(await server.api.get('/api/acme/audit?filter[user_id]=abc', { token: tokens.owner })).toMatchObject({ status: 400, body: { message: 'Invalid query parameter: filter[user_id].' } });
-    expect(await server.api.get('/api/acme/audit?per_page=101', { token: tokens.owner })).toMatchObject({ status: 400, body: { message: 'Invalid query parameter: per_page.' } });
+    // Paged as an index is, with its bounds and the 400 naming them (docs/reference/limits.md).
+    expect(await server.api.get('/api/acme/audit?per_page=101', { token: tokens.owner })).toMatchObject({ status: 400, body: { message: 'per_page must be an integer between 1 and 100.' } });
+    expect(await server.api.get('/api/acme/audit?page=0', { token: tokens.owner })).toMatchObject({ status: 400, body: { message: 'page must be an integer between 1 and 1000000000.' } });
     expect(await server.api.get('/api/acme/audit?sort=id', { token: tokens.owner })).toMatchObject({ status: 400, body: { message: 'Unknown query parameter: sort.' } });
   });
 });

@@ -101,6 +101,7 @@ describe('GET {t}/decisions', () => {
     const viewer = await server.api.get('/api/acme/decisions', { token: tokens.viewer });
     expect(viewer.status).toBe(403);
     expect((await server.api.get('/api/acme/decisions?gate=nope', { token: tokens.owner })).body).toEqual({ message: 'Invalid query parameter: gate.' });
+    expect(await server.api.get('/api/acme/decisions?per_page=101', { token: tokens.owner })).toMatchObject({ status: 400, body: { message: 'per_page must be an integer between 1 and 100.' } });
   });
 });
 

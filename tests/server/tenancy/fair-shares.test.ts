@@ -137,4 +137,10 @@ describe('the fairShare setting', () => {
     expect(() => shares({ GATEHOUSE_FAIR_SHARE_USER: 'half' })).toThrow('GATEHOUSE_FAIR_SHARE_USER must be a fraction of the pool below 1 or a whole number of connections');
     expect(() => shares({ GATEHOUSE_FAIR_SHARE_USER: '1.5' })).toThrow('fairShare.user must be a fraction of the pool below 1 or a whole number of connections.');
   });
+
+  // Node runs a timer past 2^31 - 1 ms after 1 ms: a longer wait, accepted, refused at once.
+  it('is refused a wait longer than a timer may run', () => {
+    expect(shares({ GATEHOUSE_FAIR_SHARE_WAIT_MS: '2147483647' }).waitMs).toBe(2_147_483_647);
+    expect(() => shares({ GATEHOUSE_FAIR_SHARE_WAIT_MS: '2147483648' })).toThrow('fairShare.waitMs must be a whole number of milliseconds from 0 to 2147483647.');
+  });
 });
