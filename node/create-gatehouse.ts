@@ -32,9 +32,10 @@ export interface GatehouseOptions {
    */
   service?: string;
   /**
-   * A clock for tests, in milliseconds since the epoch, for token expiry and for ages (cached
-   * answers, the key list's `max-age`). Default: `Date.now` for expiry, and a monotonic clock for
-   * ages, which a step of the wall clock does not move.
+   * A clock for tests, in milliseconds since the epoch, for token expiry, for ages (cached
+   * answers, the key list's `max-age`) and for the wait before the key list is fetched again for
+   * an unknown key id (it ends once the clock is moved past it). Default: `Date.now` for expiry,
+   * and a monotonic clock for ages and the wait, which a step of the wall clock does not move.
    */
   now?: () => number;
 }
