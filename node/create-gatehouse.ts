@@ -14,7 +14,10 @@ export interface GatehouseOptions {
   baseURL: string;
   /** PASERK `k4.public` keys to verify tokens with; default: fetched from `{baseURL}/public-key`. */
   publicKeys?: readonly string[];
-  /** Seconds a permissions answer is used without asking Gatehouse again; default 0 (revalidate on every call). */
+  /**
+   * Seconds a permissions answer is used without asking Gatehouse again; default 0 (revalidate on
+   * every call). Anything but a number of at least 0 is a `GatehouseOptionError` from `createGatehouse`.
+   */
   maxAge?: number;
   /** How long a call waits for Gatehouse before it throws a `timeout` error; default 2 s for a connection, 5 s for the answer. */
   timeout?: Timeouts;
@@ -23,6 +26,7 @@ export interface GatehouseOptions {
   /**
    * Once a call finds Gatehouse unreachable or slow: `'fail'` (default) stops using kept permissions
    * answers until Gatehouse answers again; `'cached'` keeps using those younger than `maxAge`.
+   * Any other value is a `GatehouseOptionError` from `createGatehouse`.
    */
   onUnavailable?: OnUnavailable;
   /**
@@ -32,9 +36,10 @@ export interface GatehouseOptions {
    */
   service?: string;
   /**
-   * A clock for tests, in milliseconds since the epoch, for token expiry and for ages (cached
-   * answers, the key list's `max-age`). Default: `Date.now` for expiry, and a monotonic clock for
-   * ages, which a step of the wall clock does not move.
+   * A clock for tests, in milliseconds since the epoch, for token expiry, for ages (cached
+   * answers, the key list's `max-age`) and for the wait before the key list is fetched again for
+   * an unknown key id (it ends once the clock is moved past it). Default: `Date.now` for expiry,
+   * and a monotonic clock for ages and the wait, which a step of the wall clock does not move.
    */
   now?: () => number;
 }
@@ -83,13 +88,13 @@ export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, maxC
   const http = new HttpClient({ baseURL, timeouts: timeout, service, maxConnections });
   const clocks = clocksOf(now);
   const verifier = new TokenVerifier(http, publicKeys, clocks);
-  const cache = new PermissionsCache(http, clocks.monotonic, onUnavailable);
+  const cache = new PermissionsCache(http, clocks.monotonic, { maxAge, onUnavailable });
   const verifyToken = (token: string, options: CallOptions = {}) => verifier.verify(token, options.signal);
   const askAuthorize = async <T>(token: string, org: string, body: object, expected: ExpectedAnswer<T>, { signal }: CallOptions = {}) =>
     (await http.json({ method: 'POST', path: `${tenantPath(org)}/authorize`, token, body, signal }, expected)).body;
   const permissionsOf = async (token: string, org: string, options: PermissionsOptions = {}) => {
     const caller = await verifyToken(token, options);
-    return { caller, permissions: await cache.get(token, caller.sessionId, tenantPath(org), (options.maxAge ?? maxAge) * 1000, options.signal) };
+    return { caller, permissions: await cache.get(token, caller.sessionId, tenantPath(org), options.maxAge, options.signal) };
   };
   return {
     verifyToken,

@@ -1,6 +1,6 @@
 import { isAbortOf, SharedWork } from './abortable.js';
 import { PERMISSIONS } from './answer-shapes.js';
-import { isUnavailable } from './errors.js';
+import { GatehouseOptionError, isUnavailable } from './errors.js';
 import type { HttpClient } from './http-client.js';
 
 /** `GET {t}/user-role`: what the caller holds in one organization. */
@@ -24,12 +24,35 @@ interface Entry {
 // Sessions times organizations a service keeps answers for; the oldest make room for new ones.
 const KEPT = 10_000;
 
+const ON_UNAVAILABLE = ['fail', 'cached'] as const;
+
 /**
  * What a kept permissions answer does once a call found Gatehouse unreachable or slow (and until
  * one reaches it again): `fail` (the default) stops using kept answers, so every call asks and
  * throws while Gatehouse is away; `cached` keeps using an answer while it is younger than `maxAge`.
  */
-export type OnUnavailable = 'fail' | 'cached';
+export type OnUnavailable = (typeof ON_UNAVAILABLE)[number];
+
+/** `onUnavailable`, or the option's error: any other value (`'cache'`, say) would silently fail closed. */
+function onUnavailableOption(onUnavailable: OnUnavailable): OnUnavailable {
+  if (!ON_UNAVAILABLE.includes(onUnavailable)) {
+    const allowed = ON_UNAVAILABLE.map((value) => JSON.stringify(value)).join(' or ');
+    throw new GatehouseOptionError('onUnavailable', `The onUnavailable option must be ${allowed}, not ${JSON.stringify(onUnavailable)}.`);
+  }
+  return onUnavailable;
+}
+
+/** `maxAge`, or the option's error: a negative, NaN or non-number one would silently keep no answer. */
+function maxAgeOption(maxAge: number): number {
+  if (typeof maxAge !== 'number' || !(maxAge >= 0)) throw new GatehouseOptionError('maxAge', `The maxAge option must be a number of seconds of at least 0, not ${String(maxAge)}.`);
+  return maxAge;
+}
+
+export interface PermissionsCacheOptions {
+  /** Seconds a kept answer is used without asking, unless a call gives its own. */
+  maxAge: number;
+  onUnavailable: OnUnavailable;
+}
 
 /**
  * Permissions answers kept per session and organization and revalidated by ETag: within `maxAge`
@@ -43,15 +66,22 @@ export class PermissionsCache {
   private readonly entries = new Map<string, Entry>();
   /** Questions being asked, by token and tenant path, with when each was asked. */
   private readonly asking = new Map<string, { work: SharedWork<Permissions>; askedAt: number }>();
+  private readonly maxAge: number;
+  private readonly onUnavailable: OnUnavailable;
 
   constructor(
     private readonly http: HttpClient,
     /** A monotonic clock, in milliseconds: an answer's age does not jump when the wall clock is stepped. */
     private readonly now: () => number,
-    private readonly onUnavailable: OnUnavailable,
-  ) {}
+    { maxAge, onUnavailable }: PermissionsCacheOptions,
+  ) {
+    this.maxAge = maxAgeOption(maxAge);
+    this.onUnavailable = onUnavailableOption(onUnavailable);
+  }
 
-  async get(token: string, sessionId: string, tenantPath: string, maxAgeMs: number, signal?: AbortSignal): Promise<Permissions> {
+  /** The answer for the session and organization; `maxAge`, in seconds, is this call's own, if it gives one. */
+  async get(token: string, sessionId: string, tenantPath: string, maxAge: number | undefined, signal?: AbortSignal): Promise<Permissions> {
+    const maxAgeMs = (maxAge ?? this.maxAge) * 1000;
     const key = `${sessionId} ${tenantPath}`;
     const kept = this.entries.get(key);
     const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;

@@ -25,15 +25,16 @@ interface PublishedKey {
   key: PublicKey;
 }
 
-/** The key list as last fetched, and until when it may be used (on the monotonic clock). */
+/** The key list as last fetched, when its fetch began and until when it may be used (on the monotonic clock). */
 interface KeyList {
   keys: PublishedKey[];
+  fetchedAt: number;
   expiresAt: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // A token naming a key not yet known may follow a rotation: the keys are fetched again, at most this
-// often, so made-up key ids cannot turn into a flood of requests to Gatehouse.
+// often (the token waiting for that fetch), so made-up key ids cannot turn into a flood of requests to Gatehouse.
 const KEY_REFETCH_AFTER_MS = 1_000;
 // How long a key list is used when Gatehouse sends it without a `max-age`: as long as it does send.
 const DEFAULT_KEYS_MAX_AGE_S = 300;
@@ -89,6 +90,7 @@ function keysRefused(error: unknown): unknown {
 export class TokenVerifier {
   private list: KeyList | undefined;
   private loading: SharedWork<KeyList> | undefined;
+  /** When the last fetch began, whether it succeeded or not: the next for an unknown key id waits its turn after it. */
   private fetchedAt = -Infinity;
 
   private readonly givenKeys: readonly string[] | undefined;
@@ -108,11 +110,12 @@ export class TokenVerifier {
   async verify(token: string, signal?: AbortSignal): Promise<TokenCaller> {
     signal?.throwIfAborted();
     const kid = footerKeyId(() => InspectFooter(token));
-    let { keys } = await this.currentKeys(signal);
-    if (kid !== null && !keys.some((key) => key.id === kid) && this.givenKeys === undefined && this.clocks.monotonic() - this.fetchedAt > KEY_REFETCH_AFTER_MS) {
-      ({ keys } = await this.currentKeys(signal, true));
-    }
-    const candidates = keys.filter((key) => kid === null || key.id === null || key.id === kid);
+    const asked = this.clocks.monotonic();
+    let list = await this.currentKeys(signal);
+    // Only a list fetched after the token arrived shows that its key is not Gatehouse's: an older
+    // one may predate a rotation, so the token waits for the next fetch instead of being refused.
+    while (kid !== null && this.givenKeys === undefined && !list.keys.some((key) => key.id === kid) && list.fetchedAt < asked) list = await this.currentKeys(signal, asked);
+    const candidates = list.keys.filter((key) => kid === null || key.id === null || key.id === kid);
     for (const { key } of candidates) {
       const caller = await v4.Verify(key, token, { now: new Date(this.clocks.wall()) }).then(
         (result) => callerOf(result.claims),
@@ -123,13 +126,24 @@ export class TokenVerifier {
     throw new UnauthenticatedError('The token is not genuine or has expired.');
   }
 
-  private currentKeys(signal: AbortSignal | undefined, refresh = false): Promise<KeyList> {
+  /**
+   * The kept list while its max-age lasts (and, given `since`, if fetched no earlier), else the one
+   * being fetched, else a new fetch: at once for a list that ran out, or none; for one that lacks a
+   * token's key, once its turn after the last fetch comes, or the list runs out if sooner.
+   */
+  private currentKeys(signal: AbortSignal | undefined, since = -Infinity): Promise<KeyList> {
+    const { list } = this;
+    const now = this.clocks.monotonic();
+    if (list && list.fetchedAt >= since && now < list.expiresAt) return Promise.resolve(list);
     if (this.loading === undefined) {
-      if (this.list && !refresh && this.clocks.monotonic() < this.list.expiresAt) return Promise.resolve(this.list);
-      this.fetchedAt = this.clocks.monotonic();
+      const at = list === undefined ? now : Math.min(list.expiresAt, this.fetchedAt + KEY_REFETCH_AFTER_MS);
       // A failed or cancelled fetch is started afresh by the next token; an expired list is not used meanwhile.
       const loading: SharedWork<KeyList> = new SharedWork(
-        (shared) => this.load(shared).then((list) => (this.list = list)),
+        (shared) =>
+          this.clocks
+            .until(at, shared)
+            .then(() => this.load(shared))
+            .then((loaded) => (this.list = loaded)),
         () => {
           if (this.loading === loading) this.loading = undefined;
         },
@@ -140,8 +154,9 @@ export class TokenVerifier {
   }
 
   private async load(signal: AbortSignal): Promise<KeyList> {
+    const fetchedAt = (this.fetchedAt = this.clocks.monotonic());
     const { keys, maxAge } = this.givenKeys !== undefined ? { keys: await Promise.all(this.givenKeys.map((key) => importKey(null, key))), maxAge: Infinity } : await this.published(signal);
-    return { keys, expiresAt: this.fetchedAt + maxAge * 1000 };
+    return { keys, fetchedAt, expiresAt: fetchedAt + maxAge * 1000 };
   }
 
   /** `GET {baseURL}/public-key`: the listed keys, and for how many seconds the list may be used. */

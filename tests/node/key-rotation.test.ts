@@ -13,7 +13,7 @@ import { createServer, type GatehouseServer } from '../../server/create-server.j
 import { runCli } from '../../harness/cli.js';
 import { DATA_ROUTE_GROUPS, startDataServer } from '../server/support/data-server.js';
 import { Api } from '../server/support/http-client.js';
-import { startTcpProxy } from '../server/support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../server/support/tcp-proxy.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { tokenClaims } from '../server/support/token-claims.js';
 import { asServiceLogin } from '../support/service-login.js';
@@ -61,6 +61,12 @@ const serviceBase = (api: Api) => `${api.baseUrl.replace(/\/$/, '')}/api`;
 
 /** The token's footer: `{"kid": id}`. */
 const footerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[3] ?? '', 'base64url').toString('utf8')) as { kid: string };
+
+/** The token with a key id no key has in its footer. */
+const madeUpKeyId = (token: string) => [...token.split('.').slice(0, 3), Buffer.from(JSON.stringify({ kid: 'made-up' })).toString('base64url')].join('.');
+
+/** How often the key list went through `proxy`. */
+const keyFetches = (proxy: TcpProxy) => proxy.roundTrips.filter((trip) => trip.sent.startsWith('GET /api/public-key')).length;
 
 describe('key rotation', () => {
   it('keeps a previous key’s tokens valid while it is listed, and refuses them in verifyToken and both middlewares once it is retired and the list’s max-age has passed', async () => {
@@ -129,23 +135,71 @@ describe('key rotation', () => {
     }
   });
 
-  it('fetches the keys again for an unknown key id at most once a second', async () => {
+  it('fetches the keys again for an unknown key id at most once a second, the checks within it waiting for that fetch', async () => {
     const proxy = await startTcpProxy(Number(new URL(before.api.baseUrl).port));
     const token = await before.login('viewer@acme.test');
     // A clock that stands still but when moved.
     let now = Date.now();
     const service = createGatehouse({ baseURL: `http://127.0.0.1:${proxy.port}/api`, now: () => now });
-    const parts = token.split('.');
-    const madeUp = [...parts.slice(0, 3), Buffer.from(JSON.stringify({ kid: 'made-up' })).toString('base64url')].join('.');
-    const fetches = () => proxy.roundTrips.filter((trip) => trip.sent.startsWith('GET /api/public-key')).length;
+    const madeUp = madeUpKeyId(token);
     try {
       expect((await service.verifyToken(token)).userId).toBeGreaterThan(0);
-      for (let attempt = 0; attempt < 3; attempt += 1) await expect(service.verifyToken(madeUp)).rejects.toBeInstanceOf(UnauthenticatedError);
-      expect(fetches()).toBe(1);
-      now += 1_001;
-      for (let attempt = 0; attempt < 3; attempt += 1) await expect(service.verifyToken(madeUp)).rejects.toBeInstanceOf(UnauthenticatedError);
-      expect(fetches()).toBe(2);
+      const waiting = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        now += 300;
+        waiting.push(expect(service.verifyToken(madeUp)).rejects.toBeInstanceOf(UnauthenticatedError));
+        // The check goes as far as it can before the clock moves on.
+        await new Promise(setImmediate);
+      }
+      now += 100;
+      await Promise.all(waiting);
+      expect(keyFetches(proxy)).toBe(2);
+      // A second after that fetch, the next goes out at once.
+      now += 1_000;
+      await expect(service.verifyToken(madeUp)).rejects.toBeInstanceOf(UnauthenticatedError);
+      expect(keyFetches(proxy)).toBe(3);
     } finally {
+      service.close();
+      await proxy.stop();
+    }
+  });
+
+  it('holds a token of a key published within the second after the last fetch until the next fetch, then verifies it', async () => {
+    const first = await restartedWith({ GATEHOUSE_PASETO_SECRET_KEY: before.secretKey });
+    const port = Number(new URL(first.baseUrl).port);
+    const proxy = await startTcpProxy(port);
+    // A clock that stands still but when moved, a minute ahead: the token signed after the rotation is not from its future.
+    let now = Date.now() + 60_000;
+    const service = createGatehouse({ baseURL: `http://127.0.0.1:${proxy.port}/api`, now: () => now });
+    const app = express().use(service.express());
+    app.get('/me', (_req, res) => void res.json({}));
+    const expressServer = app.listen(0, '127.0.0.1');
+    await once(expressServer, 'listening');
+    try {
+      expect((await service.verifyToken(await before.login('viewer@acme.test'))).userId).toBeGreaterThan(0);
+      // Gatehouse restarts in place with a rotated key and signs a token with it, which the service
+      // checks half a second after its fetch.
+      await started.at(-1)!.close();
+      const rotated = await restartedWith(await rotate(), port);
+      const { token } = (await rotated.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'password123!' } })).body;
+      now += 500;
+      const cancelled = new AbortController();
+      const checks = [
+        service.verifyToken(token).then((caller) => caller.routeGroup, (error: UnauthenticatedError) => error.status),
+        call(`${urlOf(expressServer)}/me`, token).then((answer) => answer.status),
+        service.verifyToken(madeUpKeyId(token)).catch((error: UnauthenticatedError) => error.status),
+        service.verifyToken(token, { signal: cancelled.signal }).catch((error: unknown) => error),
+      ];
+      await new Promise(setImmediate);
+      cancelled.abort();
+      // The next fetch the rate limit allows: the checks still waiting share it.
+      now += 500;
+      const [routeGroup, status, madeUpStatus, cancellation] = await Promise.all(checks);
+      expect([routeGroup, status, madeUpStatus]).toEqual(['tenant', 200, 401]);
+      expect(cancellation).toBe(cancelled.signal.reason);
+      expect(keyFetches(proxy)).toBe(2);
+    } finally {
+      expressServer.close();
       service.close();
       await proxy.stop();
     }

@@ -256,6 +256,17 @@ describe('options', () => {
     }
     expect(client({ timeout: { connectMs: 1, responseMs: 2 ** 31 - 1 } })).toBeDefined();
   });
+
+  it('refuses an onUnavailable or maxAge the cache cannot follow, which would silently fail closed or keep no answer, naming the option', () => {
+    for (const onUnavailable of ['cache', 'Cached', 'open', '', null, true]) {
+      expect(() => client({ onUnavailable: onUnavailable as GatehouseOptions['onUnavailable'] })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'onUnavailable', message: `The onUnavailable option must be "fail" or "cached", not ${JSON.stringify(onUnavailable)}.` }));
+    }
+    for (const maxAge of [-1, Number.NaN, '30' as unknown as number, null as unknown as number]) {
+      expect(() => client({ maxAge })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'maxAge', message: `The maxAge option must be a number of seconds of at least 0, not ${String(maxAge)}.` }));
+    }
+    expect(client({ onUnavailable: 'cached', maxAge: 0.5 })).toBeDefined();
+    expect(client({ onUnavailable: 'fail', maxAge: 0 })).toBeDefined();
+  });
 });
 
 describe('a stepped wall clock', () => {
