@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { answerConnect } from './connect-answer.js';
 import { NoPrimaryError } from './no-primary-error.js';
 import type { PrimaryLocator } from './primary-locator.js';
 
@@ -12,10 +13,7 @@ export function primaryFollowingClient(Base: typeof pg.Client, locator: PrimaryL
     // pg's overloads (callback or promise) cannot be restated one by one.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override connect(callback?: any): any {
-      const connected = this.#connect();
-      if (!callback) return connected;
-      connected.then(() => callback(null, this), callback);
-      return undefined;
+      return answerConnect(this, this.#connect(), callback);
     }
 
     async #connect(): Promise<void> {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { answerConnect } from './connect-answer.js';
 import { unreadableStyles, type SessionStyles } from './session-styles.js';
 import { UnreadableStylesError } from './unreadable-styles-error.js';
 
@@ -26,10 +27,7 @@ export function styleCheckingClient(Base: typeof pg.Client): typeof pg.Client {
     // pg's overloads (callback or promise) cannot be restated one by one.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override connect(callback?: any): any {
-      const connected = this.#connect();
-      if (!callback) return connected;
-      connected.then(() => callback(null, this), callback);
-      return undefined;
+      return answerConnect(this, this.#connect(), callback);
     }
 
     async #connect(): Promise<void> {
