@@ -98,6 +98,19 @@ describe('a 401 ends the session its request was sent in, and only that one', ()
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
+  it('goes to / on the web when the app set no onUnauthorized', async () => {
+    bed.start({ stored: { token: 'old-token' }, api: { onUnauthorized: null } });
+    bed.server.answer('GET', '/api/ping', expired);
+    const page = window.location;
+    Object.defineProperty(window, 'location', { configurable: true, value: { href: 'http://localhost:3000/posts' } });
+    try {
+      expect(messageOf(await getHttpClient().get('/ping').catch((error: unknown) => error))).toBe('Unauthenticated.');
+      expect(window.location.href).toBe('/');
+    } finally {
+      Object.defineProperty(window, 'location', { configurable: true, value: page });
+    }
+  });
+
   it('runs onUnauthorized for a request sent without a token', async () => {
     const { onUnauthorized } = bed.start({ stored: { organization_slug: 'acme' } });
     bed.server.answer('GET', '/api/acme/posts', expired);
