@@ -5,7 +5,10 @@ import { webStorage } from './storage/web-storage.js';
 installPlatform({
   defaultStorage: webStorage,
   createEvents: createWebEvents,
-  defaultOnUnauthorized: () => window.location.assign('/'),
+  // Assigning href, as rhino-react does, works on a stand-in Location object too (a test's, a webview's).
+  defaultOnUnauthorized: () => {
+    window.location.href = '/';
+  },
 });
 
 export * from './shared-exports.js';

@@ -14,6 +14,7 @@ let platform: Platform | undefined;
 /** Every option given so far, a later call's over an earlier one's; the defaults fill the rest. */
 let configured: ApiOptions = {};
 let current: Runtime | undefined;
+const listeners = new Set<() => void>();
 
 /** Called once by each entry point; everything else is shared between web and React Native. */
 export function installPlatform(target: Platform): void {
@@ -46,7 +47,8 @@ function givenOptions(options: ApiOptions): ApiOptions {
  * Layers `options` over the current configuration: an option given (`routeGroup: null` included)
  * replaces the current one; one left out or `undefined` keeps it; the first call layers over the
  * defaults. The session is kept unless `storage` is given, which starts a new one on that storage.
- * Call it at start-up, before the first render: a mounted provider is not told of a change.
+ * A mounted provider and its hooks work with the new configuration from their next render on,
+ * which this call brings about.
  */
 export function configureApi(options: ApiOptions = {}): void {
   const given = givenOptions(options);
@@ -56,6 +58,13 @@ export function configureApi(options: ApiOptions = {}): void {
   if (next.session !== current?.session) current?.session.dispose();
   configured = merged;
   current = next;
+  for (const listener of [...listeners]) listener();
+}
+
+/** Calls `listener` after every configureApi call; returns the unsubscribe. */
+export function subscribeRuntime(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 export function getRuntime(): Runtime {

@@ -2,6 +2,7 @@ import { bodyOf } from '../http/response-body.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import type { Organization } from './use-owner.js';
 import { useTenantScope } from './use-data-scope.js';
+import { useOrganization } from './use-session-scope.js';
 import { useScopedQuery } from './use-scoped-request.js';
 
 /** Long enough to skip the keystrokes of a word typed at once, short enough to feel immediate. */
@@ -16,9 +17,13 @@ export interface OrganizationExistence {
   organization: Organization | null;
 }
 
-/** Whether an organization slug is taken, checked once typing pauses; asks nothing for an empty slug. */
+/**
+ * Whether an organization slug is taken, checked once typing pauses; without a slug, the selected
+ * organization's. Asks nothing for an empty slug.
+ */
 export function useOrganizationExists(slug?: string | null): OrganizationExistence {
-  const wanted = slug?.trim() || null;
+  const selected = useOrganization();
+  const wanted = (slug === undefined ? selected : slug?.trim()) || null;
   const checked = useDebouncedValue(wanted, SLUG_CHECK_DELAY_MS);
   const scope = useTenantScope(checked);
   const query = useScopedQuery(scope, 'organizations', ['exists'], (http, base) =>

@@ -1,5 +1,5 @@
-import { getRuntime } from '../config/runtime.js';
 import { useGatehouse } from '../react/gatehouse-context.js';
+import { useRuntime } from '../react/use-runtime.js';
 import { useStoredValue } from '../react/use-stored-value.js';
 import { activeRouteGroup } from '../session/route-group.js';
 import type { UrlScope } from '../urls/data-url.js';
@@ -8,12 +8,12 @@ import type { UrlScope } from '../urls/data-url.js';
 
 /** The persisted organization slug; null when none is selected. Works outside AuthProvider too. */
 export function useOrganization(): string | null {
-  return useStoredValue(getRuntime().session, 'organization_slug');
+  return useStoredValue(useRuntime().session, 'organization_slug');
 }
 
 /** The persisted route group of the session; null when none. Works outside AuthProvider too. */
 export function useRouteGroup(): string | null {
-  return useStoredValue(getRuntime().session, 'route_group');
+  return useStoredValue(useRuntime().session, 'route_group');
 }
 
 /** Everything URL building depends on, re-rendering the caller when any of it changes. */

@@ -1,7 +1,7 @@
 import axios, { type AxiosError, type AxiosInstance } from 'axios';
 import type { ApiConfig } from '../config/api-config.js';
 import type { SessionStore } from '../session/session-store.js';
-import { isCredentialEndpoint } from '../urls/auth-url.js';
+import { sessionActionOf } from '../urls/auth-url.js';
 
 /** The Authorization header a session's token travels in; undefined without one. */
 export const bearerHeader = (token: string | null) => (token ? `Bearer ${token}` : undefined);
@@ -18,16 +18,27 @@ export function createHttpClient(config: ApiConfig, session: SessionStore): Axio
     return request;
   });
 
+  const sentHeader = (error: AxiosError) => error.config?.headers.get('Authorization') ?? undefined;
+
   /**
    * A 401 ends the session its request was sent in. That session may be over already: ended by
    * a 401 of a request sent alongside, or by a logout, or replaced by a new login meanwhile.
    */
-  const sentInCurrentSession = (error: AxiosError) =>
-    (error.config?.headers.get('Authorization') ?? undefined) === bearerHeader(session.get('token'));
+  const sentInCurrentSession = (error: AxiosError) => sentHeader(error) === bearerHeader(session.get('token'));
+
+  /**
+   * A login's 401 is wrong credentials, not an expired session; a logout sent without a token
+   * had no session to end, and logging out never navigates.
+   */
+  const endsSession = (error: AxiosError) => {
+    const action = sessionActionOf(error.config?.url);
+    if (action === 'login' || (action === 'logout' && sentHeader(error) === undefined)) return false;
+    return sentInCurrentSession(error);
+  };
 
   http.interceptors.response.use(undefined, async (error: AxiosError<{ message?: string }>) => {
     const status = error.response?.status;
-    if (status === 401 && !isCredentialEndpoint(error.config?.url) && sentInCurrentSession(error)) {
+    if (status === 401 && endsSession(error)) {
       await session.write({ token: null, user: null });
       config.onUnauthorized();
     }

@@ -3,11 +3,11 @@ import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/
 import { useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { buildAbility } from '../ability/gatehouse-ability.js';
 import type { Tenancy } from '../config/api-config.js';
-import { getRuntime } from '../config/runtime.js';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
 import { requestLogin, requestLogout } from '../session/auth-requests.js';
 import { routeGroupForCall } from '../session/route-group.js';
 import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
+import { useRuntime } from './use-runtime.js';
 import { useStoredValue } from './use-stored-value.js';
 
 export interface AuthProviderProps {
@@ -34,7 +34,7 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   const [client] = useState(() => queryClient ?? surrounding ?? new QueryClient());
   // One ability per provider for @casl/react's Can and useAbility; useAbility loads the rules.
   const [ability] = useState(() => buildAbility());
-  const runtime = getRuntime();
+  const runtime = useRuntime();
   const { session } = runtime;
   const configuredGroup = routeGroup === undefined ? runtime.config.routeGroup : routeGroup || null;
 

@@ -7,12 +7,10 @@ export function authUrl(group: string | null, action: AuthAction): string {
   return `${joinPath(group, 'auth')}/${action}`;
 }
 
-/**
- * Login and logout answer 401 without the session having expired (wrong credentials, a token
- * already revoked), so their 401s must not run the session-expiry handling.
- */
-export function isCredentialEndpoint(url: string | undefined): boolean {
-  return url !== undefined && /\/auth\/(login|logout)$/.test(url);
+/** The session action a request URL addresses (`/auth/login`, `/{group}/auth/logout`), else null. */
+export function sessionActionOf(url: string | undefined): 'login' | 'logout' | null {
+  const action = url?.match(/\/auth\/(login|logout)$/)?.[1];
+  return action === 'login' || action === 'logout' ? action : null;
 }
 
 export const INVITATION_ACCEPT_URL = '/invitations/accept';

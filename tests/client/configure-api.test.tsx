@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { configureApi, getHttpClient, useAuth } from '../../client/index.js';
+import { configureApi, getHttpClient, useAuth, useModelIndex, useOrganization } from '../../client/index.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -83,5 +83,20 @@ describe('configureApi layers the options it is given over the current configura
     await getHttpClient().get('/ping');
 
     expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer kept', 'Bearer written behind its back']);
+  });
+
+  it('reaches a provider already mounted: its session, data and auth requests follow at once', async () => {
+    bed.start({ stored: { organization_slug: 'acme' }, api: { routeGroup: 'admin' } });
+    bed.server.answer('GET', /\/posts$/, { body: { data: [] } });
+    bed.server.answer('POST', /\/auth\/login$/, refused);
+    const { result } = bed.render(() => ({ auth: useAuth(), organization: useOrganization(), posts: useModelIndex('posts') }));
+    await waitFor(() => expect(result.current.posts.isSuccess).toBe(true));
+
+    act(() => configureApi({ routeGroup: null, tenancy: 'none', storage: webPlatform.prepare({ organization_slug: 'globex' }) }));
+    expect(result.current.organization).toBe('globex');
+    await waitFor(() => expect(bed.server.requests).toHaveLength(2));
+    await act(() => result.current.auth.login('ann@acme.test', 'secret'));
+
+    expect(bed.server.requests.map((request) => request.line)).toEqual(['GET /api/acme/posts', 'GET /api/posts', 'POST /api/auth/login']);
   });
 });

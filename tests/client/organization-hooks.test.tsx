@@ -72,6 +72,13 @@ describe('useOrganizationExists', () => {
     const { result } = bed.render(() => useOrganizationExists('acme'));
     await waitFor(() => expect(result.current).toEqual(expected));
   });
+
+  it('checks the selected organization when given no slug', async () => {
+    start();
+    bed.server.answer('GET', '/api/acme/organizations/exists', { body: { exists: true, organization: acme } });
+    const { result } = bed.render(() => useOrganizationExists());
+    await waitFor(() => expect(result.current).toEqual({ exists: true, isLoading: false, organization: acme }));
+  });
 });
 
 // Rules packed by the server's engine, exactly as GET {t}/user-role sends them.

@@ -77,6 +77,40 @@ describe('a 401 ends the session its request was sent in, and only that one', ()
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
+  it('ends the session when the server refuses its token on a logout request the app sends itself', async () => {
+    const { onUnauthorized } = bed.start({ stored: { token: 'old-token', user: '{"id":1}', organization_slug: 'acme' } });
+    bed.server.answer('POST', '/api/auth/logout', expired);
+    const { result } = bed.render(useAuth);
+
+    await act(() => getHttpClient().post('/auth/logout').catch(() => undefined));
+
+    expect(result.current.isAuthenticated).toBe(false);
+    expect(webPlatform.stored()).toEqual({ organization_slug: 'acme' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not navigate when logout() without a session is answered 401', async () => {
+    const { onUnauthorized } = bed.start();
+    bed.server.answer('POST', '/api/auth/logout', expired);
+    const { result } = bed.render(useAuth);
+    await act(() => result.current.logout());
+    expect(bed.server.requests.map((request) => request.line)).toEqual(['POST /api/auth/logout']);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('goes to / on the web when the app set no onUnauthorized', async () => {
+    bed.start({ stored: { token: 'old-token' }, api: { onUnauthorized: null } });
+    bed.server.answer('GET', '/api/ping', expired);
+    const page = window.location;
+    Object.defineProperty(window, 'location', { configurable: true, value: { href: 'http://localhost:3000/posts' } });
+    try {
+      expect(messageOf(await getHttpClient().get('/ping').catch((error: unknown) => error))).toBe('Unauthenticated.');
+      expect(window.location.href).toBe('/');
+    } finally {
+      Object.defineProperty(window, 'location', { configurable: true, value: page });
+    }
+  });
+
   it('runs onUnauthorized for a request sent without a token', async () => {
     const { onUnauthorized } = bed.start({ stored: { organization_slug: 'acme' } });
     bed.server.answer('GET', '/api/acme/posts', expired);

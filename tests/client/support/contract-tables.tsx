@@ -32,7 +32,7 @@ interface Row {
   run(hooks: SessionHooks, call: Call): Promise<unknown>;
   /** Compared with toEqual where given. */
   result?: unknown;
-  /** Storage afterwards; also what storage held whenever onUnauthorized ran. */
+  /** Storage afterwards; also what storage held whenever onUnauthorized ran, the provider already reset. */
   storedAfter: StoredSession;
   authenticated: boolean;
   unauthorized: number;
@@ -247,8 +247,11 @@ export function describeContractTables(platform: TestPlatform): void {
 
   const check = async (row: Row) => {
     const { onUnauthorized, onForbidden } = bed.start({ stored: row.stored, api: row.api });
-    const storedWhenUnauthorized: StoredSession[] = [];
-    onUnauthorized.mockImplementation(() => storedWhenUnauthorized.push(platform.stored()));
+    // What storage held, and whether the provider still said signed in, whenever onUnauthorized ran.
+    const whenUnauthorized: { stored: StoredSession; authenticated: boolean }[] = [];
+    onUnauthorized.mockImplementation(() =>
+      whenUnauthorized.push({ stored: platform.stored(), authenticated: result.current.auth.isAuthenticated }),
+    );
     for (const [method, path, reply] of row.answers) bed.server.answer(method, path, reply);
     const { result } = bed.render(useSessionHooks);
     await waitFor(() => expect(result.current.auth.isReady).toBe(true));
@@ -267,7 +270,7 @@ export function describeContractTables(platform: TestPlatform): void {
     await waitFor(() => expect(result.current.auth.isAuthenticated).toBe(row.authenticated));
     expect(result.current.auth.token).toBe(row.authenticated ? (row.storedAfter.token ?? null) : null);
     expect(onUnauthorized).toHaveBeenCalledTimes(row.unauthorized);
-    expect(storedWhenUnauthorized).toEqual(Array(row.unauthorized).fill(row.storedAfter));
+    expect(whenUnauthorized).toEqual(Array(row.unauthorized).fill({ stored: row.storedAfter, authenticated: false }));
     expect(onForbidden.mock.calls.map(([error]) => messageOf(error))).toEqual(row.forbidden);
     if (row.request) {
       const sent = bed.server.requests.find((request) => request.line === row.request?.line);
