@@ -4,6 +4,7 @@ import type { RawQuery } from '../listing/query-parameter.js';
 import { gateListing, gateRecord, gateShow, gateStore, gateUpdate } from './action-gates.js';
 import type { DataActionContext } from './data-action-context.js';
 import { policyRefusal, refusalOf, type Refusal } from './refusal-reason.js';
+import { refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
 
 /** One question of `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */
 export interface ActionCheck {
@@ -45,6 +46,15 @@ function queryOf({ include = [], fields = {} }: ActionCheck): RawQuery {
 /** The body the same request would carry, as far as the write list sees it: its keys. */
 const bodyOf = ({ fields = {} }: ActionCheck) => Object.fromEntries((fields.write ?? []).map((field) => [field, null]));
 
+/** A write's route takes no query parameters: a check asking it for includes or fields to read is its 400. */
+const write = (gate: ActionGate): ActionGate => ({
+  ...gate,
+  run: async (context, model, check) => {
+    refuseQueryParameters(queryOf(check));
+    return gate.run(context, model, check);
+  },
+});
+
 const listing = (trashed: 'without' | 'only'): ActionGate['run'] => async (context, model, check) => gateListing(context, model, queryOf(check), trashed);
 
 const record = (method: Exclude<Parameters<typeof gateRecord>[3], 'update'>): ActionGate => ({
@@ -58,11 +68,11 @@ const ACTION_GATES: Readonly<Record<StandardAction, ActionGate>> = {
   index: { method: 'viewAny', record: false, run: listing('without') },
   trashed: { method: 'viewTrashed', record: false, run: listing('only') },
   show: { method: 'view', record: true, run: (context, model, check) => gateShow(context, model, check.id, queryOf(check)) },
-  store: { method: 'create', record: false, run: async (context, model, check) => gateStore(context, model, bodyOf(check)) },
-  update: { method: 'update', record: true, run: (context, model, check) => gateUpdate(context, model, check.id, bodyOf(check)) },
-  destroy: record('delete'),
-  restore: record('restore'),
-  forceDelete: record('forceDelete'),
+  store: write({ method: 'create', record: false, run: async (context, model, check) => gateStore(context, model, bodyOf(check)) }),
+  update: write({ method: 'update', record: true, run: (context, model, check) => gateUpdate(context, model, check.id, bodyOf(check)) }),
+  destroy: write(record('delete')),
+  restore: write(record('restore')),
+  forceDelete: write(record('forceDelete')),
 };
 
 export const isStandardAction = (action: string): action is StandardAction => Object.hasOwn(ACTION_GATES, action);

@@ -28,6 +28,7 @@ import { loose } from '../db/transactions/tenant-transaction.js';
 import type { RouteGroup } from '../models/route-group.js';
 
 import { includePaths } from '../listing/parameters/include.js';
+import { refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
 import { ACTION_RULE, ID_RULE, isModelRequest, type ExplainInput, type ModelRequest } from './explain-schema.js';
 import type { ExplainedMember } from './explained-member.js';
 import { RECORD_STATE_WORDS, recordGate, type RecordDisclosure } from './record-gate.js';
@@ -72,6 +73,8 @@ function served(scene: DecisionScene, input: ModelRequest): { model: ModelDefini
   const model = registry.get(input.model);
   const route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
   if (TRASHED[input.action] !== undefined && input.id === undefined) throw ValidationError.field('id', `The id field is required for ${input.action}.`);
+  // A write takes no query parameters: its includes are the 400 its request answers.
+  if (route.query === 'none' && input.include !== undefined) refuseQueryParameters({ include: input.include.join(',') });
   const includes = INCLUDING.includes(input.action) && input.include !== undefined ? includePaths('include', input.include.join(',')) : null;
   return { model, route, includes };
 }

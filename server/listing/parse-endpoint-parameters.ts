@@ -25,6 +25,11 @@ function entriesByParameter(raw: RawQuery, parameters: readonly QueryParameter[]
   return entries;
 }
 
+/** The query string of an endpoint that takes none (the writes): any name is a 400, as `parseEndpointParameters` answers it. */
+export function refuseQueryParameters(raw: RawQuery): void {
+  entriesByParameter(raw, ENDPOINT_PARAMETERS.none);
+}
+
 /** Turns an endpoint's query string into a typed request, reading only the parameters that endpoint accepts. */
 export function parseEndpointParameters(registry: ModelRegistry, model: ModelDefinition, raw: RawQuery, kind: EndpointKind = 'index'): ParsedQuery {
   const parameters: readonly QueryParameter[] = ENDPOINT_PARAMETERS[kind];

@@ -34,6 +34,7 @@ import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRec
 import { planRecordWrite, planStore } from '../data/write-plans.js';
 import type { RecordMethod } from '../data/action-gates.js';
 import { recordAccess } from '../data/record-access.js';
+import { refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
 
 /** What a data route reads with beyond its request: cursor keys, and where PostgreSQL writes records' JSON. */
 export type ReadServices = Pick<Services, 'cursors' | 'recordJson'>;
@@ -139,6 +140,8 @@ function respond(ctx: GatehouseContext<DataState>, status: number, result: unkno
 /** A data endpoint's handler, behind its group's request context. */
 export function dataEndpoint(route: DataRoute, registry: ModelRegistry, services: ReadServices, observability?: Observability): GatehouseMiddleware<DataState> {
   return async (ctx) => {
+    // Reads parse their parameters as they plan; a write takes none, and ignoring one (an include) would answer other than asked.
+    if (route.query === 'none') refuseQueryParameters(query(ctx));
     const context = dataActionContextFromRequest(ctx, registry, observability);
     respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, services));
   };
@@ -146,7 +149,10 @@ export function dataEndpoint(route: DataRoute, registry: ModelRegistry, services
 
 /** `POST {dataBase}/nested`'s handler, behind its group's request context. */
 export function nestedEndpoint(registry: ModelRegistry, observability?: Observability): GatehouseMiddleware<DataState> {
-  return async (ctx) => respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataActionContextFromRequest(ctx, registry, observability), body(ctx)));
+  return async (ctx) => {
+    refuseQueryParameters(query(ctx));
+    respond(ctx, BASE_NESTED_ROUTE.status, await runNestedOperations(dataActionContextFromRequest(ctx, registry, observability), body(ctx)));
+  };
 }
 
 /**

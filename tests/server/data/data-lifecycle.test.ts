@@ -230,3 +230,24 @@ describe('nested operations', () => {
     expect(response).toMatchObject({ status: 422, body: answer });
   });
 });
+
+describe('query parameters on writes', () => {
+  // A write answers its record without includes or paging: a parameter it would ignore (an
+  // include the caller may not even read) is refused before the record gate, and nothing is written.
+  it.each([
+    ['POST', '/posts', { title: 'Asked to include' }],
+    ['PUT', '/posts/WELCOME', { title: 'Asked to include' }],
+    ['PATCH', '/posts/WELCOME', { title: 'Asked to include' }],
+    ['DELETE', '/posts/WELCOME', undefined],
+    ['POST', '/posts/WELCOME/restore', undefined],
+    ['DELETE', '/posts/WELCOME/force-delete', undefined],
+    ['POST', '/nested', { operations: [{ model: 'posts', action: 'create', data: { title: 'Asked to include' } }] }],
+    ['POST', '/posts/nested', { operations: [{ action: 'create', data: { title: 'Asked to include' } }] }],
+  ])('%s %s?include=author → 400', async (method, path, body) => {
+    const state = async () => ({ posts: await server.sql('SELECT * FROM posts ORDER BY id'), audit: await server.sql('SELECT count(*) FROM audit_logs') });
+    const before = await state();
+    const response = await server.api.request(method, `/api/acme${path.replace('WELCOME', String(welcomeId))}?include=author`, { token: owner, body });
+    expect(response).toMatchObject({ status: 400, body: { message: 'Unknown query parameter: include.' } });
+    expect(await state()).toEqual(before);
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMemberEmails, demoOrganizationIds, demoPostTitles } from '../../support/demo.js';
-import { ACME_HOST, idOf, postId, startDataServer } from '../support/data-server.js';
+import { ACME_HOST, DATA_ROUTE_GROUPS, idOf, postId, startDataServer } from '../support/data-server.js';
 import { DEMO_PASSWORD, type TestServer } from '../support/test-server.js';
 
 // Tenancy over HTTP: another tenant's ids on every endpoint, and every shape of data base.
@@ -10,11 +10,14 @@ let acmeOwner: string;
 let globex: { post: number; trashed: number; comment: number; owner: number };
 let organizations: { acme: number; globex: number };
 
+// A prefix group with subdomain tenancy: the client's `subdomain` tenancy with the group in the data path.
+const HUB_HOST = 'acme.hub.test';
+
 beforeAll(async () => {
-  server = await startDataServer();
-  // The editor is also a member of acme in the domain group.
+  server = await startDataServer({ routeGroups: [...DATA_ROUTE_GROUPS, { name: 'hub', prefix: 'hub', domain: '{organization}.hub.test', models: ['posts'] }] });
+  // The editor is also a member of acme in the domain groups.
   await server.sql(`INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
-    SELECT u.id, o.id, r.id, 'portal' FROM users u, organizations o, roles r
+    SELECT u.id, o.id, r.id, g.name FROM users u, organizations o, roles r, (VALUES ('portal'), ('hub')) AS g(name)
     WHERE u.email = 'editor@acme.test' AND o.slug = 'acme' AND r.slug = 'editor'`);
   acmeOwner = await server.login('owner@acme.test');
   organizations = await demoOrganizationIds(server.database.ownerUrl);
@@ -98,6 +101,7 @@ describe('every data base shape', () => {
     ['path tenancy', '/api/auth/login', '/api/acme/posts?per_page=100', undefined],
     ['the route group in the data path', '/api/auth/login', '/api/tenant/acme/posts?per_page=100', undefined],
     ['subdomain tenancy, the organization in the Host', '/api/auth/login', '/api/posts?per_page=100', ACME_HOST],
+    ['subdomain tenancy with the route group in the data path', '/api/hub/auth/login', '/api/hub/posts?per_page=100', HUB_HOST],
   ])('%s: lists and writes in the organization', async (_shape, loginPath, indexPath, host) => {
     const token = await login(loginPath, 'editor@acme.test', host);
     const index = await server.api.get(indexPath, { token, host });

@@ -247,6 +247,8 @@ describe('what an explanation names', () => {
     // Ten digits pass as a string but not as a database key: the same 422 as the number.
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show', id: '9999999999' })).body.errors).toEqual({ id: ['The id field must not be greater than 2147483647.'] });
     expect((await explain(owner, 'acme', { model: 'posts', action: 'index', include: 'comments.secrets' })).status).toBe(400);
+    // A write takes no query parameters: its includes are the request's 400, not left out of the explanation.
+    expect(await explain(owner, 'acme', { model: 'posts', action: 'store', include: ['author'] })).toMatchObject({ status: 400, body: { message: 'Unknown query parameter: include.' } });
   });
 });
 

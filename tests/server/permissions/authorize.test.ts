@@ -128,6 +128,18 @@ describe('POST {t}/authorize', () => {
     expect(answer.body.results[2].message).toBe('Resource not found');
   });
 
+  it('refuses a write asked for includes, as its request answers 400', async () => {
+    const [post] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Office move'");
+    const answer = await authorize('owner@acme.test', 'acme', [
+      { model: 'posts', action: 'store', include: ['author'] },
+      { model: 'posts', action: 'update', id: post!.id, include: ['author'] },
+    ]);
+    const refusal = { allowed: false, message: 'Unknown query parameter: include.', reason: { gate: 'request' } };
+    expect(answer.body.results).toEqual([refusal, refusal]);
+    const real = await server.api.post('/api/acme/posts?include=author', { token: tokens.get('owner@acme.test')!, body: { title: 'Asked to include' } });
+    expect(real).toMatchObject({ status: 400, body: { message: refusal.message } });
+  });
+
   it('answers on every tenant base: the organization in the path, after the group, on its host', async () => {
     await server.sql(`INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
       SELECT u.id, o.id, r.id, 'portal' FROM users u, organizations o, roles r
