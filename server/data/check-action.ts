@@ -4,7 +4,7 @@ import type { RawQuery } from '../listing/query-parameter.js';
 import { gateListing, gateRecord, gateShow, gateStore, gateUpdate } from './action-gates.js';
 import type { DataActionContext } from './data-action-context.js';
 import { policyRefusal, refusalOf, type Refusal } from './refusal-reason.js';
-import { refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
+import { parseEndpointParameters, refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
 
 /** One question of `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */
 export interface ActionCheck {
@@ -46,12 +46,25 @@ function queryOf({ include = [], fields = {} }: ActionCheck): RawQuery {
 /** The body the same request would carry, as far as the write list sees it: its keys. */
 const bodyOf = ({ fields = {} }: ActionCheck) => Object.fromEntries((fields.write ?? []).map((field) => [field, null]));
 
-/** A write's route takes no query parameters: a check asking it for includes or fields to read is its 400. */
-const write = (gate: ActionGate): ActionGate => ({
+/** A delete's route answers nothing and takes no query parameters: a check asking it for includes or fields to read is its 400. */
+const answeringNothing = (gate: ActionGate): ActionGate => ({
   ...gate,
   run: async (context, model, check) => {
     refuseQueryParameters(queryOf(check));
     return gate.run(context, model, check);
+  },
+});
+
+/**
+ * A write answering its record: the includes of its answer are authorized after its own gates (its
+ * write fields), as its request does; fields to read are its 400.
+ */
+const answeringRecord = (gate: ActionGate): ActionGate => ({
+  ...gate,
+  run: async (context, model, check) => {
+    const { includes } = parseEndpointParameters(context.registry, model, queryOf(check), 'write');
+    await gate.run(context, model, check);
+    context.authorizeIncludes(model, includes);
   },
 });
 
@@ -68,11 +81,11 @@ const ACTION_GATES: Readonly<Record<StandardAction, ActionGate>> = {
   index: { method: 'viewAny', record: false, run: listing('without') },
   trashed: { method: 'viewTrashed', record: false, run: listing('only') },
   show: { method: 'view', record: true, run: (context, model, check) => gateShow(context, model, check.id, queryOf(check)) },
-  store: write({ method: 'create', record: false, run: async (context, model, check) => gateStore(context, model, bodyOf(check)) }),
-  update: write({ method: 'update', record: true, run: (context, model, check) => gateUpdate(context, model, check.id, bodyOf(check)) }),
-  destroy: write(record('delete')),
-  restore: write(record('restore')),
-  forceDelete: write(record('forceDelete')),
+  store: answeringRecord({ method: 'create', record: false, run: async (context, model, check) => gateStore(context, model, bodyOf(check)) }),
+  update: answeringRecord({ method: 'update', record: true, run: (context, model, check) => gateUpdate(context, model, check.id, bodyOf(check)) }),
+  destroy: answeringNothing(record('delete')),
+  restore: answeringRecord(record('restore')),
+  forceDelete: answeringNothing(record('forceDelete')),
 };
 
 export const isStandardAction = (action: string): action is StandardAction => Object.hasOwn(ACTION_GATES, action);

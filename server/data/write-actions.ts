@@ -14,6 +14,7 @@ import { runWrite, type LastWrite } from '../db/transactions/read-ahead.js';
 import { ownerStatement } from './write-plans.js';
 import { constraintViolation } from './constraint-violation.js';
 import { fieldLabel } from '../models/field-label.js';
+import { loadIncludes } from '../listing/load-includes.js';
 
 /**
  * How a write runs inside its request. `last` (LastWrite) is for a data endpoint's own write,
@@ -22,6 +23,11 @@ import { fieldLabel } from '../models/field-label.js';
 export interface WriteOptions extends LastWrite {
   /** Field errors of a nested operation are keyed by its position, so the caller can find them. */
   errorPrefix?: string;
+  /**
+   * The relations the answer includes (`?include=`): authorized after the write fields and before
+   * validation, read after the write in its transaction, which then does not end with it.
+   */
+  includes?: readonly string[];
 }
 
 /**
@@ -80,10 +86,21 @@ async function writeRecord(context: DataActionContext, model: ModelDefinition, m
   throw new RecordNotFoundError();
 }
 
-const serialize = (context: DataActionContext, model: ModelDefinition, row: LooseRow) => recordSerializer(context).serialize(model, row);
+/** The includes a write's answer asks for, authorized: its write may then carry COMMIT only without them. */
+function answering(context: DataActionContext, model: ModelDefinition, { includes = [], ...options }: WriteOptions): WriteOptions {
+  context.authorizeIncludes(model, includes);
+  return { ...options, includes, last: options.last === true && includes.length === 0 };
+}
+
+/** The written record as the caller may read it, with the relations its request includes. */
+async function serialize(context: DataActionContext, model: ModelDefinition, row: LooseRow, { includes = [] }: WriteOptions = {}): Promise<LooseRow> {
+  const included = includes.length === 0 ? undefined : await loadIncludes(context.trx, context.registry, model, [row], includes, context.scope);
+  return recordSerializer(context, { included }).serialize(model, row);
+}
 
 export async function storeRecord(context: DataActionContext, model: ModelDefinition, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const body = gateStore(context, model, rawBody);
+  options = answering(context, model, options);
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.create, body, prefix);
   const owned = {
@@ -91,17 +108,18 @@ export async function storeRecord(context: DataActionContext, model: ModelDefini
     ...(model.authorColumn ? { [model.authorColumn]: context.user?.id ?? null } : {}),
   };
   const inserted = context.trx.insertInto(model.table).values({ ...values, ...owned }).returningAll();
-  return serialize(context, model, await write(context, model, inserted, { action: 'created' }, options));
+  return serialize(context, model, await write(context, model, inserted, { action: 'created' }, options), options);
 }
 
 export async function updateRecord(context: DataActionContext, model: ModelDefinition, id: unknown, rawBody: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const { before, body } = await gateUpdate(context, model, id, rawBody);
+  options = answering(context, model, options);
   const prefix = options.errorPrefix ?? '';
   const values = validateBody(model.validation?.update, body, prefix);
-  if (Object.keys(values).length === 0) return serialize(context, model, before);
+  if (Object.keys(values).length === 0) return serialize(context, model, before, options);
   const owned = model.owner && values[model.owner.foreignKey] !== undefined ? await ownership(context, model, values, prefix) : {};
   const updated: RecordStatement = (where) => context.trx.updateTable(model.table).set({ ...values, ...owned }).where(where).returningAll();
-  return serialize(context, model, await writeRecord(context, model, 'update', before.id, updated, { action: 'updated', before }, options));
+  return serialize(context, model, await writeRecord(context, model, 'update', before.id, updated, { action: 'updated', before }, options), options);
 }
 
 export async function destroyRecord(context: DataActionContext, model: ModelDefinition, id: unknown, options: WriteOptions = {}): Promise<void> {
@@ -115,8 +133,9 @@ export async function destroyRecord(context: DataActionContext, model: ModelDefi
 
 export async function restoreRecord(context: DataActionContext, model: ModelDefinition, id: unknown, options: WriteOptions = {}): Promise<LooseRow> {
   const row = await gateRecord(context, model, id, 'restore');
+  options = answering(context, model, options);
   const restored: RecordStatement = (where) => context.trx.updateTable(model.table).set({ deleted_at: null }).where(where).returningAll();
-  return serialize(context, model, await writeRecord(context, model, 'restore', row.id, restored, { action: 'restored' }, options));
+  return serialize(context, model, await writeRecord(context, model, 'restore', row.id, restored, { action: 'restored' }, options), options);
 }
 
 export async function forceDeleteRecord(context: DataActionContext, model: ModelDefinition, id: unknown, options: WriteOptions = {}): Promise<void> {

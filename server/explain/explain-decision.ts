@@ -40,7 +40,8 @@ import { explainResource } from './explain-resource.js';
 // The record gate of each record action, as its handler reads it.
 const TRASHED: Partial<Record<StandardAction, TrashedMode>> = { show: 'without', update: 'without', destroy: 'without', restore: 'only', forceDelete: 'with' };
 const WRITES: Partial<Record<StandardAction, 'create' | 'update'>> = { store: 'create', update: 'update' };
-const INCLUDING: readonly StandardAction[] = ['index', 'show', 'trashed'];
+// The reads, whose fields are the ones they read (a write's are the ones it sets).
+const READING: readonly StandardAction[] = ['index', 'show', 'trashed'];
 // The lists, and the trash mode of the records each holds.
 const LISTS: Partial<Record<StandardAction, TrashedMode>> = { index: 'without', trashed: 'only' };
 
@@ -73,9 +74,9 @@ function served(scene: DecisionScene, input: ModelRequest): { model: ModelDefini
   const model = registry.get(input.model);
   const route = DATA_ROUTES.find((candidate) => candidate.operation === input.action)!;
   if (TRASHED[input.action] !== undefined && input.id === undefined) throw ValidationError.field('id', `The id field is required for ${input.action}.`);
-  // A write takes no query parameters: its includes are the 400 its request answers.
+  // A delete answers nothing and takes no query parameters: its includes are the 400 its request answers.
   if (route.query === 'none' && input.include !== undefined) refuseQueryParameters({ include: input.include.join(',') });
-  const includes = INCLUDING.includes(input.action) && input.include !== undefined ? includePaths('include', input.include.join(',')) : null;
+  const includes = route.query !== 'none' && input.include !== undefined ? includePaths('include', input.include.join(',')) : null;
   return { model, route, includes };
 }
 
@@ -238,7 +239,7 @@ async function decide(
     checks.push({ gate: 'fields', passed: explanation.allowed, detail, fields: explanation });
     if (!explanation.allowed) return;
   }
-  if (INCLUDING.includes(input.action) && input.fields !== undefined) {
+  if (READING.includes(input.action) && input.fields !== undefined) {
     // A read leaves out what the member may not read and still answers: passed, the fields named.
     const readable = readableAttribute(policy, member.user);
     const hidden = input.fields.filter((field) => !readable(field));

@@ -20,6 +20,8 @@ export const ENDPOINT_PARAMETERS = {
   show: [filter, include, fields, computedAttributes],
   computed: [filter, search, scope, attributes],
   audit: [page, perPage],
+  /** Store, update and restore: the record they answer, with its includes. */
+  write: [include],
   none: [],
 } as const satisfies Record<string, readonly QueryParameter[]>;
 

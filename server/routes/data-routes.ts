@@ -34,7 +34,7 @@ import { destroyRecord, forceDeleteRecord, restoreRecord, storeRecord, updateRec
 import { planRecordWrite, planStore } from '../data/write-plans.js';
 import type { RecordMethod } from '../data/action-gates.js';
 import { recordAccess } from '../data/record-access.js';
-import { refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
+import { parseEndpointParameters, refuseQueryParameters } from '../listing/parse-endpoint-parameters.js';
 
 /** What a data route reads with beyond its request: cursor keys, and where PostgreSQL writes records' JSON. */
 export type ReadServices = Pick<Services, 'cursors' | 'recordJson'>;
@@ -89,7 +89,13 @@ const record = (ctx: GatehouseContext<GroupState>, model: ModelDefinition) => (c
 /** A data endpoint's write is its transaction's last statement: its COMMIT travels with it. */
 const LAST = { last: true };
 
-const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model), LAST);
+/** A write answering its record: the relations its query string includes, whose names are a 400 before any gate, as a read's are. */
+const lastWrite = (context: DataActionContext, model: ModelDefinition, ctx: GatehouseContext<DataState>) => ({
+  ...LAST,
+  includes: parseEndpointParameters(context.registry, model, query(ctx), 'write').includes,
+});
+
+const update: Handler = (context, model, ctx) => updateRecord(context, model, param(ctx, 'id'), record(ctx, model), lastWrite(context, model, ctx));
 
 /** What a record action reads before it writes, with the owner parent an update's body names. */
 const recordWrite =
@@ -103,12 +109,12 @@ export const DATA_ROUTES: readonly DataRoute[] = [
   { operation: 'trashed', method: 'get', path: '/:model/trashed', status: 200, summary: (slug) => `List deleted ${slug}`, query: 'index', answer: 'list', needs: 'softDeletes', handle: list('only'), reads: (read, ctx, services) => planListing(read, listing(ctx, services), 'only', services.recordJson) },
   { operation: 'nested', method: 'post', path: '/:model/nested', status: 200, summary: (slug) => `Several writes, starting from ${slug}, all or nothing`, query: 'none', body: 'nested', answer: 'nested', handle: (context, model, ctx) => runNestedOperations(context, body(ctx), model.slug) },
   { operation: 'index', method: 'get', path: '/:model', status: 200, summary: (slug) => `List ${slug}`, query: 'index', answer: 'list', handle: list('without'), reads: (read, ctx, services) => planListing(read, listing(ctx, services), 'without', services.recordJson) },
-  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'none', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model), LAST), reads: (read, ctx) => planStore(read, record(ctx, read.model)) },
+  { operation: 'store', method: 'post', path: '/:model', status: 201, summary: (slug) => `Create a ${slug} record`, query: 'write', body: 'create', answer: 'record', handle: (context, model, ctx) => storeRecord(context, model, record(ctx, model), lastWrite(context, model, ctx)), reads: (read, ctx) => planStore(read, record(ctx, read.model)) },
   { operation: 'show', method: 'get', path: '/:model/:id', status: 200, summary: (slug) => `Show a ${slug} record`, query: 'show', answer: 'record', handle: (context, model, ctx) => showRecord(context, model, param(ctx, 'id'), query(ctx)), reads: (read, _ctx, _services, params) => planShow(read, params.id ?? '') },
-  { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
-  { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'none', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
+  { operation: 'update', method: 'put', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record`, query: 'write', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
+  { operation: 'patch', method: 'patch', path: '/:model/:id', status: 200, summary: (slug) => `Update a ${slug} record (same as PUT)`, query: 'write', body: 'update', answer: 'record', handle: update, reads: recordWrite('update') },
   { operation: 'destroy', method: 'delete', path: '/:model/:id', status: 204, summary: (slug) => `Delete a ${slug} record`, query: 'none', answer: 'none', handle: (context, model, ctx) => destroyRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('delete') },
-  { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'none', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('restore') },
+  { operation: 'restore', method: 'post', path: '/:model/:id/restore', status: 200, summary: (slug) => `Restore a deleted ${slug} record`, query: 'write', answer: 'record', needs: 'softDeletes', handle: (context, model, ctx) => restoreRecord(context, model, param(ctx, 'id'), lastWrite(context, model, ctx)), reads: recordWrite('restore') },
   { operation: 'forceDelete', method: 'delete', path: '/:model/:id/force-delete', status: 204, summary: (slug) => `Delete a ${slug} record for good`, query: 'none', answer: 'none', needs: 'softDeletes', handle: (context, model, ctx) => forceDeleteRecord(context, model, param(ctx, 'id'), LAST), reads: recordWrite('forceDelete') },
   { operation: 'audit', method: 'get', path: '/:model/:id/audit', status: 200, summary: (slug) => `Audit trail of a ${slug} record`, query: 'audit', answer: 'audit', needs: 'audit', handle: async (context, model, ctx) => paginated(ctx, await auditTrail(context, model, param(ctx, 'id'), query(ctx), organizationSlug(ctx))), reads: (read, _ctx, _services, params) => planAudit(read, params.id ?? '') },
 ];

@@ -232,22 +232,43 @@ describe('nested operations', () => {
 });
 
 describe('query parameters on writes', () => {
-  // A write answers its record without includes or paging: a parameter it would ignore (an
-  // include the caller may not even read) is refused before the record gate, and nothing is written.
+  const state = async () => ({ posts: await server.sql('SELECT * FROM posts ORDER BY id'), audit: await server.sql('SELECT count(*) FROM audit_logs') });
+  const at = (path: string) => `/api/acme${path.replace('WELCOME', String(welcomeId))}`;
+
+  // A write that answers nothing takes no parameters: one it would ignore is refused before the record gate, and nothing is written.
   it.each([
-    ['POST', '/posts', { title: 'Asked to include' }],
-    ['PUT', '/posts/WELCOME', { title: 'Asked to include' }],
-    ['PATCH', '/posts/WELCOME', { title: 'Asked to include' }],
     ['DELETE', '/posts/WELCOME', undefined],
-    ['POST', '/posts/WELCOME/restore', undefined],
     ['DELETE', '/posts/WELCOME/force-delete', undefined],
     ['POST', '/nested', { operations: [{ model: 'posts', action: 'create', data: { title: 'Asked to include' } }] }],
     ['POST', '/posts/nested', { operations: [{ action: 'create', data: { title: 'Asked to include' } }] }],
-  ])('%s %s?include=author → 400', async (method, path, body) => {
-    const state = async () => ({ posts: await server.sql('SELECT * FROM posts ORDER BY id'), audit: await server.sql('SELECT count(*) FROM audit_logs') });
+    ['POST', '/posts', { title: 'Asked for fields' }, 'fields[posts]=title', 'fields[posts]'],
+  ])('%s %s with a parameter it does not take → 400', async (method, path, body, parameter = 'include=author', name = 'include') => {
     const before = await state();
-    const response = await server.api.request(method, `/api/acme${path.replace('WELCOME', String(welcomeId))}?include=author`, { token: owner, body });
-    expect(response).toMatchObject({ status: 400, body: { message: 'Unknown query parameter: include.' } });
+    const response = await server.api.request(method, `${at(path)}?${parameter}`, { token: owner, body });
+    expect(response).toMatchObject({ status: 400, body: { message: `Unknown query parameter: ${name}.` } });
     expect(await state()).toEqual(before);
+  });
+
+  it('answer store, update and restore with the relations they include, read after the write', async () => {
+    const created = await server.api.post(at('/posts?include=author,comments'), { token: owner, body: { title: 'Included on store' } });
+    expect(created).toMatchObject({ status: 201, body: { title: 'Included on store', author: { name: 'Olivia Owner' }, comments: [] } });
+    const path = `/posts/${created.body.id}`;
+    const updated = await server.api.request('PATCH', at(`${path}?include=author`), { token: owner, body: { title: 'Included on update' } });
+    expect(updated).toMatchObject({ status: 200, body: { title: 'Included on update', author: { name: 'Olivia Owner' } } });
+    expect((await server.api.delete(at(path), { token: owner })).status).toBe(204);
+    expect(await server.api.post(at(`${path}/restore?include=author`), { token: owner })).toMatchObject({ status: 200, body: { author: { name: 'Olivia Owner' } } });
+    expect((await server.api.get(at(path), { token: owner })).body.title).toBe('Included on update');
+  });
+
+  // DESIGN.md's order: action policy → write fields (403) → includes (403) → validation (422).
+  it('authorize the includes after the write fields and before validation, writing nothing when refused', async () => {
+    const contributor = await server.login('contributor@acme.test');
+    const before = await state();
+    const write = (body: object) => server.api.post(at('/posts?include=author'), { token: contributor, body });
+    expect(await write({ title: 'Noted', internal_notes: 'x' })).toMatchObject({ status: 403, body: { message: 'You are not allowed to set the following field(s): internal_notes' } });
+    expect(await write({ title: 'Authored' })).toMatchObject({ status: 403, body: { message: 'You do not have permission to include author.' } });
+    expect(await write({})).toMatchObject({ status: 403, body: { message: 'You do not have permission to include author.' } });
+    expect(await state()).toEqual(before);
+    expect(await server.api.post(at('/posts?include=nothing'), { token: owner, body: { title: 'x' } })).toMatchObject({ status: 400 });
   });
 });

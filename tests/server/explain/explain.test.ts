@@ -247,8 +247,12 @@ describe('what an explanation names', () => {
     // Ten digits pass as a string but not as a database key: the same 422 as the number.
     expect((await explain(owner, 'acme', { model: 'posts', action: 'show', id: '9999999999' })).body.errors).toEqual({ id: ['The id field must not be greater than 2147483647.'] });
     expect((await explain(owner, 'acme', { model: 'posts', action: 'index', include: 'comments.secrets' })).status).toBe(400);
-    // A write takes no query parameters: its includes are the request's 400, not left out of the explanation.
-    expect(await explain(owner, 'acme', { model: 'posts', action: 'store', include: ['author'] })).toMatchObject({ status: 400, body: { message: 'Unknown query parameter: include.' } });
+    // A store answering its record with an include: explained after its write fields, as its request refuses it.
+    const contributor = await server.login('contributor@acme.test');
+    const storing = await explain(contributor, 'acme', { model: 'posts', action: 'store', fields: ['title'], include: ['author'] });
+    expect(storing.body.checks.at(-1)).toMatchObject({ gate: 'include', passed: false, detail: 'may not include author: lacks users.index' });
+    // A delete answers nothing and takes no query parameters: its includes are the request's 400, not left out of the explanation.
+    expect(await explain(owner, 'acme', { model: 'posts', action: 'destroy', id: 1, include: ['author'] })).toMatchObject({ status: 400, body: { message: 'Unknown query parameter: include.' } });
   });
 });
 

@@ -128,16 +128,19 @@ describe('POST {t}/authorize', () => {
     expect(answer.body.results[2].message).toBe('Resource not found');
   });
 
-  it('refuses a write asked for includes, as its request answers 400', async () => {
+  it('answers a write asked for includes as its request does', async () => {
     const [post] = await server.sql<{ id: number }>("SELECT id FROM posts WHERE title = 'Office move'");
-    const answer = await authorize('owner@acme.test', 'acme', [
+    const checks = [
       { model: 'posts', action: 'store', include: ['author'] },
       { model: 'posts', action: 'update', id: post!.id, include: ['author'] },
-    ]);
-    const refusal = { allowed: false, message: 'Unknown query parameter: include.', reason: { gate: 'request' } };
-    expect(answer.body.results).toEqual([refusal, refusal]);
-    const real = await server.api.post('/api/acme/posts?include=author', { token: tokens.get('owner@acme.test')!, body: { title: 'Asked to include' } });
-    expect(real).toMatchObject({ status: 400, body: { message: refusal.message } });
+      { model: 'posts', action: 'destroy', id: post!.id, include: ['author'] },
+    ];
+    const answer = await authorize('owner@acme.test', 'acme', checks);
+    expect(answer.body.results).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, message: 'Unknown query parameter: include.', reason: { gate: 'request' } }]);
+    const refusal = { allowed: false, message: 'You do not have permission to include author.', reason: { gate: 'include', include: 'author', permission: 'users.index' } };
+    expect((await authorize('contributor@acme.test', 'acme', checks.slice(0, 1))).body.results).toEqual([refusal]);
+    const real = await server.api.post('/api/acme/posts?include=author', { token: tokens.get('contributor@acme.test')!, body: { title: 'Asked to include' } });
+    expect(real).toMatchObject({ status: 403, body: { message: refusal.message } });
   });
 
   it('answers on every tenant base: the organization in the path, after the group, on its host', async () => {
