@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../connection/database.js';
 import type { Schema } from '../schema.js';
+import { replicaName } from './replica-config.js';
 import { walPosition, type WalPosition } from './wal-position.js';
 
 // A replica that refuses connections, or falls behind, is skipped from the next poll on; one that
@@ -56,11 +57,6 @@ function behindFor(ageSeconds: number | null, caughtUpAt: number | null): number
   return Math.min(ageSeconds ?? Number.POSITIVE_INFINITY, since);
 }
 
-const nameOf = (url: string) => {
-  const { hostname, port } = new URL(url);
-  return `${hostname}:${port || '5432'}`;
-};
-
 const SILENT = Symbol('no answer yet');
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof SILENT> {
@@ -89,7 +85,7 @@ export class ReplicaSet {
     this.#primary = primary;
     this.#maxLagSeconds = maxLagMs / 1000;
     this.#replicas = replicas.map(({ url, database }) => ({
-      state: { name: nameOf(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
+      state: { name: replicaName(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
       database,
       polling: false,
       answeredAt: 0,
