@@ -36,6 +36,7 @@ import { DecisionLog } from './decisions/decision-log.js';
 import { DecisionStore } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
 import { ReplicaSet } from './db/replicas/replica-set.js';
+import { replicaName } from './db/replicas/replica-config.js';
 
 export interface ListenOptions {
   /** Default 3000; 0 picks a free port. */
@@ -94,7 +95,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const databaseOptions = await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger);
   // A replica's login is held to the same rule: reads there must not be able to leave row-level security either.
   const replicaOptions = await Promise.all(
-    (resolved.replicas?.urls ?? []).map((url) => checkServiceLogin({ ...resolved.database, connectionString: url }, resolved.allowOwnerConnection, logger)),
+    (resolved.replicas?.urls ?? []).map((url) => checkServiceLogin({ ...resolved.database, connectionString: url }, resolved.allowOwnerConnection, logger, `the replica ${replicaName(url)}`)),
   );
   const database: Database = openDatabase(databaseOptions, statementObserver);
   const recordJson = new RecordJsonCatalog();

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import demo from '../../../../policies/gatehouse.config.js';
 import { seedDemo } from '../../../../policies/seed.js';
 import { migrate } from '../../../../server/db/migrations/migrations.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
+import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
 import { startStreamingReplica, type StreamingReplica } from '../../../../harness/streaming-replica.js';
 import { clusterFolder } from '../../../support/cluster-folder.js';
 import { provisionServiceLogin } from '../../../support/service-login.js';
@@ -165,6 +167,20 @@ describe('read replicas', () => {
 describe('a replica\'s login', () => {
   it('is held to the primary\'s rule: a login that could leave gatehouse_app is refused', async () => {
     await expect(startDataServer({ testDatabase: database, replicas: { urls: [standby.via(database.ownerUrl)] } })).rejects.toThrow(/^Refusing to serve as postgres: it is a superuser/);
+  });
+
+  it('is checked once it answers: a replica down at start is named in the warning, not the database', async () => {
+    const warnings: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        warnings.push(JSON.parse(chunk.toString('utf8')).msg as string);
+        done();
+      },
+    });
+    const port = await freePort();
+    const server = await startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl()).replace(/:\d+\//, `:${port}/`)] }, logger: pino({ level: 'warn' }, sink) });
+    await server.close();
+    expect(warnings).toEqual([`the replica 127.0.0.1:${port} cannot be reached: its login is not checked, every connection asks for gatehouse_app`]);
   });
 });
 
