@@ -17,20 +17,21 @@ import type { TestServer } from '../../support/test-server.js';
 
 // A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
 let folder: string;
+let primaryDataDir: string;
 let primary: EmbeddedCluster;
 let standby: StreamingReplica;
 let database: TestDatabase;
 
 beforeAll(async () => {
   folder = await clusterFolder('replicas');
-  const dataDir = join(folder, 'primary');
-  primary = await startEmbeddedCluster({ dataDir, persistent: false });
+  primaryDataDir = join(folder, 'primary');
+  primary = await startEmbeddedCluster({ dataDir: primaryDataDir, persistent: false });
   const ownerUrl = primary.url('postgres');
   await migrate(ownerUrl, { dir: demo.migrations });
   await seedDemo(ownerUrl);
   const serviceUrl = await provisionServiceLogin(ownerUrl);
   database = { name: 'postgres', ownerUrl, serviceUrl: () => Promise.resolve(serviceUrl), drop: async () => {} };
-  standby = await startStreamingReplica(ownerUrl, dataDir, join(folder, 'standby'));
+  standby = await startStreamingReplica(ownerUrl, primaryDataDir, join(folder, 'standby'));
 });
 
 afterAll(async () => {
@@ -216,6 +217,23 @@ describe('a replica that lags or stops', () => {
         standby.thaw();
       }
     }));
+
+  it('is skipped once promoted: what the primary commits next is read at once, not the promoted copy', async () => {
+    // A standby of its own: a promoted server never follows the primary again.
+    const promoted = await startStreamingReplica(database.ownerUrl, primaryDataDir, join(folder, 'promoted'));
+    const server = await startDataServer({ testDatabase: database, replicas: { urls: [promoted.via(await database.serviceUrl())], maxLagMs: 600_000 } });
+    try {
+      const token = await server.login('owner@globex.test');
+      const [post] = await server.sql<{ id: number }>(`SELECT min(p.id) AS id FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'globex'`);
+      const title = async () => (await server.api.get(`/api/globex/posts/${post!.id}`, { token })).body.title as string;
+      await promoted.query('SELECT pg_promote()');
+      await server.sql('UPDATE posts SET title = $1 WHERE id = $2', ['after the promotion', post!.id]);
+      await eventually(async () => (await title()) === 'after the promotion');
+    } finally {
+      await server.close();
+      await promoted.stop();
+    }
+  });
 
   it('falls back to the primary when the standby is down, without a failed request', () =>
     signedIn(0, 600_000, async (server, token) => {
