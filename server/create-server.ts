@@ -115,7 +115,11 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const replicas = resolved.replicas && new ReplicaSet(database.db, replicaOptions.map((options) => ({ url: options.connectionString, database: openDatabase(options, statementObserver) })), resolved.replicas.maxLagMs);
-  await replicas?.start();
+  await replicas?.start().catch(async (error: unknown) => {
+    await replicas.close();
+    await database.close();
+    throw error;
+  });
   if (replicas) metrics?.watchReplicas(() => replicas.stats());
   const background = new BackgroundTasks(logger);
   const store = resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null;

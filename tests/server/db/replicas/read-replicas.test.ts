@@ -10,7 +10,7 @@ import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '../../../.
 import { startStreamingReplica, type StreamingReplica } from '../../../../harness/streaming-replica.js';
 import { clusterFolder } from '../../../support/cluster-folder.js';
 import { provisionServiceLogin } from '../../../support/service-login.js';
-import type { TestDatabase } from '../../../support/database.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { startDataServer } from '../../support/data-server.js';
 import { lastMail } from '../../support/mail.js';
 import type { TestServer } from '../../support/test-server.js';
@@ -168,6 +168,24 @@ describe('read replicas', () => {
 describe('a replica\'s login', () => {
   it('is held to the primary\'s rule: a login that could leave gatehouse_app is refused', async () => {
     await expect(startDataServer({ testDatabase: database, replicas: { urls: [standby.via(database.ownerUrl)] } })).rejects.toThrow(/^Refusing to serve as postgres: it is a superuser/);
+  });
+
+  it('is refused at start when it is no copy of the primary\'s database: another database, or another cluster', async () => {
+    const otherDatabase = new URL(standby.via(await database.serviceUrl()));
+    otherDatabase.pathname = '/template1';
+    // The suite's shared cluster: a database of the same name, the same service role, another cluster.
+    const shared = await createTestDatabase();
+    const otherCluster = new URL(await shared.serviceUrl());
+    otherCluster.pathname = '/postgres';
+    try {
+      for (const url of [otherDatabase, otherCluster]) {
+        await expect(startDataServer({ testDatabase: database, replicas: { urls: [url.toString()] } })).rejects.toThrow(
+          new RegExp(`^replicas\\.urls names ${url.host.replace(/\./g, '\\.')}, which is no standby of the primary's database`),
+        );
+      }
+    } finally {
+      await shared.drop();
+    }
   });
 
   it('is checked once it answers: a replica down at start is named in the warning, not the database', async () => {
