@@ -173,7 +173,7 @@ export class ReplicaSet {
 
   /**
    * A replica for a read, in turn among the usable ones; with `after`, only one that has replayed
-   * that position (the caller's last write). Null: read from the primary.
+   * that position (the caller's last write). Null: read from the primary, counted as its read.
    */
   choose(after: WalPosition | null): Replica | null {
     const count = this.#replicas.length;
@@ -182,16 +182,24 @@ export class ReplicaSet {
       const { state } = replica;
       if (!state.usable || (after !== null && (state.replayed === null || state.replayed < after))) continue;
       this.#turn = (this.#turn + step + 1) % count;
-      state.reads++;
       return { state, db: replica.database.db };
     }
     this.#primaryReads++;
     return null;
   }
 
-  /** A replica whose connection failed: skipped, its lag unknown (+Inf), until a poll finds it answering again. */
+  /** A read the replica began to answer: its own, whether it then succeeds or fails. */
+  served(replica: Replica): void {
+    replica.state.reads++;
+  }
+
+  /**
+   * A replica whose connection failed before the read began: skipped, its lag unknown (+Inf),
+   * until a poll finds it answering again; the read runs on the primary, and counts as its.
+   */
   lost(replica: Replica): void {
     Object.assign(replica.state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
+    this.#primaryReads++;
   }
 
   /** Each replica's state, and the reads the primary served instead. */

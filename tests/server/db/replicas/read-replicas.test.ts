@@ -227,10 +227,13 @@ describe('a replica that lags or stops', () => {
     signedIn(0, 600_000, async (server, token) => {
       // Once a read went to the standby, the pool keeps a connection to it.
       await untilServedBy(server, token, 'replica');
+      const before = await readsServed(server);
       standby.freeze();
       try {
         const statuses = await Promise.all(Array.from({ length: 4 }, async () => (await server.api.get('/api/globex/posts', { token })).status));
         expect(statuses).toEqual([200, 200, 200, 200]);
+        // The metrics count them where they were served.
+        expect(await readsServed(server)).toEqual({ replica: before.replica, primary: before.primary + 4 });
       } finally {
         standby.thaw();
       }
