@@ -36,6 +36,7 @@ import { DecisionLog } from './decisions/decision-log.js';
 import { DecisionStore } from './decisions/decision-store.js';
 import { Throttle } from './throttle/throttle.js';
 import { ReplicaSet } from './db/replicas/replica-set.js';
+import { replicaName } from './db/replicas/replica-config.js';
 
 export interface ListenOptions {
   /** Default 3000; 0 picks a free port. */
@@ -94,7 +95,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
   const databaseOptions = await checkServiceLogin(resolved.database, resolved.allowOwnerConnection, logger);
   // A replica's login is held to the same rule: reads there must not be able to leave row-level security either.
   const replicaOptions = await Promise.all(
-    (resolved.replicas?.urls ?? []).map((url) => checkServiceLogin({ ...resolved.database, connectionString: url }, resolved.allowOwnerConnection, logger)),
+    (resolved.replicas?.urls ?? []).map((url) => checkServiceLogin({ ...resolved.database, connectionString: url }, resolved.allowOwnerConnection, logger, `the replica ${replicaName(url)}`)),
   );
   const database: Database = openDatabase(databaseOptions, statementObserver);
   const recordJson = new RecordJsonCatalog();
@@ -114,7 +115,11 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     throw error;
   });
   const replicas = resolved.replicas && new ReplicaSet(database.db, replicaOptions.map((options) => ({ url: options.connectionString, database: openDatabase(options, statementObserver) })), resolved.replicas.maxLagMs);
-  await replicas?.start();
+  await replicas?.start().catch(async (error: unknown) => {
+    await replicas.close();
+    await database.close();
+    throw error;
+  });
   if (replicas) metrics?.watchReplicas(() => replicas.stats());
   const background = new BackgroundTasks(logger);
   const store = resolved.decisionLog.store === 'database' ? new DecisionStore(database.db, resolved.decisionLog, logger) : null;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { THROTTLED_ACTIONS } from '../throttle/throttle-limits.js';
 import type { GatehouseConfig } from './gatehouse-config.js';
 import { optionProblem } from '../errors/option-problem.js';
-import { postgresUrl } from './connection-url.js';
+import { postgresUrl, standbyUrl } from './connection-url.js';
 import { DECISION_STORES } from './decision-log-config.js';
 import { ORGANIZATION_CREATORS } from './organization-creation-config.js';
 import { servicesConfigSchema } from '../permissions/service-resources.js';
@@ -43,7 +43,7 @@ export const configSchema = z.strictObject({
   database: z
     .strictObject({ connectionString: postgresUrl.optional(), maxConnections: positiveInteger.optional(), startupRole: z.boolean().optional(), preparedStatements: z.boolean().optional() })
     .optional(),
-  replicas: z.strictObject({ urls: z.array(postgresUrl), maxLagMs: positiveInteger.optional() }).optional(),
+  replicas: z.strictObject({ urls: z.array(standbyUrl), maxLagMs: positiveInteger.optional() }).optional(),
   allowOwnerConnection: z.boolean().optional(),
   tokens: z.strictObject({ secretKey: z.string().optional(), previousPublicKeys: z.array(z.string()).optional(), ttlSeconds: positiveInteger.optional() }).optional(),
   routeGroups: z.array(routeGroup).optional(),

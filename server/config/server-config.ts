@@ -16,6 +16,7 @@ import { resolveCors, type CorsOptions } from './cors-origins.js';
 import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } from './decision-log-config.js';
 import { resolveOrganizationCreation, type OrganizationCreationConfig, type ResolvedOrganizationCreation } from './organization-creation-config.js';
 import { assertRoleConditions, assertRolePermissionStrings } from './organization-role-permissions.js';
+import { standbyUrls } from './standby-urls.js';
 import { resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
@@ -263,7 +264,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   assertRoleConditions(organizationRoles, models);
   return {
     database: config.database,
-    replicas: config.replicas?.urls.length ? { urls: config.replicas.urls, maxLagMs: positive('replicas.maxLagMs', config.replicas.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) } : null,
+    replicas: config.replicas?.urls.length ? { urls: standbyUrls(config.replicas.urls), maxLagMs: positive('replicas.maxLagMs', config.replicas.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) } : null,
     allowOwnerConnection: config.allowOwnerConnection ?? false,
     tokens: { secretKey: config.tokens.secretKey, previousPublicKeys: config.tokens.previousPublicKeys ?? [], ttlSeconds: positive('tokens.ttlSeconds', config.tokens.ttlSeconds ?? 7 * DAY) },
     routeGroups,

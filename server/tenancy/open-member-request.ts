@@ -161,6 +161,8 @@ async function readOnReplica(
     if (attempt.began()) throw error;
     replicas.lost(replica);
     await read(services.db).done;
+  } finally {
+    if (attempt.began()) replicas.served(replica);
   }
 }
 

@@ -61,6 +61,7 @@ describe('loading the config file', () => {
     ['an unknown nested key', "export default { routeGroups: [{ name: 'tenant', prefx: 'x' }] };", 'unknown option routeGroups.0.prefx.'],
     ['a wrong type', "export default { membershipEnforcement: 'yes' };", 'membershipEnforcement: Invalid input: expected boolean, received string.'],
     ['a replica URL that is no connection string', "export default { replicas: { urls: ['postgres://a@primary/app', 'primary:5432'] } };", 'replicas.urls.1: must be a connection string postgres://user:password@host:port/database.'],
+    ['a replica URL naming several hosts', "export default { replicas: { urls: ['postgres://a@node1,node2/app'] } };", 'replicas.urls.0: must name one standby'],
     ['a seed that is no function', 'export default { seed: true };', 'seed: must be a function (ownerConnectionString) => Promise<boolean>.'],
     ['no default export', 'export const config = {};', 'must export its config as default: export default defineConfig({ ... }).'],
     ['a file that does not parse', 'export default {', 'has a syntax error at line 1, column 17: Expected identifier but found end of file'],

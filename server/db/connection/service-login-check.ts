@@ -14,15 +14,16 @@ const ALLOW_ADVICE = 'or GATEHOUSE_ALLOW_OWNER_CONNECTION=true to serve as it an
  * when it is; it then asks for gatehouse_app on every connection, so row-level security applies
  * unless SQL leaves the role. A login whose sessions write dates or intervals in a style the
  * service cannot read is refused too. A database that cannot be reached now is /api/ready's to report:
- * the login is not checked, and every connection asks for gatehouse_app, failing closed.
+ * the login is not checked, and every connection asks for gatehouse_app, failing closed. `server`
+ * names it in that warning: a read replica's outage is no reason to look at the primary.
  */
-export async function checkServiceLogin(options: DatabaseOptions, allowOwner: boolean, logger: Logger): Promise<DatabaseOptions> {
+export async function checkServiceLogin(options: DatabaseOptions, allowOwner: boolean, logger: Logger, server = 'the database'): Promise<DatabaseOptions> {
   const login = await inspectServiceConnection(options.connectionString).catch((error: unknown) => {
     if (isDatabaseUnavailable(error)) return null;
     throw error;
   });
   if (login === null) {
-    logger.warn('the database cannot be reached: its login is not checked, every connection asks for gatehouse_app');
+    logger.warn(`${server} cannot be reached: its login is not checked, every connection asks for gatehouse_app`);
     return { ...options, startupRole: true };
   }
   const styles = unreadableStyles(login.role, login.styles);

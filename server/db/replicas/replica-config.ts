@@ -11,3 +11,9 @@ export interface ReplicaConfig {
 }
 
 export const DEFAULT_REPLICA_MAX_LAG_MS = 1_000;
+
+/** host:port of a replica's URL, the name `ReplicaState` gives it. */
+export function replicaName(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '5432'}`;
+}

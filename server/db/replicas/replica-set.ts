@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../connection/database.js';
 import type { Schema } from '../schema.js';
+import { ConfigError } from '../../errors/config-error.js';
+import { replicaName } from './replica-config.js';
 import { walPosition, type WalPosition } from './wal-position.js';
 
 // A replica that refuses connections, or falls behind, is skipped from the next poll on; one that
@@ -32,6 +34,8 @@ interface Kept {
   answeredAt: number;
   /** When a poll last found it caught up with the primary (ms since the epoch); null: not since it was first polled. */
   caughtUpAt: number | null;
+  /** Its last answer named another database than the primary's (`IDENTITY`): it never serves a read. */
+  foreign: boolean;
 }
 
 export interface Replica {
@@ -40,6 +44,7 @@ export interface Replica {
 }
 
 interface PollRow {
+  identity: string;
   standby: boolean;
   replayed: string | null;
   age: number | null;
@@ -56,10 +61,12 @@ function behindFor(ageSeconds: number | null, caughtUpAt: number | null): number
   return Math.min(ageSeconds ?? Number.POSITIVE_INFINITY, since);
 }
 
-const nameOf = (url: string) => {
-  const { hostname, port } = new URL(url);
-  return `${hostname}:${port || '5432'}`;
-};
+/**
+ * Which database a server holds: its cluster's system identifier and the database's name. A
+ * physical standby, promoted or not, shares both with its primary; a URL naming another database
+ * or another cluster's standby would answer reads from data that is not the primary's.
+ */
+const IDENTITY = sql<string>`(pg_control_system()).system_identifier::text || '/' || current_database()`;
 
 const SILENT = Symbol('no answer yet');
 
@@ -73,14 +80,17 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof SILENT> 
 
 /**
  * The read replicas and what the service knows of them. A poll reads the primary's WAL position,
- * then each standby's replay position and the age of its last replayed transaction; reads are
- * handed to the standbys that are usable, in turn. Positions only grow, so a replica this set
- * says has replayed a position has, whatever happened since the poll.
+ * then each standby's replay position and the age of its last replayed transaction; a server not
+ * known to hold the primary's database (`IDENTITY`) is never used. Reads are handed to the
+ * standbys that are usable, in turn. Positions only grow, so a replica this set says has replayed
+ * a position has, whatever happened since the poll.
  */
 export class ReplicaSet {
   readonly #replicas: Kept[];
   readonly #primary: Kysely<Schema>;
   readonly #maxLagSeconds: number;
+  /** The primary's `IDENTITY`, once it has answered a poll: a failover keeps it. */
+  #primaryIdentity: string | null = null;
   #primaryReads = 0;
   #turn = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -89,25 +99,39 @@ export class ReplicaSet {
     this.#primary = primary;
     this.#maxLagSeconds = maxLagMs / 1000;
     this.#replicas = replicas.map(({ url, database }) => ({
-      state: { name: nameOf(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
+      state: { name: replicaName(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
       database,
       polling: false,
       answeredAt: 0,
       caughtUpAt: null,
+      foreign: false,
     }));
   }
 
-  /** Polls now and then every quarter second; resolves once the first poll is done, so the first reads can use the replicas. */
+  /**
+   * Polls now and then every quarter second; resolves once the first poll is done, so the first
+   * reads can use the replicas. A replica that answered it with another database than the
+   * primary's is a ConfigError: the URL is wrong, and would stay wrong.
+   */
   async start(): Promise<void> {
     await this.poll();
+    const foreign = this.#replicas.find((replica) => replica.foreign);
+    if (foreign) {
+      throw new ConfigError(
+        `replicas.urls names ${foreign.state.name}, which is no standby of the primary's database: it holds another database, or another cluster's. List the primary's hot standbys, each with the primary's database name.`,
+      );
+    }
     this.#timer = setInterval(() => void this.poll(), POLL_INTERVAL_MS);
     this.#timer.unref();
   }
 
   async poll(): Promise<void> {
-    const primary = await sql<{ position: string }>`SELECT pg_current_wal_lsn()::text AS position`
+    const primary = await sql<{ position: string; identity: string }>`SELECT pg_current_wal_lsn()::text AS position, ${IDENTITY} AS identity`
       .execute(this.#primary)
-      .then(({ rows }) => walPosition(rows[0]!.position))
+      .then(({ rows }) => {
+        this.#primaryIdentity = rows[0]!.identity;
+        return walPosition(rows[0]!.position);
+      })
       .catch(() => null);
     await Promise.all(this.#replicas.map((replica) => this.#pollReplica(replica, primary)));
   }
@@ -118,7 +142,7 @@ export class ReplicaSet {
     const { state } = replica;
     try {
       const answer = await within(
-        sql<PollRow>`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
+        sql<PollRow>`SELECT ${IDENTITY} AS identity, pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
           extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8 AS age`.execute(replica.database.db),
         SILENCE_MS,
       );
@@ -132,8 +156,10 @@ export class ReplicaSet {
       }
       replica.answeredAt = Date.now();
       const row = answer.rows[0]!;
+      replica.foreign = this.#primaryIdentity !== null && row.identity !== this.#primaryIdentity;
+      const copy = this.#primaryIdentity !== null && !replica.foreign;
       // A server that left recovery was promoted: it is no replica of this primary any more.
-      state.replayed = row.standby && row.replayed !== null ? walPosition(row.replayed) : null;
+      state.replayed = copy && row.standby && row.replayed !== null ? walPosition(row.replayed) : null;
       const caughtUp = state.replayed !== null && primary !== null && state.replayed >= primary;
       if (caughtUp) replica.caughtUpAt = Date.now();
       state.lagSeconds = state.replayed === null ? Number.POSITIVE_INFINITY : caughtUp ? 0 : behindFor(row.age, replica.caughtUpAt);
@@ -147,7 +173,7 @@ export class ReplicaSet {
 
   /**
    * A replica for a read, in turn among the usable ones; with `after`, only one that has replayed
-   * that position (the caller's last write). Null: read from the primary.
+   * that position (the caller's last write). Null: read from the primary, counted as its read.
    */
   choose(after: WalPosition | null): Replica | null {
     const count = this.#replicas.length;
@@ -156,16 +182,24 @@ export class ReplicaSet {
       const { state } = replica;
       if (!state.usable || (after !== null && (state.replayed === null || state.replayed < after))) continue;
       this.#turn = (this.#turn + step + 1) % count;
-      state.reads++;
       return { state, db: replica.database.db };
     }
     this.#primaryReads++;
     return null;
   }
 
-  /** A replica whose connection failed: skipped, its lag unknown (+Inf), until a poll finds it answering again. */
+  /** A read the replica began to answer: its own, whether it then succeeds or fails. */
+  served(replica: Replica): void {
+    replica.state.reads++;
+  }
+
+  /**
+   * A replica whose connection failed before the read began: skipped, its lag unknown (+Inf),
+   * until a poll finds it answering again; the read runs on the primary, and counts as its.
+   */
   lost(replica: Replica): void {
     Object.assign(replica.state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
+    this.#primaryReads++;
   }
 
   /** Each replica's state, and the reads the primary served instead. */

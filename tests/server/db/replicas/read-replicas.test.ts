@@ -1,34 +1,37 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import demo from '../../../../policies/gatehouse.config.js';
 import { seedDemo } from '../../../../policies/seed.js';
 import { migrate } from '../../../../server/db/migrations/migrations.js';
-import { startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
+import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
 import { startStreamingReplica, type StreamingReplica } from '../../../../harness/streaming-replica.js';
 import { clusterFolder } from '../../../support/cluster-folder.js';
 import { provisionServiceLogin } from '../../../support/service-login.js';
-import type { TestDatabase } from '../../../support/database.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { startDataServer } from '../../support/data-server.js';
 import { lastMail } from '../../support/mail.js';
 import type { TestServer } from '../../support/test-server.js';
 
 // A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
 let folder: string;
+let primaryDataDir: string;
 let primary: EmbeddedCluster;
 let standby: StreamingReplica;
 let database: TestDatabase;
 
 beforeAll(async () => {
   folder = await clusterFolder('replicas');
-  const dataDir = join(folder, 'primary');
-  primary = await startEmbeddedCluster({ dataDir, persistent: false });
+  primaryDataDir = join(folder, 'primary');
+  primary = await startEmbeddedCluster({ dataDir: primaryDataDir, persistent: false });
   const ownerUrl = primary.url('postgres');
   await migrate(ownerUrl, { dir: demo.migrations });
   await seedDemo(ownerUrl);
   const serviceUrl = await provisionServiceLogin(ownerUrl);
   database = { name: 'postgres', ownerUrl, serviceUrl: () => Promise.resolve(serviceUrl), drop: async () => {} };
-  standby = await startStreamingReplica(ownerUrl, dataDir, join(folder, 'standby'));
+  standby = await startStreamingReplica(ownerUrl, primaryDataDir, join(folder, 'standby'));
 });
 
 afterAll(async () => {
@@ -166,6 +169,38 @@ describe('a replica\'s login', () => {
   it('is held to the primary\'s rule: a login that could leave gatehouse_app is refused', async () => {
     await expect(startDataServer({ testDatabase: database, replicas: { urls: [standby.via(database.ownerUrl)] } })).rejects.toThrow(/^Refusing to serve as postgres: it is a superuser/);
   });
+
+  it('is refused at start when it is no copy of the primary\'s database: another database, or another cluster', async () => {
+    const otherDatabase = new URL(standby.via(await database.serviceUrl()));
+    otherDatabase.pathname = '/template1';
+    // The suite's shared cluster: a database of the same name, the same service role, another cluster.
+    const shared = await createTestDatabase();
+    const otherCluster = new URL(await shared.serviceUrl());
+    otherCluster.pathname = '/postgres';
+    try {
+      for (const url of [otherDatabase, otherCluster]) {
+        await expect(startDataServer({ testDatabase: database, replicas: { urls: [url.toString()] } })).rejects.toThrow(
+          new RegExp(`^replicas\\.urls names ${url.host.replace(/\./g, '\\.')}, which is no standby of the primary's database`),
+        );
+      }
+    } finally {
+      await shared.drop();
+    }
+  });
+
+  it('is checked once it answers: a replica down at start is named in the warning, not the database', async () => {
+    const warnings: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        warnings.push(JSON.parse(chunk.toString('utf8')).msg as string);
+        done();
+      },
+    });
+    const port = await freePort();
+    const server = await startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl()).replace(/:\d+\//, `:${port}/`)] }, logger: pino({ level: 'warn' }, sink) });
+    await server.close();
+    expect(warnings).toEqual([`the replica 127.0.0.1:${port} cannot be reached: its login is not checked, every connection asks for gatehouse_app`]);
+  });
 });
 
 describe('a replica that lags or stops', () => {
@@ -192,14 +227,34 @@ describe('a replica that lags or stops', () => {
     signedIn(0, 600_000, async (server, token) => {
       // Once a read went to the standby, the pool keeps a connection to it.
       await untilServedBy(server, token, 'replica');
+      const before = await readsServed(server);
       standby.freeze();
       try {
         const statuses = await Promise.all(Array.from({ length: 4 }, async () => (await server.api.get('/api/globex/posts', { token })).status));
         expect(statuses).toEqual([200, 200, 200, 200]);
+        // The metrics count them where they were served.
+        expect(await readsServed(server)).toEqual({ replica: before.replica, primary: before.primary + 4 });
       } finally {
         standby.thaw();
       }
     }));
+
+  it('is skipped once promoted: what the primary commits next is read at once, not the promoted copy', async () => {
+    // A standby of its own: a promoted server never follows the primary again.
+    const promoted = await startStreamingReplica(database.ownerUrl, primaryDataDir, join(folder, 'promoted'));
+    const server = await startDataServer({ testDatabase: database, replicas: { urls: [promoted.via(await database.serviceUrl())], maxLagMs: 600_000 } });
+    try {
+      const token = await server.login('owner@globex.test');
+      const [post] = await server.sql<{ id: number }>(`SELECT min(p.id) AS id FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'globex'`);
+      const title = async () => (await server.api.get(`/api/globex/posts/${post!.id}`, { token })).body.title as string;
+      await promoted.query('SELECT pg_promote()');
+      await server.sql('UPDATE posts SET title = $1 WHERE id = $2', ['after the promotion', post!.id]);
+      await eventually(async () => (await title()) === 'after the promotion');
+    } finally {
+      await server.close();
+      await promoted.stop();
+    }
+  });
 
   it('falls back to the primary when the standby is down, without a failed request', () =>
     signedIn(0, 600_000, async (server, token) => {

@@ -3,6 +3,7 @@ import { envConfig } from '../../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../../server/cli/environment.js';
 import { resolveConfig } from '../../../../server/config/server-config.js';
 import type { GatehouseConfig } from '../../../../server/config/gatehouse-config.js';
+import { ConfigError } from '../../../../server/errors/config-error.js';
 
 // The replicas as `gatehouse serve` reads them: GATEHOUSE_REPLICA_URLS and
 // GATEHOUSE_REPLICA_MAX_LAG_MS, or the config file's `replicas`.
@@ -26,5 +27,13 @@ describe('the replicas setting', () => {
     expect(replicas(env, { replicas: { urls: [URLS[0]!], maxLagMs: 5000 } })).toEqual({ urls: [URLS[0]], maxLagMs: 5000 });
     expect(replicas(env, { replicas: { urls: [URLS[0]!] } })).toEqual({ urls: [URLS[0]], maxLagMs: 250 });
     expect(replicas(env, { replicas: { urls: [] } })).toBeNull();
+  });
+
+  it('refuses at start what names no one standby: a host list, or one server twice', () => {
+    const refused = (urls: string[]) => () => replicas({}, { replicas: { urls } });
+    // A failover formation's URL follows its primary: the service's own connection, no replica.
+    expect(refused(['postgres://svc:secret@node1:5432,node2:5432/gatehouse'])).toThrow(ConfigError);
+    expect(refused(['postgres://svc:secret@node1:5432,node2:5432/gatehouse'])).toThrow(/^replicas\.urls\.0 must name one standby/);
+    expect(refused([URLS[0]!, 'postgres://other:secret@replica-1/gatehouse'])).toThrow(/^replicas\.urls\.1 names replica-1:5432 again/);
   });
 });
