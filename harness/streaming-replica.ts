@@ -132,7 +132,15 @@ function parentOf(pid: string): number | null {
 /** A signal to the postmaster and every backend it forked: each connection has a process of its own. */
 function signalServer(server: ChildProcess, signal: NodeJS.Signals): void {
   const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === server.pid);
-  for (const pid of [server.pid!, ...children.map(Number)]) process.kill(pid, signal);
+  for (const pid of [server.pid!, ...children.map(Number)]) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      // A process may exit between the listing and its signal (a promotion ends the startup and
+      // WAL receiver processes): there is nothing left to signal.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
 }
 
 async function pgQuietly(url: string, text: string, values: unknown[]): Promise<void> {
