@@ -78,8 +78,8 @@ export class HttpClient {
    * the last call to end, unless a call sent after it got an answer.
    */
   unavailable = false;
-  /** Set by `close()`: no call is sent any more. */
-  private closed = false;
+  /** Aborted by `close()` with the error every call then ends with: no call is sent any more, and work waiting to call stops waiting. */
+  private readonly closing = new AbortController();
   /** Calls sent so far, and the number of the last one sent that got an answer. */
   private sent = 0;
   private lastAnswered = 0;
@@ -104,7 +104,7 @@ export class HttpClient {
     const { method, path, token, body, ifNoneMatch, signal } = request;
     // Nothing is sent for a call cancelled already, nor by a closed client.
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    if (this.closed) return Promise.reject(new GatehouseError('unavailable', CLOSED));
+    if (this.closing.signal.aborted) return Promise.reject(this.closing.signal.reason as GatehouseError);
     const mayRetry = method === 'GET' && deadline === undefined;
     const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -233,10 +233,16 @@ export class HttpClient {
     this.lastAnswered = Math.max(this.lastAnswered, number);
   }
 
+  /** Aborts once `close()` is called, with its `unavailable` error: for work that waits before it calls. */
+  get closed(): AbortSignal {
+    return this.closing.signal;
+  }
+
   /** Ends the calls in flight and in line (`unavailable`), and closes the kept-alive connections. */
   close(): void {
-    this.closed = true;
-    for (const cancel of this.live) cancel(new GatehouseError('unavailable', CLOSED));
+    const closed = new GatehouseError('unavailable', CLOSED);
+    this.closing.abort(closed);
+    for (const cancel of this.live) cancel(closed);
     this.agent.destroy();
   }
 }

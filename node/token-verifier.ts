@@ -141,7 +141,8 @@ export class TokenVerifier {
       const loading: SharedWork<KeyList> = new SharedWork(
         (shared) =>
           this.clocks
-            .until(at, shared)
+            // A closed client ends the wait at once: the fetch it waits for would never go out.
+            .until(at, AbortSignal.any([shared, this.http.closed]))
             .then(() => this.load(shared))
             .then((loaded) => (this.list = loaded)),
         () => {

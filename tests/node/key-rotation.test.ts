@@ -164,6 +164,22 @@ describe('key rotation', () => {
     }
   });
 
+  it('ends a check waiting for its turn to fetch the keys once the client is closed, as unavailable', async () => {
+    const token = await before.login('viewer@acme.test');
+    // A clock that moves only when told: the check would wait for its turn for good.
+    let now = Date.now();
+    const service = createGatehouse({ baseURL: serviceBase(before.api), now: () => now });
+    expect((await service.verifyToken(token)).userId).toBeGreaterThan(0);
+    now += 300;
+    const waiting = service.verifyToken(madeUpKeyId(token)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await new Promise(setImmediate);
+    service.close();
+    expect(await waiting).toMatchObject({ kind: 'unavailable', message: 'The Gatehouse client was closed before Gatehouse answered.' });
+  });
+
   it('holds a token of a key published within the second after the last fetch until the next fetch, then verifies it', async () => {
     const first = await restartedWith({ GATEHOUSE_PASETO_SECRET_KEY: before.secretKey });
     const port = Number(new URL(first.baseUrl).port);
