@@ -81,7 +81,7 @@ export class PermissionsCache {
 
   /** The answer for the session and organization; `maxAge`, in seconds, is this call's own, if it gives one. */
   async get(token: string, sessionId: string, tenantPath: string, maxAge: number | undefined, signal?: AbortSignal): Promise<Permissions> {
-    const maxAgeMs = (maxAge ?? this.maxAge) * 1000;
+    const maxAgeMs = (maxAge === undefined ? this.maxAge : maxAgeOption(maxAge)) * 1000;
     const key = `${sessionId} ${tenantPath}`;
     const kept = this.entries.get(key);
     const fresh = kept !== undefined && this.now() - kept.checkedAt < maxAgeMs;

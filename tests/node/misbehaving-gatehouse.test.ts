@@ -267,6 +267,14 @@ describe('options', () => {
     expect(client({ onUnavailable: 'cached', maxAge: 0.5 })).toBeDefined();
     expect(client({ onUnavailable: 'fail', maxAge: 0 })).toBeDefined();
   });
+
+  it("refuses a call's own maxAge the cache cannot follow, before asking Gatehouse", async () => {
+    answers = { [PUBLIC_KEY]: json({ keys: [{ id: keyId(publicKey), key: publicKey }] }) };
+    for (const maxAge of [-1, Number.NaN, '30' as unknown as number]) {
+      await expect(client().permissions(token, 'acme', { maxAge })).rejects.toMatchObject({ name: 'GatehouseOptionError', option: 'maxAge', message: `The maxAge option must be a number of seconds of at least 0, not ${String(maxAge)}.` });
+    }
+    expect(asked).not.toContain(USER_ROLE);
+  });
 });
 
 describe('a stepped wall clock', () => {
