@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { readQueryWith } from '../http/query-string.js';
+import { positiveQueryInteger, readQueryWith } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
 import { pagingQuery } from '../listing/parameters/page.js';
 import { MAX_INTEGER } from '../models/integer-range.js';
 import type { AuditLogFilters, AuditLogPage } from '../db/repositories/audit-logs.js';
 
-const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
-
 const AUDIT_TRAIL_QUERY = z.object({
   ...pagingQuery,
   'filter[model]': z.string().regex(/^[a-z][a-z0-9_]{0,62}$/).optional(),
-  'filter[user_id]': positive(MAX_INTEGER).optional(),
+  'filter[user_id]': positiveQueryInteger(MAX_INTEGER).optional(),
   'filter[action]': z.string().regex(/^[a-z_]{1,40}$/).optional(),
 });
 

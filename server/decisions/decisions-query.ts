@@ -2,16 +2,14 @@ import { DECISION_GATES } from '@gatehouse/engine';
 import { z } from 'zod';
 import { DECISION_SOURCES } from './decision-event.js';
 import type { DecisionLogFilters, DecisionLogPage } from '../db/repositories/decision-logs.js';
-import { readQueryWith } from '../http/query-string.js';
+import { positiveQueryInteger, readQueryWith } from '../http/query-string.js';
 import type { GatehouseContext } from '../http/state.js';
 import { pagingQuery } from '../listing/parameters/page.js';
 import { MAX_INTEGER } from '../models/integer-range.js';
 
-const positive = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
-
 const DECISIONS_QUERY = z.object({
   ...pagingQuery,
-  user_id: positive(MAX_INTEGER).optional(),
+  user_id: positiveQueryInteger(MAX_INTEGER).optional(),
   gate: z.enum(DECISION_GATES).optional(),
   permission: z.string().max(200).optional(),
   source: z.enum(DECISION_SOURCES).optional(),

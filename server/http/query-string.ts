@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import type { GatehouseContext } from './state.js';
 
@@ -12,6 +12,9 @@ export function readQuery<Key extends string>(ctx: GatehouseContext, allowed: re
   }
   return values;
 }
+
+/** A query value of digits read as a whole number of 1..max, for `readQueryWith`'s schemas. */
+export const positiveQueryInteger = (max: number) => z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 /**
  * The query string read by a zod object of its parameters, as `readQuery` reads it; a value the

@@ -146,7 +146,8 @@ function respond(ctx: GatehouseContext<DataState>, status: number, result: unkno
 /** A data endpoint's handler, behind its group's request context. */
 export function dataEndpoint(route: DataRoute, registry: ModelRegistry, services: ReadServices, observability?: Observability): GatehouseMiddleware<DataState> {
   return async (ctx) => {
-    // Reads parse their parameters as they plan; a write takes none, and ignoring one (an include) would answer other than asked.
+    // Reads and the writes that answer a record parse their parameters; a route that takes none (a
+    // delete) refuses any, since ignoring one (an include) would answer other than asked.
     if (route.query === 'none') refuseQueryParameters(query(ctx));
     const context = dataActionContextFromRequest(ctx, registry, observability);
     respond(ctx, route.status, await route.handle(context, context.model(param(ctx, 'model')), ctx, services));
