@@ -55,7 +55,7 @@ export interface CallOptions {
 }
 
 export interface PermissionsOptions extends CallOptions {
-  /** Seconds this call may use a kept answer without asking Gatehouse; default: the client's `maxAge`. */
+  /** Seconds this call may use a kept answer without asking Gatehouse; default: the client's `maxAge`, and held to its rule (the call rejects with a `GatehouseOptionError`). */
   maxAge?: number;
 }
 
