@@ -1,4 +1,5 @@
 import type { ConditionNode } from '../conditions/condition-tree.js';
+import type { RefusalReason } from './refusal-reason.js';
 
 /**
  * The gates an authorize check can be refused at: the check's own model, action or request
@@ -15,18 +16,12 @@ export const SERVICE_NAME_RULE = 'lower-case letters, digits, - and _, starting 
 
 export type AuthorizeGate = (typeof AUTHORIZE_GATES)[number];
 
-/** Why a check was refused: only what the caller may know about themself, as a 403's reason. */
-export interface AuthorizeReason {
+/**
+ * Why a check was refused, as a 403's reason says it (only what the caller may know about
+ * themself), at any of the gates a check can stop at.
+ */
+export interface AuthorizeReason extends Omit<RefusalReason, 'gate'> {
   readonly gate: AuthorizeGate;
-  readonly permission?: string;
-  /** `PostPolicy.create`: the policy method whose rule refused. */
-  readonly policy?: string;
-  readonly fields?: readonly string[];
-  readonly include?: string;
-  /** A per-user deny, not a missing grant, took `permission` away (as a 403's reason says it). */
-  readonly denied?: true;
-  /** The conditioned permissions (`posts.update:own`) a record the caller may see fell outside of, as the 403's reason names them. */
-  readonly conditions?: readonly string[];
 }
 
 /** One question for `POST {t}/authorize`: may the caller do `action` on `model` (its record `id`)? */
