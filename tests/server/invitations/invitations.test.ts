@@ -236,6 +236,13 @@ describe('POST {authBase}/auth/register', () => {
     expect((await register(token, 'fresh@acme.test')).status).toBe(422);
   });
 
+  it('echoes the group named in the register URL, whose session it starts', async () => {
+    const { token } = await invited('grouped@acme.test');
+    const response = await register(token, 'grouped@acme.test', '/api/tenant/auth/register');
+    expect(response).toMatchObject({ status: 201, body: { organization: { slug: 'acme' }, organization_slug: 'acme', route_group: 'tenant' } });
+    expect((await server.api.get('/api/tenant/acme/user-role', { token: response.body.token })).body.role).toBe('viewer');
+  });
+
   it('never takes a role from the body: registering and accepting give the invitation’s role', async () => {
     const claimed = { role: 'owner', role_id: roleIds.owner, organization_id: 1, permissions: ['*'] };
     const { token } = await invited('claims-owner@acme.test');
