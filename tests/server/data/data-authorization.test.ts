@@ -283,6 +283,16 @@ describe('effective permissions over HTTP: (role ∪ granted) − denied, a deny
     expect(await as('DELETE', `/posts/${post}`)).toMatchObject({ status: 403, body: lacking('posts.destroy') });
   });
 
+  it('no data write reaches a permission list, not even a * owner’s on their own record', async () => {
+    const { account, as } = await memberOf({ role: 'owner' });
+    const lists = { permissions: ['*'], granted_permissions: ['*'], denied_permissions: [] };
+    expect(await as('PUT', `/users/${account.id}`, lists)).toMatchObject({
+      status: 403,
+      body: { message: 'You are not allowed to set the following field(s): permissions, granted_permissions, denied_permissions' },
+    });
+    expect(await server.sql('SELECT permissions, granted_permissions FROM users WHERE id = $1', [account.id])).toEqual([{ permissions: [], granted_permissions: [] }]);
+  });
+
   it('a group without tenancy reads users.permissions ∪ granted − denied, the deny winning over *', async () => {
     const [account] = await createAccounts(server, 'operator');
     const token = await server.login(account.email, { path: '/api/admin/auth/login' });
