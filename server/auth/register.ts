@@ -1,9 +1,11 @@
 import { addMembership } from '../db/repositories/memberships.js';
 import { setInvitationStatus } from '../db/repositories/invitations.js';
-import { findOrganizationById } from '../db/repositories/organizations.js';
+import { findOrganizationById, findOrganizationBySlug } from '../db/repositories/organizations.js';
 import { createUser, findUserByEmail } from '../db/repositories/users.js';
+import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type { GatehouseMiddleware, GroupState } from '../http/state.js';
+import type { GatehouseContext, GatehouseMiddleware, GroupState } from '../http/state.js';
+import type { RequestDeadline } from '../db/transactions/request-deadline.js';
 import { validate } from '../http/validate.js';
 import { claimInvitation, sameEmail } from '../invitations/claim-invitation.js';
 import type { Services } from '../services.js';
@@ -25,8 +27,10 @@ export function register(services: Services, echoedGroup: string | null): Gateho
     const deadline = ctx.state.deadline;
     await throttledAttempt(services, services.db, 'register', { email: input.email, address: ctx.ip }, deadline);
     const group = ctx.state.routeGroup;
+    const hostOrganization = await hostOrganizationId(services, ctx, deadline);
     const passwordHash = await hashPassword(input.password);
-    const { user, organizationId } = await claimInvitation(services, { token: input.token, userId: null, routeGroup: group.name }, async (trx, invitation) => {
+    const claim = { token: input.token, userId: null, routeGroup: group.name, organizationId: hostOrganization };
+    const { user, organizationId } = await claimInvitation(services, claim, async (trx, invitation) => {
       if (!sameEmail(invitation.email, input.email)) throw ValidationError.field('email', 'The email does not match the invitation.');
       if (await findUserByEmail(trx, input.email)) throw ValidationError.field('email', 'The email has already been taken.');
       const created = await createUser(trx, { name: input.name, email: input.email, passwordHash });
@@ -41,4 +45,15 @@ export function register(services: Services, echoedGroup: string | null): Gateho
     ctx.status = 201;
     ctx.body = sessionResponse({ token, user, organization, routeGroup: echoedGroup });
   };
+}
+
+/**
+ * On a tenant host, the organization the invitation must be of: a session started there lands in
+ * the host's organization only, as a login there does.
+ */
+async function hostOrganizationId(services: Services, ctx: GatehouseContext<GroupState>, deadline: RequestDeadline): Promise<number | undefined> {
+  if (ctx.state.routeGroup.tenancy !== 'subdomain') return undefined;
+  const organization = await findOrganizationBySlug(services.db, ctx.state.hostOrganization ?? '', deadline);
+  if (!organization) throw new OrganizationNotFoundError();
+  return organization.id;
 }

@@ -6,6 +6,7 @@ import type { ParsedQuery } from '../listing/parsed-query.js';
 import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
 import { findRecord, requireSoftDeletes } from './find-record.js';
+import { gateQueriedFields } from './queried-fields-gate.js';
 import { assertRecordCondition } from './record-condition.js';
 import { requireObjectBody } from './validate-body.js';
 import { writableBody } from './writable-fields.js';
@@ -18,18 +19,27 @@ import type { TrashedMode } from '../listing/gated-query.js';
  * an authorize answer is the request's own.
  */
 
-/** Index and trashed: the trash must exist, the policy allow the listing, every include hop be indexable. */
+/**
+ * Index and trashed: the trash must exist, the policy allow the listing, the filters, sort and
+ * search read only readable fields, every include hop be indexable.
+ */
 export function gateListing(context: DataActionContext, model: ModelDefinition, raw: RawQuery, trashed: 'without' | 'only'): ParsedQuery {
   if (trashed === 'only') requireSoftDeletes(model);
   const query = parseEndpointParameters(context.registry, model, raw);
   context.authorize(model, trashed === 'only' ? 'viewTrashed' : 'viewAny');
+  gateQueriedFields(context, model, query, raw);
   context.authorizeIncludes(model, query.includes);
   return query;
 }
 
-/** Show: the record behind the gate, narrowed by the query's filters, that the policy lets the caller view. */
+/**
+ * Show: the record behind the gate, narrowed by the query's filters, that the policy lets the
+ * caller view. The filters read only readable fields, checked before the record: whether it is
+ * found would tell the value.
+ */
 export async function gateShow(context: DataActionContext, model: ModelDefinition, id: unknown, raw: RawQuery): Promise<{ row: LooseRow; query: ParsedQuery }> {
   const query = parseEndpointParameters(context.registry, model, raw, 'show');
+  gateQueriedFields(context, model, query, raw);
   const row = await findRecord(context, model, id, 'without', query);
   context.authorize(model, 'view', row);
   context.authorizeIncludes(model, query.includes);

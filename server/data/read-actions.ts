@@ -12,6 +12,7 @@ import { PageCursors, type KeyValues } from '../listing/page-cursor.js';
 import { includeStatements, loadIncludes, type ParentRows } from '../listing/load-includes.js';
 import type { LooseRow, LooseTransaction } from '../models/loose-schema.js';
 import { parseEndpointParameters } from '../listing/parse-endpoint-parameters.js';
+import { gateQueriedFields } from './queried-fields-gate.js';
 import { readsCallerContext, selectionStatement, type Selection, type SelectionStatement } from '../listing/selection-statement.js';
 import type { ListQuery, ParsedQuery, ShapeQuery } from '../listing/parsed-query.js';
 import type { RawQuery } from '../listing/query-parameter.js';
@@ -202,6 +203,7 @@ const aggregatesStatement = (trx: LooseTransaction, selection: Selection, aggreg
 export async function computeAggregates(context: DataActionContext, model: ModelDefinition, raw: RawQuery): Promise<Record<string, number | null>> {
   const query = parseEndpointParameters(context.registry, model, raw, 'computed');
   context.authorize(model, 'viewAny');
+  gateQueriedFields(context, model, query, raw);
   const aggregates = askedAggregates(model, query);
   if (aggregates.length === 0) return {};
   const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };

@@ -19,6 +19,7 @@ import { SessionOfAnotherGroupError } from '../errors/session-of-another-group-e
 import { TooManyAttemptsError } from '../errors/too-many-attempts-error.js';
 import { TransactionConflictError } from '../errors/transaction-conflict-error.js';
 import { UnauthenticatedError } from '../errors/unauthenticated-error.js';
+import { UnreadableQueryFieldsError } from '../errors/unreadable-query-fields-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { HttpError } from './http-error.js';
@@ -34,6 +35,7 @@ const STATUSES = new Map<ErrorClass, number>([
   [AccessDeniedError, 403],
   [NotGroupMemberError, 403],
   [SessionOfAnotherGroupError, 403],
+  [UnreadableQueryFieldsError, 403],
   [NotFoundError, 404],
   [PayloadTooLargeError, 413],
   [UnsupportedMediaTypeError, 415],

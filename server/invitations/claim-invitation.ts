@@ -12,6 +12,8 @@ export interface InvitationClaim {
   userId: number | null;
   /** Register through a group's auth routes accepts only that group's invitations. */
   routeGroup?: string;
+  /** Register on a tenant host accepts only the host organization's invitations. */
+  organizationId?: number;
 }
 
 /**
@@ -30,7 +32,11 @@ export async function claimInvitation<T>(
     findInvitationByTokenHash(trx, invitationTokenHash),
     deadline,
   );
-  const visible = found && found.status !== 'cancelled' && (claim.routeGroup === undefined || found.route_group === claim.routeGroup);
+  const visible =
+    found &&
+    found.status !== 'cancelled' &&
+    (claim.routeGroup === undefined || found.route_group === claim.routeGroup) &&
+    (claim.organizationId === undefined || found.organization_id === claim.organizationId);
   if (!visible) throw new NotFoundError('Invitation not found.');
   return withTenant(services.db, { organizationId: found.organization_id, userId: claim.userId, invitationTokenHash }, async (trx) => {
     const invitation = await findInvitationByTokenHash(trx, invitationTokenHash);

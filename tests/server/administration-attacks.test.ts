@@ -42,6 +42,41 @@ describe('a member’s PATCH (finding 4)', () => {
   });
 });
 
+describe('a member escalating themselves', () => {
+  it('cannot raise their own role, grants or role permissions, nor lift their own deny', async () => {
+    const [owner, delegate, denied] = await createAccounts(server, 'owner', 'delegate', 'denied');
+    const ADMINISTERS = ['memberships.update', 'roles.show', 'roles.update'];
+    const tenant = await createTenant(server, [
+      { account: owner, role: 'owner' },
+      { account: delegate, role: 'viewer', granted: ADMINISTERS },
+      { account: denied, role: 'viewer', granted: ADMINISTERS, denied: ['comments.index'] },
+    ]);
+    const before = await membershipsOf(server, tenant);
+    const rolesBefore = await server.sql('SELECT role_id, permissions FROM org_role_permissions WHERE organization_id = $1 ORDER BY role_id', [tenant.id]);
+    expect(await patch(tenant, delegate, delegate.id, { role_id: roleIds.owner })).toMatchObject(forbidden('You cannot change your own role.'));
+    expect(await patch(tenant, delegate, delegate.id, { granted_permissions: [...ADMINISTERS, 'posts.destroy'] })).toMatchObject(
+      forbidden('You do not hold the permission posts.destroy, so you cannot grant or change it.'),
+    );
+    const ownRole = server.api.request('PUT', tenant.path(`/roles/${roleIds.viewer}/permissions`), { token: delegate.token, body: { permissions: ['posts.*', 'comments.index'] } });
+    expect(await ownRole).toMatchObject(forbidden('You do not hold the permission posts.*, so you cannot grant or change it.'));
+    expect(await patch(tenant, denied, denied.id, { denied_permissions: [] })).toMatchObject(
+      forbidden('You do not hold the permission comments.index, so you cannot grant or change it.'),
+    );
+    expect(await membershipsOf(server, tenant)).toEqual(before);
+    expect(await server.sql('SELECT role_id, permissions FROM org_role_permissions WHERE organization_id = $1 ORDER BY role_id', [tenant.id])).toEqual(rolesBefore);
+    expect(await auditRowsOf(server, tenant, 'memberships')).toEqual([]);
+  });
+
+  it('cannot carry administration rights of one organization into another', async () => {
+    const [member] = await createAccounts(server, 'member');
+    await createTenant(server, [{ account: member, role: 'owner' }]);
+    const other = await createTenant(server, [{ account: member, role: 'viewer' }]);
+    const response = await patch(other, member, member.id, { granted_permissions: ['posts.destroy'] });
+    expect(response).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.', reason: { permission: 'memberships.update' } } });
+    expect((await membershipsOf(server, other))[0]).toMatchObject({ role: 'viewer', granted_permissions: [] });
+  });
+});
+
 describe('removing a member whose role holds more', () => {
   it('is refused to a member who may remove members but lacks one permission of that role', async () => {
     const [owner, secondOwner, delegate, target, peer] = await createAccounts(server, 'owner', 'second-owner', 'delegate', 'target', 'peer');

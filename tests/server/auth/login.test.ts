@@ -98,6 +98,15 @@ describe('POST /api/auth/logout', () => {
     expect((await server.api.post('/api/auth/logout', { token })).status).toBe(401);
   });
 
+  it('under a group’s auth routes revokes that group’s session, and refuses another group’s', async () => {
+    const admin = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
+    const tenant = await server.login('viewer@acme.test');
+    expect((await server.api.post('/api/admin/auth/logout', { token: tenant })).status).toBe(403);
+    expect((await server.api.get('/api/acme/roles', { token: tenant })).status).toBe(200);
+    expect(await server.api.post('/api/admin/auth/logout', { token: admin })).toMatchObject({ status: 200, body: { message: 'Logged out.' } });
+    expect((await server.api.get('/api/admin/user-role', { token: admin })).status).toBe(401);
+  });
+
   it('leaves the user’s other sessions alone', async () => {
     const first = await server.login('editor@acme.test');
     const second = await server.login('editor@acme.test');

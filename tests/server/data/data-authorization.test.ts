@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/http-client.js';
 import { idOf, postId, startDataServer } from '../support/data-server.js';
+import { createAccounts, createTenant, type Membership } from '../support/tenant-fixture.js';
 import type { TestServer } from '../support/test-server.js';
 
 // Both gates over HTTP with the demo users of DESIGN.md 6: which actions, fields and includes
@@ -241,5 +242,66 @@ describe('order of checks: the first gate that fails answers', () => {
     const response = await server.api.request(method, path(data), { token: who ? tokens[who] : undefined, body });
     expect(response.status).toBe(status);
     expect(response.body).toEqual(answer);
+  });
+});
+
+describe('effective permissions over HTTP: (role ∪ granted) − denied, a deny always wins', () => {
+  /** A fresh organization with one post and this member, signed in; every request is as them. */
+  async function memberOf(membership: Omit<Membership, 'account'>) {
+    const [account] = await createAccounts(server, membership.role);
+    const tenant = await createTenant(server, [{ account, ...membership }]);
+    const [post] = await server.sql('INSERT INTO posts (organization_id, title) VALUES ($1, $2) RETURNING id', [tenant.id, 'Layered']);
+    const as = (method: string, path: string, body?: unknown) => server.api.request(method, tenant.path(path), { token: account.token, body });
+    return { account, post: post.id as number, as };
+  }
+
+  it('a per-user deny wins over a * role, on that action only', async () => {
+    const { post, as } = await memberOf({ role: 'owner', denied: ['posts.destroy'] });
+    expect(await as('DELETE', `/posts/${post}`)).toMatchObject({ status: 403, body: lacking('posts.destroy') });
+    expect((await as('PUT', `/posts/${post}`, { title: 'Still mine' })).status).toBe(200);
+    expect((await as('DELETE', `/posts/${post}/force-delete`)).status).toBe(204);
+  });
+
+  it('a deny of {slug}.* wins over a grant of one of its actions', async () => {
+    const { post, as } = await memberOf({ role: 'viewer', granted: ['posts.show'], denied: ['posts.*'] });
+    expect(await as('GET', `/posts/${post}`)).toMatchObject({ status: 403, body: lacking('posts.show') });
+    expect((await as('GET', '/posts')).status).toBe(403);
+    expect((await as('GET', '/comments')).status).toBe(200);
+  });
+
+  it('a grant adds to the role, and a deny of * leaves nothing', async () => {
+    const granted = await memberOf({ role: 'viewer', granted: ['posts.trashed'] });
+    expect((await granted.as('GET', '/posts/trashed')).status).toBe(200);
+    const deniedAll = await memberOf({ role: 'owner', denied: ['*'] });
+    expect((await deniedAll.as('GET', '/posts')).status).toBe(403);
+    expect((await deniedAll.as('GET', '/user-role')).body).toMatchObject({ role: 'owner', permissions: [], rules: [] });
+  });
+
+  it('a tenant group reads the organization’s layers, never users.permissions', async () => {
+    const { account, post, as } = await memberOf({ role: 'viewer' });
+    await server.sql("UPDATE users SET permissions = '{*}', granted_permissions = '{posts.destroy}' WHERE id = $1", [account.id]);
+    expect(await as('DELETE', `/posts/${post}`)).toMatchObject({ status: 403, body: lacking('posts.destroy') });
+  });
+
+  it('no data write reaches a permission list, not even a * owner’s on their own record', async () => {
+    const { account, as } = await memberOf({ role: 'owner' });
+    const lists = { permissions: ['*'], granted_permissions: ['*'], denied_permissions: [] };
+    expect(await as('PUT', `/users/${account.id}`, lists)).toMatchObject({
+      status: 403,
+      body: { message: 'You are not allowed to set the following field(s): permissions, granted_permissions, denied_permissions' },
+    });
+    expect(await server.sql('SELECT permissions, granted_permissions FROM users WHERE id = $1', [account.id])).toEqual([{ permissions: [], granted_permissions: [] }]);
+  });
+
+  it('a group without tenancy reads users.permissions ∪ granted − denied, the deny winning over *', async () => {
+    const [account] = await createAccounts(server, 'operator');
+    const token = await server.login(account.email, { path: '/api/admin/auth/login' });
+    const admin = (path: string) => server.api.get(`/api/admin${path}`, { token });
+    await server.sql("UPDATE users SET permissions = '{*}', denied_permissions = '{users.index}' WHERE id = $1", [account.id]);
+    expect(await admin('/users')).toMatchObject({ status: 403, body: lacking('users.index') });
+    expect((await admin('/organizations')).status).toBe(200);
+    await server.sql("UPDATE users SET permissions = '{}', granted_permissions = '{users.index}', denied_permissions = '{}' WHERE id = $1", [account.id]);
+    expect((await admin('/users')).status).toBe(200);
+    expect((await admin('/organizations')).status).toBe(403);
   });
 });

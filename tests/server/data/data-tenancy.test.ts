@@ -113,6 +113,16 @@ describe('every data base shape', () => {
     expect(created.body.organization_id).toBe(organizations.acme);
   });
 
+  it('tenant-only operations carry the organization segment in every tenancy, after the group when it is in the data path', async () => {
+    const hub = await login('/api/hub/auth/login', 'editor@acme.test', HUB_HOST);
+    const organization = await server.api.get('/api/hub/acme/organizations?filter[slug]=acme&include=users', { token: hub, host: HUB_HOST });
+    expect(organization).toMatchObject({ status: 200, body: { data: [{ slug: 'acme', users: expect.arrayContaining([expect.objectContaining({ pivot: { role_id: expect.any(Number) } })]) }] } });
+    expect(await server.api.get('/api/hub/acme/user-role', { token: hub, host: HUB_HOST })).toMatchObject({ status: 200, body: { role: 'editor' } });
+    expect(await server.api.get('/api/hub/globex/user-role', { token: hub, host: HUB_HOST })).toMatchObject({ status: 404, body: { message: 'Organization not found' } });
+    const portal = await login('/api/auth/login', 'editor@acme.test', ACME_HOST);
+    expect(await server.api.get('/api/acme/roles', { token: portal, host: ACME_HOST })).toMatchObject({ status: 200 });
+  });
+
   it('subdomain tenancy serves only the host’s organization', async () => {
     const token = await login('/api/auth/login', 'editor@acme.test', ACME_HOST);
     expect(await server.api.get(`/api/posts/${globex.post}`, { token, host: ACME_HOST })).toMatchObject({ status: 404, body: { message: 'Resource not found' } });

@@ -28,8 +28,8 @@ async function invited(email: string, role = 'viewer', extra: Record<string, unk
 
 const accept = (token: string, bearer?: string) => server.api.post('/api/invitations/accept', { token: bearer, body: { token } });
 
-const register = (token: string, email: string, path = '/api/auth/register') =>
-  server.api.post(path, { body: { token, name: 'New Person', email, password: 'a long password', password_confirmation: 'a long password' } });
+const register = (token: string, email: string, path = '/api/auth/register', host?: string) =>
+  server.api.post(path, { host, body: { token, name: 'New Person', email, password: 'a long password', password_confirmation: 'a long password' } });
 
 describe('inviting', () => {
   it('creates a pending invitation, mails its token and lists it', async () => {
@@ -236,6 +236,13 @@ describe('POST {authBase}/auth/register', () => {
     expect((await register(token, 'fresh@acme.test')).status).toBe(422);
   });
 
+  it('echoes the group named in the register URL, whose session it starts', async () => {
+    const { token } = await invited('grouped@acme.test');
+    const response = await register(token, 'grouped@acme.test', '/api/tenant/auth/register');
+    expect(response).toMatchObject({ status: 201, body: { organization: { slug: 'acme' }, organization_slug: 'acme', route_group: 'tenant' } });
+    expect((await server.api.get('/api/tenant/acme/user-role', { token: response.body.token })).body.role).toBe('viewer');
+  });
+
   it('never takes a role from the body: registering and accepting give the invitation’s role', async () => {
     const claimed = { role: 'owner', role_id: roleIds.owner, organization_id: 1, permissions: ['*'] };
     const { token } = await invited('claims-owner@acme.test');
@@ -255,6 +262,14 @@ describe('POST {authBase}/auth/register', () => {
     expect((await register('no-such-token', 'x@acme.test')).status).toBe(404);
     const { token } = await invited('elsewhere@acme.test');
     expect((await register(token, 'elsewhere@acme.test', '/api/admin/auth/register')).status).toBe(404);
+  });
+
+  it('redeems on a tenant host only that organization’s invitations, as login lands only there', async () => {
+    const { token } = await invited('hosted@acme.test', 'viewer', { route_group: 'portal' });
+    const elsewhere = await register(token, 'hosted@acme.test', '/api/auth/register', 'globex.example.test');
+    expect(elsewhere).toMatchObject({ status: 404, body: { message: 'Invitation not found.' } });
+    const home = await register(token, 'hosted@acme.test', '/api/auth/register', 'acme.example.test');
+    expect(home).toMatchObject({ status: 201, body: { organization: { slug: 'acme' }, route_group: null } });
   });
 
   it('answers 422 for another email, a registered email or an expired invitation', async () => {
