@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readableAttribute } from '@gatehouse/engine';
 import { sql, type CompiledQuery } from 'kysely';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { Aggregate, ModelDefinition, ScopeContext } from '../models/define-model.js';
@@ -209,8 +210,16 @@ export async function computeAggregates(context: DataActionContext, model: Model
   const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
   const { rows } = await context.trx.executeQuery<Record<string, string | null>>(aggregatesStatement(context.trx, selection, aggregates));
   const row = rows[0]!;
-  return Object.fromEntries(aggregates.map(({ name }) => [name, row[name] === null ? null : Number(row[name])]));
+  const readable = readableAttribute(context.policyFor(model), context.user);
+  return Object.fromEntries(aggregates.filter((aggregate) => aggregateReads(aggregate).every(readable)).map(({ name }) => [name, row[name] === null ? null : Number(row[name])]));
 }
+
+/**
+ * The attributes an aggregate reads: a caller who may not read one of them does not get it, as
+ * with a computed attribute, or a count of the drafts would tell a status hidden from them. The
+ * statement still computes it, so that it stays the one the read-ahead sent.
+ */
+const aggregateReads = ({ column, where }: NamedAggregate): string[] => [...(column === undefined ? [] : [column]), ...Object.keys(where ?? {})];
 
 /** A record's trail showing the changes of `fields` (see showsReadableChange): one page of it, oldest first, and its total. */
 function trailStatements(db: LooseTransaction, model: ModelDefinition, recordId: number, fields: readonly string[], { page, perPage }: Pick<ListQuery, 'page' | 'perPage'>): [CompiledQuery, CompiledQuery] {

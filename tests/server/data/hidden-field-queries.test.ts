@@ -53,6 +53,15 @@ describe('queries by a field the caller may not read', () => {
     }
   });
 
+  it('leave out the aggregates that count by such a field, and answer the rest', async () => {
+    const asViewer = await server.api.get('/api/acme/posts/computed', { token: viewer });
+    expect(asViewer.status).toBe(200);
+    expect(Object.keys(asViewer.body)).toEqual(['total']);
+    const asEditor = await server.api.get('/api/acme/posts/computed', { token: editor });
+    expect(Object.keys(asEditor.body).sort()).toEqual(['drafts', 'published', 'total']);
+    expect(asViewer.body.total).toBe(asEditor.body.total);
+  });
+
   it('leave the caller’s other queries alone', async () => {
     const index = await server.api.get('/api/acme/posts?filter[author_id]=2&sort=title', { token: viewer });
     expect(index.status).toBe(200);
