@@ -311,7 +311,7 @@ describe('a replica that lags or stops', () => {
       await untilServedBy(server, token, 'replica');
     }));
 
-  it('answers from the primary when the standby stops answering, without a failed request', () =>
+  it('answers from the primary when the standby stops answering, without a failed request, and takes it back once it answers', () =>
     signedIn(0, 600_000, async (server, token) => {
       // Once a read went to the standby, the pool keeps a connection to it.
       await untilServedBy(server, token, 'replica');
@@ -325,6 +325,7 @@ describe('a replica that lags or stops', () => {
       } finally {
         standby.thaw();
       }
+      await untilServedBy(server, token, 'replica');
     }));
 
   it('is skipped once promoted: what the primary commits next is read at once, not the promoted copy', async () => {
