@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import Router from '@koa/router';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import demo from '../../../../policies/gatehouse.config.js';
 import { seedDemo } from '../../../../policies/seed.js';
 import { generateTokenKeyPair } from '../../../../server/auth/token-keys.js';
 import { migrate } from '../../../../server/db/migrations/migrations.js';
+import type { DataState } from '../../../../server/http/state.js';
 import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
 import { startStreamingReplica, type StreamingReplica } from '../../../../harness/streaming-replica.js';
 import { clusterFolder } from '../../../support/cluster-folder.js';
@@ -14,7 +17,7 @@ import { provisionServiceLogin } from '../../../support/service-login.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { idOf, startDataServer } from '../../support/data-server.js';
 import { lastMail } from '../../support/mail.js';
-import type { TestServer } from '../../support/test-server.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 // A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
 let folder: string;
@@ -288,6 +291,35 @@ describe('a replica\'s login', () => {
     const server = await startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl()).replace(/:\d+\//, `:${port}/`)] }, logger: pino({ level: 'warn' }, sink) });
     await server.close();
     expect(warnings).toEqual([`the replica 127.0.0.1:${port} cannot be reached: its login is not checked, every connection asks for gatehouse_app`]);
+  });
+});
+
+describe('an application\'s own data routes', () => {
+  it('read on a replica as the registered ones do: a GET handler that writes is a fault the log names, never a 503', async () => {
+    await standby.delayApply(0);
+    const errors: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        errors.push((JSON.parse(chunk.toString('utf8')) as { err?: { message: string } }).err?.message ?? '');
+        done();
+      },
+    });
+    const dataRoutes = () =>
+      new Router<DataState>().get('/visits', async (ctx) => {
+        await sql`UPDATE posts SET title = title WHERE false`.execute(ctx.state.trx);
+        ctx.body = {};
+      });
+    const server = await startTestServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl())], maxLagMs: 600_000 }, dataRoutes, logger: pino({ level: 'error' }, sink) });
+    try {
+      const token = await server.login('owner@globex.test');
+      // The primary serves it until a poll finds the standby within the bound.
+      let status = 200;
+      await eventually(async () => (status = (await server.api.get('/api/globex/visits', { token })).status) !== 200);
+      expect(status).toBe(500);
+      expect(errors).toContainEqual(expect.stringMatching(/^GET \/api\/globex\/visits wrote in a read replica's read-only transaction/));
+    } finally {
+      await server.close();
+    }
   });
 });
 
