@@ -207,6 +207,19 @@ describe('read replicas', () => {
     }
   });
 
+  it('reads for authorize, explain and a write on the primary, while GET and HEAD of the same caller read the standby', { timeout: 120_000 }, async () => {
+    await standby.delayApply(3_600_000);
+    const [post] = await server.sql<{ id: number }>(`INSERT INTO posts (organization_id, title) SELECT id, 'only on the primary' FROM organizations WHERE slug = 'globex' RETURNING id`);
+    const path = `/api/globex/posts/${post!.id}`;
+    const token = await server.login('owner@globex.test');
+    // The standby lacks the post, so a read it serves is a 404; the primary serves them until a poll finds the standby within the bound.
+    for (const method of ['GET', 'HEAD']) await eventually(async () => (await server.api.request(method, path, { token })).status === 404);
+    const check = { model: 'posts', action: 'show', id: post!.id };
+    expect((await server.api.post('/api/globex/authorize', { token, body: { checks: [check] } })).body.results).toMatchObject([{ allowed: true }]);
+    expect((await server.api.post('/api/globex/explain', { token, body: check })).body).toMatchObject({ allowed: true, status: 200 });
+    expect((await server.api.request('PATCH', path, { token, body: { title: 'changed on the primary' } })).status).toBe(200);
+  });
+
   it('reads a caller\'s own writes back, 1,000 times, while other callers may read the lagging standby', { timeout: 180_000 }, async () => {
     await standby.delayApply(3_600_000);
     const reader = await server.login('owner@globex.test');
