@@ -336,6 +336,31 @@ describe('an application\'s own data routes', () => {
   });
 });
 
+describe('a standby busy with long reads', () => {
+  it('keeps serving them: a poll is no read, and never waits for one', { timeout: 120_000 }, async () => {
+    await standby.delayApply(0);
+    const dataRoutes = () =>
+      new Router<DataState>().get('/slow', async (ctx) => {
+        await sql`SELECT pg_sleep(2)`.execute(ctx.state.trx);
+        ctx.body = {};
+      });
+    const replicas = { urls: [standby.via(await database.serviceUrl())], maxLagMs: 600_000 };
+    const server = await startTestServer({ testDatabase: database, replicas, dataRoutes, fairShare: { organization: 4, user: 4 }, metrics: { port: 0, host: '127.0.0.1' } });
+    try {
+      const token = await server.login('owner@globex.test');
+      // As many reads at once as the standby's pool has connections (4), each longer than the second
+      // of silence after which a standby is cut loose; a round counts once the standby served all four.
+      await eventually(async () => {
+        const before = await readsServed(server);
+        const statuses = await Promise.all(Array.from({ length: 4 }, async () => (await server.api.get('/api/globex/slow', { token })).status));
+        return statuses.every((status) => status === 200) && (await readsServed(server)).replica === before.replica + 4;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a replica that lags or stops', () => {
   /** A server reading from the standby, replaying `delayMs` behind, signed in as globex's owner. */
   async function signedIn(delayMs: number, maxLagMs: number, use: (server: TestServer, token: string) => Promise<void>): Promise<void> {
