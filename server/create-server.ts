@@ -114,7 +114,13 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
     await database.close();
     throw error;
   });
-  const replicas = resolved.replicas && new ReplicaSet(database.db, replicaOptions.map((options) => ({ url: options.connectionString, database: openDatabase(options, statementObserver) })), resolved.replicas.maxLagMs);
+  const replicas =
+    resolved.replicas &&
+    new ReplicaSet(
+      database.db,
+      replicaOptions.map((options) => ({ url: options.connectionString, database: openDatabase(options, statementObserver), probe: openDatabase({ ...options, maxConnections: 1 }) })),
+      resolved.replicas.maxLagMs,
+    );
   await replicas?.start().catch(async (error: unknown) => {
     await replicas.close();
     await database.close();

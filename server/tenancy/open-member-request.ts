@@ -20,6 +20,11 @@ import type { ReadingCaller, RequestReads } from './request-reads.js';
 import { organizationSlug } from './organization-slug.js';
 import { SLUG } from '../models/slug.js';
 import type { RouteGroup } from '../models/route-group.js';
+import { sqlStateOf } from '../db/connection/statement-failure.js';
+import { ReplicaWriteError } from '../errors/replica-write-error.js';
+
+// What a write answers in a read-only transaction: on a replica, a handler's write, not an unreachable database.
+const READ_ONLY_SQL_TRANSACTION = '25006';
 
 type MemberFacts = Pick<MemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
 type TenantMemberFacts = Pick<TenantMemberState, 'auth' | 'trx' | 'organization' | 'membership'>;
@@ -158,7 +163,7 @@ async function readOnReplica(
   try {
     await attempt.done;
   } catch (error) {
-    if (attempt.began()) throw error;
+    if (attempt.began()) throw sqlStateOf(error) === READ_ONLY_SQL_TRANSACTION ? new ReplicaWriteError(ctx.method, ctx.path, error) : error;
     replicas.lost(replica);
     await read(services.db).done;
   } finally {

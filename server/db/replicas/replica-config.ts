@@ -3,9 +3,9 @@ export interface ReplicaConfig {
   /** The standbys' connection strings, as the service logs in to them (the primary's service login). */
   urls: readonly string[];
   /**
-   * How far a replica may lag behind the primary, by the age of the last transaction it replayed,
-   * and still serve callers who have not written; default 1000 ms. A caller's own writes are
-   * always read back, from wherever has replayed them.
+   * How far a replica may lag behind the primary and still serve reads, by the age of the last
+   * transaction it replayed or how long it has been behind if that is less; default 1000 ms. A
+   * caller who wrote reads only from one that has also replayed that write, else from the primary.
    */
   maxLagMs?: number;
 }

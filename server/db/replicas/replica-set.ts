@@ -25,10 +25,12 @@ export interface ReplicaState {
   reads: number;
 }
 
-/** A replica as this set keeps it: its state, its pool, and whether a poll of it is under way. */
+/** A replica as this set keeps it: its state, its pool, its poll's connection, and whether a poll of it is under way. */
 interface Kept {
   readonly state: ReplicaState;
   readonly database: Database;
+  /** One connection of its own for the polls: reads holding every pooled connection must not make a busy server look silent. */
+  readonly probe: Database;
   polling: boolean;
   /** When it last answered a poll (ms since the epoch). */
   answeredAt: number;
@@ -95,12 +97,13 @@ export class ReplicaSet {
   #turn = 0;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(primary: Kysely<Schema>, replicas: readonly { url: string; database: Database }[], maxLagMs: number) {
+  constructor(primary: Kysely<Schema>, replicas: readonly { url: string; database: Database; probe: Database }[], maxLagMs: number) {
     this.#primary = primary;
     this.#maxLagSeconds = maxLagMs / 1000;
-    this.#replicas = replicas.map(({ url, database }) => ({
+    this.#replicas = replicas.map(({ url, database, probe }) => ({
       state: { name: replicaName(url), usable: false, replayed: null, lagSeconds: Number.POSITIVE_INFINITY, reads: 0 },
       database,
+      probe,
       polling: false,
       answeredAt: 0,
       caughtUpAt: null,
@@ -143,14 +146,16 @@ export class ReplicaSet {
     try {
       const answer = await within(
         sql<PollRow>`SELECT ${IDENTITY} AS identity, pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
-          extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8 AS age`.execute(replica.database.db),
+          extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8 AS age`.execute(replica.probe.db),
         SILENCE_MS,
       );
       if (answer === SILENT) {
         if (Date.now() - replica.answeredAt >= SILENCE_MS) {
           Object.assign(state, { usable: false, lagSeconds: Number.POSITIVE_INFINITY });
           // The reads already sent to it would wait forever: they fail now, and run on the primary.
+          // So does the poll, whose connection the next one would otherwise wait behind.
           replica.database.cut();
+          replica.probe.cut();
         }
         return;
       }
@@ -209,6 +214,6 @@ export class ReplicaSet {
 
   async close(options?: { force?: boolean }): Promise<void> {
     clearInterval(this.#timer);
-    await Promise.all(this.#replicas.map(({ database }) => database.close(options)));
+    await Promise.all(this.#replicas.flatMap(({ database, probe }) => [database.close(options), probe.close(options)]));
   }
 }

@@ -1,19 +1,23 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import Router from '@koa/router';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import demo from '../../../../policies/gatehouse.config.js';
 import { seedDemo } from '../../../../policies/seed.js';
+import { generateTokenKeyPair } from '../../../../server/auth/token-keys.js';
 import { migrate } from '../../../../server/db/migrations/migrations.js';
+import type { DataState } from '../../../../server/http/state.js';
 import { freePort, startEmbeddedCluster, type EmbeddedCluster } from '../../../../server/db/cluster/embedded-cluster.js';
 import { startStreamingReplica, type StreamingReplica } from '../../../../harness/streaming-replica.js';
 import { clusterFolder } from '../../../support/cluster-folder.js';
 import { provisionServiceLogin } from '../../../support/service-login.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { startDataServer } from '../../support/data-server.js';
+import { idOf, startDataServer } from '../../support/data-server.js';
 import { lastMail } from '../../support/mail.js';
-import type { TestServer } from '../../support/test-server.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 // A primary of its own (a standby copies a whole cluster), its demo data, and one hot standby.
 let folder: string;
@@ -62,6 +66,18 @@ async function untilServedBy(server: TestServer, token: string, by: 'replica' | 
     expect([path, (await server.api.get(path, { token })).status]).toEqual([path, 200]);
     return (await readsServed(server))[by] > before[by];
   });
+}
+
+/** Until the standby has replayed everything the primary has committed so far. */
+async function untilReplayed(server: TestServer): Promise<void> {
+  const [primary] = await server.sql<{ position: string }>('SELECT pg_current_wal_lsn()::text AS position');
+  await eventually(async () => (await standby.query(`SELECT pg_last_wal_replay_lsn() >= '${primary!.position}'::pg_lsn AS replayed`))[0]!.replayed === true);
+}
+
+/** The statuses of GET and HEAD of each of `paths` with `token`, each once. */
+async function statusesOf(server: TestServer, paths: readonly string[], token: string): Promise<number[]> {
+  const answers = await Promise.all(paths.flatMap((path) => ['GET', 'HEAD'].map((method) => server.api.request(method, path, { token }))));
+  return [...new Set(answers.map(({ status }) => status))];
 }
 
 async function eventually(condition: () => Promise<boolean>): Promise<void> {
@@ -114,6 +130,94 @@ describe('read replicas', () => {
 
     await server.sql(`DELETE FROM user_roles WHERE user_id = (SELECT id FROM users WHERE email = 'editor@acme.test')`);
     expect((await server.api.get('/api/acme/comments', { token: editor })).status).toBe(404);
+  });
+
+  it('refuses at once every other way access is taken away, while the standby still grants it: a role or its permissions changed, a password reset, a deleted organization, a rotated key', { timeout: 120_000 }, async () => {
+    await standby.delayApply(0);
+    const owner = await server.login('owner@acme.test');
+    expect((await server.api.post('/api/organizations', { token: owner, body: { name: 'Doomed', slug: 'doomed' } })).status).toBe(201);
+    const [viewer, contributor, otherContributor, doomedOwner] = [
+      await server.login('viewer@acme.test'),
+      await server.login('contributor@acme.test'),
+      await server.login('contributor@acme.test'),
+      await server.login('owner@acme.test'),
+    ];
+    // From here on the standby holds every session, membership, role and organization above, and nothing later.
+    await untilReplayed(server);
+    await standby.delayApply(3_600_000);
+    const [roles, contributorId] = [await server.sql<{ id: number; slug: string }>(`SELECT id, slug FROM roles`), await idOf(server, 'users', 'email', 'contributor@acme.test')];
+    const role = (slug: string) => roles.find((row) => row.slug === slug)!.id;
+    for (const token of [viewer, contributor, otherContributor]) expect((await server.api.get('/api/acme/posts', { token })).status).toBe(200);
+    expect((await server.api.get('/api/doomed/posts', { token: doomedOwner })).status).toBe(200);
+
+    // The viewer role's permissions, then the contributor's role.
+    expect((await server.api.request('PUT', `/api/acme/roles/${role('viewer')}/permissions`, { token: owner, body: { permissions: ['comments.index'] } })).status).toBe(200);
+    expect((await server.api.get('/api/acme/posts', { token: viewer })).status).toBe(403);
+    expect((await server.api.request('PATCH', `/api/acme/members/${contributorId}`, { token: owner, body: { role_id: role('admin') } })).status).toBe(200);
+    expect((await server.api.get('/api/acme/posts', { token: contributor })).status).toBe(403);
+
+    // A password reset revokes every session of its user.
+    expect((await server.api.post('/api/auth/password/recover', { body: { email: 'contributor@acme.test' } })).status).toBe(200);
+    const password = 'another long password';
+    const reset = { token: (await lastMail(server, 'contributor@acme.test', 60_000)).token, email: 'contributor@acme.test', password, password_confirmation: password };
+    expect((await server.api.post('/api/auth/password/reset', { body: reset })).status).toBe(200);
+    for (const token of [contributor, otherContributor]) expect(await statusesOf(server, routes, token)).toEqual([401]);
+
+    // The operator deletes an organization (`gatehouse org remove`).
+    await server.sql(`DELETE FROM organizations WHERE slug = 'doomed'`);
+    expect(await statusesOf(server, routes.map((path) => path.replace('/api/acme/', '/api/doomed/')), doomedOwner)).toEqual([404]);
+
+    // A key rotation that drops the key a token was signed with: another instance, the standby and the session as they were.
+    const rotated = await startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl())], maxLagMs: 600_000 }, tokens: { secretKey: (await generateTokenKeyPair()).secretKey } });
+    try {
+      expect(await statusesOf(rotated, routes, viewer)).toEqual([401]);
+    } finally {
+      await rotated.close();
+    }
+
+    // Every refusal above was the primary's: the standby still grants all of it.
+    const [held] = await standby.query(
+      `SELECT (SELECT count(*)::int FROM organizations WHERE slug = 'doomed') AS organizations,
+              (SELECT count(*)::int FROM sessions WHERE user_id = ${contributorId} AND revoked_at IS NULL) AS sessions,
+              (SELECT r.slug FROM user_roles ur JOIN roles r ON r.id = ur.role_id JOIN organizations o ON o.id = ur.organization_id WHERE ur.user_id = ${contributorId} AND o.slug = 'acme') AS role,
+              (SELECT 'posts.index' = ANY (p.permissions) FROM org_role_permissions p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'acme' AND p.role_id = ${role('viewer')}) AS viewer_lists_posts`,
+    );
+    expect(held).toEqual({ organizations: 1, sessions: expect.any(Number), role: 'contributor', viewer_lists_posts: true });
+    expect(held!.sessions).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reads a caller\'s own writes back on another instance that shares the session', { timeout: 120_000 }, async () => {
+    await standby.delayApply(3_600_000);
+    const other = await replicatedServer(600_000);
+    try {
+      const token = await server.login('owner@globex.test');
+      const { id } = (await server.api.get('/api/globex/posts', { token })).body.data[0] as { id: number };
+      const stale: string[] = [];
+      // Each round writes on one instance and reads back on the other, in turn.
+      for (let round = 0; round < 40; round++) {
+        const [writer, reader] = round % 2 === 0 ? [server, other] : [other, server];
+        const title = `instance revision ${round}`;
+        expect((await writer.api.request('PATCH', `/api/globex/posts/${id}`, { token, body: { title } })).status).toBe(200);
+        const read = (await reader.api.get(`/api/globex/posts/${id}`, { token })).body.title as string;
+        if (read !== title) stale.push(`round ${round}: ${read}`);
+      }
+      expect(stale).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reads for authorize, explain and a write on the primary, while GET and HEAD of the same caller read the standby', { timeout: 120_000 }, async () => {
+    await standby.delayApply(3_600_000);
+    const [post] = await server.sql<{ id: number }>(`INSERT INTO posts (organization_id, title) SELECT id, 'only on the primary' FROM organizations WHERE slug = 'globex' RETURNING id`);
+    const path = `/api/globex/posts/${post!.id}`;
+    const token = await server.login('owner@globex.test');
+    // The standby lacks the post, so a read it serves is a 404; the primary serves them until a poll finds the standby within the bound.
+    for (const method of ['GET', 'HEAD']) await eventually(async () => (await server.api.request(method, path, { token })).status === 404);
+    const check = { model: 'posts', action: 'show', id: post!.id };
+    expect((await server.api.post('/api/globex/authorize', { token, body: { checks: [check] } })).body.results).toMatchObject([{ allowed: true }]);
+    expect((await server.api.post('/api/globex/explain', { token, body: check })).body).toMatchObject({ allowed: true, status: 200 });
+    expect((await server.api.request('PATCH', path, { token, body: { title: 'changed on the primary' } })).status).toBe(200);
   });
 
   it('reads a caller\'s own writes back, 1,000 times, while other callers may read the lagging standby', { timeout: 180_000 }, async () => {
@@ -203,6 +307,60 @@ describe('a replica\'s login', () => {
   });
 });
 
+describe('an application\'s own data routes', () => {
+  it('read on a replica as the registered ones do: a GET handler that writes is a fault the log names, never a 503', async () => {
+    await standby.delayApply(0);
+    const errors: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        errors.push((JSON.parse(chunk.toString('utf8')) as { err?: { message: string } }).err?.message ?? '');
+        done();
+      },
+    });
+    const dataRoutes = () =>
+      new Router<DataState>().get('/visits', async (ctx) => {
+        await sql`UPDATE posts SET title = title WHERE false`.execute(ctx.state.trx);
+        ctx.body = {};
+      });
+    const server = await startTestServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl())], maxLagMs: 600_000 }, dataRoutes, logger: pino({ level: 'error' }, sink) });
+    try {
+      const token = await server.login('owner@globex.test');
+      // The primary serves it until a poll finds the standby within the bound.
+      let status = 200;
+      await eventually(async () => (status = (await server.api.get('/api/globex/visits', { token })).status) !== 200);
+      expect(status).toBe(500);
+      expect(errors).toContainEqual(expect.stringMatching(/^GET \/api\/globex\/visits wrote in a read replica's read-only transaction/));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a standby busy with long reads', () => {
+  it('keeps serving them: a poll is no read, and never waits for one', { timeout: 120_000 }, async () => {
+    await standby.delayApply(0);
+    const dataRoutes = () =>
+      new Router<DataState>().get('/slow', async (ctx) => {
+        await sql`SELECT pg_sleep(2)`.execute(ctx.state.trx);
+        ctx.body = {};
+      });
+    const replicas = { urls: [standby.via(await database.serviceUrl())], maxLagMs: 600_000 };
+    const server = await startTestServer({ testDatabase: database, replicas, dataRoutes, fairShare: { organization: 4, user: 4 }, metrics: { port: 0, host: '127.0.0.1' } });
+    try {
+      const token = await server.login('owner@globex.test');
+      // As many reads at once as the standby's pool has connections (4), each longer than the second
+      // of silence after which a standby is cut loose; a round counts once the standby served all four.
+      await eventually(async () => {
+        const before = await readsServed(server);
+        const statuses = await Promise.all(Array.from({ length: 4 }, async () => (await server.api.get('/api/globex/slow', { token })).status));
+        return statuses.every((status) => status === 200) && (await readsServed(server)).replica === before.replica + 4;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a replica that lags or stops', () => {
   /** A server reading from the standby, replaying `delayMs` behind, signed in as globex's owner. */
   async function signedIn(delayMs: number, maxLagMs: number, use: (server: TestServer, token: string) => Promise<void>): Promise<void> {
@@ -223,7 +381,7 @@ describe('a replica that lags or stops', () => {
       await untilServedBy(server, token, 'replica');
     }));
 
-  it('answers from the primary when the standby stops answering, without a failed request', () =>
+  it('answers from the primary when the standby stops answering, without a failed request, and takes it back once it answers', () =>
     signedIn(0, 600_000, async (server, token) => {
       // Once a read went to the standby, the pool keeps a connection to it.
       await untilServedBy(server, token, 'replica');
@@ -237,6 +395,7 @@ describe('a replica that lags or stops', () => {
       } finally {
         standby.thaw();
       }
+      await untilServedBy(server, token, 'replica');
     }));
 
   it('is skipped once promoted: what the primary commits next is read at once, not the promoted copy', async () => {
