@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResourcePolicy, type RecordConditions } from '@gatehouse/engine';
+import { demoModels } from '../../../policies/demo-models.js';
+import { demoPolicies } from '../../../policies/demo-policies.js';
+import { idOf, startDataServer } from '../support/data-server.js';
+import type { TestServer } from '../support/test-server.js';
+
+// Issue 35: the routes outside the model policies (here a role's permissions, `roles.show` and
+// `roles.update`) check a permission, not a record, so a conditioned grant of it does not count
+// there, as in a policy's `hasPermission`: `roles.update:minor` must not open every role.
+
+class MinorRolePolicy extends ResourcePolicy {
+  static override conditions = { minor: { slug: { nin: ['owner', 'editor'] } } } satisfies RecordConditions;
+}
+
+let server: TestServer;
+let owner: string;
+
+beforeAll(async () => {
+  server = await startDataServer({ data: { models: demoModels, policies: { ...demoPolicies, RolePolicy: MinorRolePolicy } } });
+  owner = await server.login('owner@acme.test');
+});
+
+afterAll(() => server.close());
+
+describe('a conditioned grant on an administration route', () => {
+  it("opens neither the editor role's permissions nor a role its condition matches", async () => {
+    const contributorId = await idOf(server, 'users', 'email', 'contributor@acme.test');
+    const granted = await server.api.request('PATCH', `/api/acme/members/${contributorId}`, { token: owner, body: { granted_permissions: ['roles.show:minor', 'roles.update:minor'] } });
+    expect(granted.status).toBe(200);
+    const contributor = await server.login('contributor@acme.test');
+    const [editorRole, adminRole] = await Promise.all([idOf(server, 'roles', 'slug', 'editor'), idOf(server, 'roles', 'slug', 'admin')]);
+
+    const shown = await server.api.get(`/api/acme/roles/${editorRole}/permissions`, { token: contributor });
+    expect([shown.status, shown.body.reason]).toEqual([403, { gate: 'administration', permission: 'roles.show' }]);
+    const changed = await server.api.request('PUT', `/api/acme/roles/${adminRole}/permissions`, { token: contributor, body: { permissions: ['comments.index'] } });
+    expect([changed.status, changed.body.reason]).toEqual([403, { gate: 'administration', permission: 'roles.update' }]);
+    expect((await server.api.get(`/api/acme/roles/${adminRole}/permissions`, { token: owner })).body.permissions).toEqual([]);
+  });
+});
