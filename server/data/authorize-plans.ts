@@ -1,4 +1,4 @@
-import { bothPlans, type AuthorizePlan, type AuthorizePlanRequest } from '@gatehouse/engine';
+import { recordActionPlan, type AuthorizePlan, type AuthorizePlanRequest } from '@gatehouse/engine';
 import { checkAction, isRecordAction, isStandardAction, type ServedBy } from './check-action.js';
 import type { DataActionContext } from './data-action-context.js';
 import { refusalOf } from './refusal-reason.js';
@@ -22,5 +22,5 @@ export async function authorizePlan(context: DataActionContext, asked: Authorize
     if (!listing.allowed) return { ...asked, kind: 'never', message: listing.message, reason: listing.reason };
   }
   const plan = context.plan(slug, action);
-  return { ...asked, ...(isRecordAction(action) && action !== 'show' ? bothPlans(context.plan(slug, 'show'), plan) : plan) };
+  return { ...asked, ...(isRecordAction(action) && action !== 'show' ? recordActionPlan(context.plan(slug, 'show'), plan) : plan) };
 }
