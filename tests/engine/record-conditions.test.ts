@@ -31,10 +31,19 @@ describe('declared record conditions', () => {
     [{ title: { lt: 'm' } }, '"lt" needs an integer attribute; title is string'],
     [{ deleted_at: '2026-01-01' }, 'deleted_at is timestamp: only null checks are offered on it'],
     [{ or: [] }, '"or" takes a non-empty array of conditions'],
+    // Values a policy may compute: named as they are, never taken for a condition or a test.
+    [{ deleted_at: new Date('2026-01-01') as never }, 'deleted_at is timestamp: only null checks are offered on it'],
+    [{ title: new Date('2026-01-01') as never }, 'title is string, got a Date'],
+    [{ not: new Date('2026-01-01') as never }, 'a condition must be an object, got a Date'],
+    [{ author_id: Number.NaN }, 'author_id is integer, got NaN'],
   ])('refuses %j when the model is registered', (condition, reason) => {
     const registering = () => catalogOf({ bad: condition });
     expect(registering).toThrow(InvalidConditionError);
     expect(registering).toThrow(`Condition posts:bad is invalid: ${reason}`);
+  });
+
+  it('refuses a bigint, naming it', () => {
+    expect(() => catalogOf({ bad: { author_id: { in: [7n as never] } } })).toThrow('Condition posts:bad is invalid: author_id is integer, got the bigint 7');
   });
 
   it('normalizes a declaration to the documented tree', () => {
