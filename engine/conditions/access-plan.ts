@@ -45,6 +45,12 @@ export function planOf(condition: ConditionNode): AccessPlan {
 const conditionOfPlan = (plan: AccessPlan): ConditionNode => (plan.kind === 'conditional' ? plan.condition : plan.kind === 'always' ? TRUE : FALSE);
 
 /**
+ * The records a list reads once its gates allowed it: through the plan's condition, or else every
+ * record (a policy's code may open a list to a caller whose permissions give it none).
+ */
+export const allowedListPlan = (plan: AccessPlan): AccessPlan => (plan.kind === 'conditional' ? plan : ALWAYS);
+
+/**
  * The records a record action's request may act on: it reads its record through `show`'s
  * condition (a 404 outside it), then checks the action. Without a condition on `show` the read
  * narrows nothing (a caller who may not show a record may still update it, as with plain

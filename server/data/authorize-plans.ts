@@ -1,4 +1,4 @@
-import { ALWAYS, recordActionPlan, type AuthorizePlan, type AuthorizePlanRequest } from '@gatehouse/engine';
+import { allowedListPlan, ALWAYS, recordActionPlan, type AuthorizePlan, type AuthorizePlanRequest } from '@gatehouse/engine';
 import { checkAction, isRecordAction, isStandardAction, type ServedBy } from './check-action.js';
 import type { DataActionContext } from './data-action-context.js';
 import { refusalOf } from './refusal-reason.js';
@@ -22,7 +22,6 @@ export async function authorizePlan(context: DataActionContext, asked: Authorize
   if (isRecordAction(action)) return { ...asked, ...(action === 'show' ? plan : recordActionPlan(context.plan(slug, 'show'), plan)) };
   const listing = await checkAction(context, asked, servedBy);
   if (!listing.allowed) return { ...asked, kind: 'never', message: listing.message, reason: listing.reason };
-  // Past its gates (a policy's code included), a list reads through the plan's condition, or else
-  // every record; a record to be created has nothing to narrow.
-  return { ...asked, ...(plan.kind === 'conditional' && action !== 'store' ? plan : ALWAYS) };
+  // A record to be created has nothing to narrow.
+  return { ...asked, ...(action === 'store' ? ALWAYS : allowedListPlan(plan)) };
 }

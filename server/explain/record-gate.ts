@@ -63,10 +63,9 @@ export async function recordGate(context: DataActionContext, model: ModelDefinit
   return { state: placed === context.scope.organizationId ? 'hidden_by_row_security' : 'not_in_organization' };
 }
 
-/** The record as the list of `action` holds it, through the member's condition on it. */
+/** The record as the list of `action`, its gates passed, holds it: through the member's condition on it, if any. */
 async function listed(context: DataActionContext, model: ModelDefinition, id: number, trashed: TrashedMode, action: string): Promise<LooseRow | undefined> {
   const plan = context.plan(model.slug, action);
-  if (plan.kind === 'never') return undefined;
   const probe = { context, model, id, trashed };
   return (await probeRecord(probe, action, plan.kind === 'conditional' ? plan.condition : null)) ? { id } : undefined;
 }

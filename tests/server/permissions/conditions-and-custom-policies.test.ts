@@ -59,5 +59,8 @@ describe('a listing its policy opens by code', () => {
     expect([list.status, list.headers['x-total']]).toEqual([200, String((await server.sql("SELECT id FROM posts WHERE organization_id = (SELECT id FROM organizations WHERE slug = 'acme') AND deleted_at IS NULL")).length)]);
     const asked = await server.api.post('/api/acme/authorize', { token: editor, body: { plans: [{ model: 'posts', action: 'index' }] } });
     expect(asked.body.plans).toEqual([{ model: 'posts', action: 'index', kind: 'always' }]);
+    const explained = await server.api.post('/api/acme/explain', { token: owner, body: { user_id: editorId, model: 'posts', action: 'index', id: list.body.data[0].id } });
+    expect(explained.body.checks.find((check: { gate: string }) => check.gate === 'policy').plan).toEqual({ kind: 'always' });
+    expect(explained.body.checks.at(-1)).toMatchObject({ gate: 'record', record: 'visible', detail: 'in the list' });
   });
 });
