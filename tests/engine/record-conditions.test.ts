@@ -130,6 +130,15 @@ describe('conditioned permissions', () => {
     expect(guest.can('update', post({ author_id: null }))).toBe(false);
   });
 
+  it('answers every test against a fact the caller lacks as false, ne and nin alike', () => {
+    const guest = conditionContext({ user: null, organization: null, routeGroup: null });
+    const catalog = catalogOf({ not_mine: { author_id: { ne: { context: 'user.id' } } }, none_mine: { author_id: { nin: [{ context: 'user.id' }, 9] } }, mine_or_9: { author_id: { in: [{ context: 'user.id' }, 9] } } });
+    const plan = (condition: string) => accessPlan([`posts.update:${condition}`], 'posts', 'update', catalog, guest);
+    expect(plan('not_mine')).toEqual({ kind: 'never' });
+    expect(plan('none_mine')).toEqual(plan('not_mine'));
+    expect(plan('mine_or_9')).toEqual({ kind: 'conditional', condition: { op: 'in', attribute: 'author_id', values: [9] } });
+  });
+
   it('packs the conditions for the browser, which answers the same', () => {
     const ability = abilityOf(['posts.update:visible', 'posts.destroy:clean'], ['posts.update:low']);
     const browser = unpackAbility(packAbilityRules(ability));
