@@ -1,6 +1,6 @@
 export { abilityPermits } from './ability/ability-permits.js';
 export { compileAbility, compileRules, type RuleConditions } from './ability/compile-ability.js';
-export { accessPlan, ALWAYS, bothPlans, conditionOf, conditionsOn, NEVER, planOf, type AccessPlan } from './conditions/access-plan.js';
+export { accessPlan, allowedListPlan, ALWAYS, conditionOf, conditionsOn, NEVER, planOf, recordActionPlan, type AccessPlan } from './conditions/access-plan.js';
 export { conditionContext } from './conditions/condition-context.js';
 export { createConditionCatalog, EMPTY_CATALOG, type ConditionCatalog } from './conditions/condition-catalog.js';
 export { conditionToCasl } from './conditions/condition-to-casl.js';

@@ -44,8 +44,20 @@ export function planOf(condition: ConditionNode): AccessPlan {
 
 const conditionOfPlan = (plan: AccessPlan): ConditionNode => (plan.kind === 'conditional' ? plan.condition : plan.kind === 'always' ? TRUE : FALSE);
 
-/** The records both plans allow: a record action reads its record through `show` first, then checks the action. */
-export const bothPlans = (first: AccessPlan, second: AccessPlan): AccessPlan => planOf(combine('and', [conditionOfPlan(first), conditionOfPlan(second)]));
+/**
+ * The records a list reads once its gates allowed it: through the plan's condition, or else every
+ * record (a policy's code may open a list to a caller whose permissions give it none).
+ */
+export const allowedListPlan = (plan: AccessPlan): AccessPlan => (plan.kind === 'conditional' ? plan : ALWAYS);
+
+/**
+ * The records a record action's request may act on: it reads its record through `show`'s
+ * condition (a 404 outside it), then checks the action. Without a condition on `show` the read
+ * narrows nothing (a caller who may not show a record may still update it, as with plain
+ * permissions), so the action's plan alone decides.
+ */
+export const recordActionPlan = (show: AccessPlan, action: AccessPlan): AccessPlan =>
+  show.kind === 'conditional' ? planOf(combine('and', [show.condition, conditionOfPlan(action)])) : action;
 
 /** The conditioned entries of an effective list on `{slug}.{action}`, grants then exclusions: what a refusal on a record names. */
 export function conditionsOn(permissions: Iterable<string>, slug: string, action: string): string[] {

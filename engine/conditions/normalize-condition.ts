@@ -18,8 +18,21 @@ const LOGICAL = new Set(['and', 'or', 'not']);
 /** A fault in a declaration, with where it is; normalizeCondition's caller names the condition. */
 export class ConditionProblem extends Error {}
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+/** An object as a declaration writes one: a Date (or a Map...) has no keys to read, and is no condition. */
+const isObject = (value: unknown): value is Record<string, unknown> => Object.prototype.toString.call(value) === '[object Object]';
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : value instanceof Date ? 'a Date' : typeof value);
+
+/** A value as a refusal names it: its JSON where that says what it is, else its kind. */
+function shown(value: unknown): string {
+  if (typeof value === 'bigint') return `the bigint ${value}`;
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (value instanceof Date) return typeName(value);
+  try {
+    return JSON.stringify(value) ?? typeName(value);
+  } catch {
+    return typeName(value);
+  }
+}
 
 /**
  * Checks a declared condition against the model's attributes and relations and returns its tree.
@@ -95,7 +108,7 @@ function operand(attribute: string, type: ShapeAttribute, value: unknown): Opera
     if (CONTEXT_TYPES[context] !== type) throw new ConditionProblem(`${attribute} is ${type}, but context ${context} is ${CONTEXT_TYPES[context]}`);
     return { context };
   }
-  if (!fits(type, value)) throw new ConditionProblem(`${attribute} is ${type}, got ${JSON.stringify(value) ?? typeName(value)}`);
+  if (!fits(type, value)) throw new ConditionProblem(`${attribute} is ${type}, got ${shown(value)}`);
   return value;
 }
 

@@ -31,15 +31,18 @@ export function readsContext(node: ConditionNode): boolean {
 
 /**
  * The tree with the caller's facts filled in and its constants folded. A test against a fact the
- * caller lacks is false (a guest owns nothing), and so is `in` over no values; `nin` over no
- * values is true.
+ * caller lacks is false (a guest owns nothing): `in` holds by its other values only, and `nin`,
+ * which needs the attribute unequal to each (as `ne` does), not at all. `in` over no values is
+ * false, `nin` over none true.
  */
 export function resolveCondition(node: ConditionNode, context: ConditionContext): ConditionNode {
   if (node.op === 'and' || node.op === 'or') return combine(node.op, node.conditions.map((part) => resolveCondition(part, context)));
   if (node.op === 'not') return negate(resolveCondition(node.condition, context));
   if ('relation' in node) return { op: node.op, relation: node.relation, condition: resolveCondition(node.condition, context) };
   if ('values' in node) {
-    const values = node.values.map((value) => valueOf(value, context)).filter((value): value is Scalar => value !== null);
+    const resolved = node.values.map((value) => valueOf(value, context));
+    if (node.op === 'nin' && resolved.includes(null)) return FALSE;
+    const values = resolved.filter((value): value is Scalar => value !== null);
     if (values.length === 0) return node.op === 'in' ? FALSE : TRUE;
     return { op: node.op, attribute: node.attribute, values };
   }

@@ -1,4 +1,4 @@
-import { bothPlans, conditionsOn, ForbiddenError } from '@gatehouse/engine';
+import { conditionsOn, ForbiddenError, recordActionPlan } from '@gatehouse/engine';
 import type { RawBuilder, SqlBool } from 'kysely';
 import { conditionSql } from '../listing/condition-sql.js';
 import { NO_NARROWING } from '../listing/build-index-query.js';
@@ -30,6 +30,6 @@ export async function assertRecordCondition(context: DataActionContext, model: M
  * they hold for every record, as plain permissions give them: the write is then as before.
  */
 export function writeCondition(context: DataActionContext, model: ModelDefinition, action: string): RawBuilder<SqlBool> | null {
-  const plan = bothPlans(context.plan(model.slug, 'show'), context.plan(model.slug, action));
+  const plan = recordActionPlan(context.plan(model.slug, 'show'), context.plan(model.slug, action));
   return plan.kind === 'conditional' ? conditionSql(plan.condition, model, (slug) => context.registry.get(slug), model.table) : null;
 }

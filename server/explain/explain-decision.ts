@@ -1,4 +1,5 @@
 import {
+  allowedListPlan,
   conditionContext,
   explainPermission,
   ForbiddenIncludeError,
@@ -221,7 +222,8 @@ async function decide(
   }
   const policy: DataPolicy = context.policyFor(model);
   const explained = policy.explain(policyMethodFor(input.action)!, member.user, row);
-  const listPlan = LISTS[input.action] !== undefined ? { plan: context.plan(model.slug, input.action) } : {};
+  const plan = context.plan(model.slug, input.action);
+  const listPlan = LISTS[input.action] !== undefined ? { plan: explained.allowed ? allowedListPlan(plan) : plan } : {};
   checks.push({ gate: 'policy', passed: explained.allowed, ...conditionOfAction, detail: joined(policyWords(explained), conditionOfAction.detail), policy: explained, permission: explainPermission(member.sources, explained.permission), ...listPlan });
   if (!explained.allowed) return;
   const list = LISTS[input.action];

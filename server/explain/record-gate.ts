@@ -52,9 +52,9 @@ export async function recordGate(context: DataActionContext, model: ModelDefinit
   if (disclosure === 'none') return { state: 'not_found' };
   const probe = { context, model, id, trashed };
   if (context.plan(model.slug, action).kind === 'conditional' && (await probeRecord(probe, action, null))) return { state: 'outside_condition' };
-  // The trash is the only part of the gate the same record passes in its other trash mode.
-  const inScope = model.softDeletes && trashed !== 'with' ? await findRecord(context, model, id, 'with').catch(notFound) : undefined;
-  if (inScope !== undefined) return { state: trashed === 'only' ? 'not_trashed' : 'trashed' };
+  // The trash is the only part of the gate the same record passes in its other trash mode, the
+  // member's conditions aside: a trashed record outside them is in the trash, not behind a scope.
+  if (model.softDeletes && trashed !== 'with' && (await probeRecord({ ...probe, trashed: 'with' }, action, null))) return { state: trashed === 'only' ? 'not_trashed' : 'trashed' };
   const placed = await organizationOf(context, model, id);
   if (disclosure === 'organization' && placed !== context.scope.organizationId) return { state: 'missing' };
   const unscoped = await context.trx.selectFrom(model.table).select(sql.ref('id').as('id')).where(sql.ref('id'), '=', id).executeTakeFirst();
@@ -63,10 +63,9 @@ export async function recordGate(context: DataActionContext, model: ModelDefinit
   return { state: placed === context.scope.organizationId ? 'hidden_by_row_security' : 'not_in_organization' };
 }
 
-/** The record as the list of `action` holds it, through the member's condition on it. */
+/** The record as the list of `action`, its gates passed, holds it: through the member's condition on it, if any. */
 async function listed(context: DataActionContext, model: ModelDefinition, id: number, trashed: TrashedMode, action: string): Promise<LooseRow | undefined> {
   const plan = context.plan(model.slug, action);
-  if (plan.kind === 'never') return undefined;
   const probe = { context, model, id, trashed };
   return (await probeRecord(probe, action, plan.kind === 'conditional' ? plan.condition : null)) ? { id } : undefined;
 }

@@ -31,10 +31,19 @@ describe('declared record conditions', () => {
     [{ title: { lt: 'm' } }, '"lt" needs an integer attribute; title is string'],
     [{ deleted_at: '2026-01-01' }, 'deleted_at is timestamp: only null checks are offered on it'],
     [{ or: [] }, '"or" takes a non-empty array of conditions'],
+    // Values a policy may compute: named as they are, never taken for a condition or a test.
+    [{ deleted_at: new Date('2026-01-01') as never }, 'deleted_at is timestamp: only null checks are offered on it'],
+    [{ title: new Date('2026-01-01') as never }, 'title is string, got a Date'],
+    [{ not: new Date('2026-01-01') as never }, 'a condition must be an object, got a Date'],
+    [{ author_id: Number.NaN }, 'author_id is integer, got NaN'],
   ])('refuses %j when the model is registered', (condition, reason) => {
     const registering = () => catalogOf({ bad: condition });
     expect(registering).toThrow(InvalidConditionError);
     expect(registering).toThrow(`Condition posts:bad is invalid: ${reason}`);
+  });
+
+  it('refuses a bigint, naming it', () => {
+    expect(() => catalogOf({ bad: { author_id: { in: [7n as never] } } })).toThrow('Condition posts:bad is invalid: author_id is integer, got the bigint 7');
   });
 
   it('normalizes a declaration to the documented tree', () => {
@@ -119,6 +128,15 @@ describe('conditioned permissions', () => {
   it('gives a guest nothing through a condition on user.id', () => {
     const guest = compileAbility(['posts.update:own'], { catalog: catalogOf(), context: conditionContext({ user: null, organization: null, routeGroup: null }) });
     expect(guest.can('update', post({ author_id: null }))).toBe(false);
+  });
+
+  it('answers every test against a fact the caller lacks as false, ne and nin alike', () => {
+    const guest = conditionContext({ user: null, organization: null, routeGroup: null });
+    const catalog = catalogOf({ not_mine: { author_id: { ne: { context: 'user.id' } } }, none_mine: { author_id: { nin: [{ context: 'user.id' }, 9] } }, mine_or_9: { author_id: { in: [{ context: 'user.id' }, 9] } } });
+    const plan = (condition: string) => accessPlan([`posts.update:${condition}`], 'posts', 'update', catalog, guest);
+    expect(plan('not_mine')).toEqual({ kind: 'never' });
+    expect(plan('none_mine')).toEqual(plan('not_mine'));
+    expect(plan('mine_or_9')).toEqual({ kind: 'conditional', condition: { op: 'in', attribute: 'author_id', values: [9] } });
   });
 
   it('packs the conditions for the browser, which answers the same', () => {

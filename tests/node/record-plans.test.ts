@@ -128,6 +128,15 @@ describe('the plans of authorize', () => {
     expect(update).toMatchObject({ kind: 'conditional', condition: { op: 'or' } });
     expect(await selectedIds(update!)).toEqual(await patchableIds('contributor'));
   });
+
+  it('narrows a record action by show only where show has a condition: without show, the record is read and the action decides', async () => {
+    await grant(server, 'viewer@acme.test', 'posts.update');
+    await server.sql("UPDATE user_roles SET denied_permissions = array_append(denied_permissions, 'posts.show') WHERE user_id = (SELECT id FROM users WHERE email = 'viewer@acme.test')");
+    const [update] = await plansOf('viewer', [{ model: 'posts', action: 'update' }]);
+    const patchable = await patchableIds('viewer');
+    expect(patchable.length).toBeGreaterThan(0);
+    expect(await selectedIds(update!)).toEqual(patchable);
+  });
 });
 
 describe('planToSql', () => {

@@ -84,3 +84,13 @@ describe('explain with record conditions', () => {
     expect(decision.checks.at(-1)).toMatchObject({ gate: 'policy', passed: false, detail: 'excluded by !posts.update:own', condition: '!posts.update:own' });
   });
 });
+
+describe('explain of a trashed record outside the record conditions', () => {
+  it('says it is in the trash, not hidden by a scope the model does not have', async () => {
+    const draft = await postId(server, 'Security review');
+    expect((await server.api.delete(`/api/acme/posts/${draft}`, { token: owner })).status).toBe(204);
+    const decision = await asContributor({ model: 'posts', action: 'update', id: draft });
+    expect(decision).toMatchObject({ allowed: false, gate: 'record', status: 404 });
+    expect(decision.checks.at(-1)).toMatchObject({ gate: 'record', passed: false, record: 'trashed' });
+  });
+});
