@@ -1,5 +1,6 @@
 import { resolveServiceResources, type ServiceResource, type ServicesConfig } from '../permissions/service-resources.js';
 import type Router from '@koa/router';
+import bytes from 'bytes';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/connection/database.js';
 import { DEFAULT_REPLICA_MAX_LAG_MS, type ReplicaConfig } from '../db/replicas/replica-config.js';
@@ -218,6 +219,15 @@ function positive(name: string, value: number): number {
   return value;
 }
 
+// A number of bytes, or of kb, mb, ... as `bytes` reads them. It reads anything else as nothing, or
+// as its leading digits ('1e6' is 1 byte), and the body parsers take nothing for no limit at all.
+const SIZE = /^(\d+|\d+(\.\d+)? *(b|kb|mb|gb|tb|pb))$/i;
+
+function bodySize(value: string): string {
+  if (!SIZE.test(value) || !((bytes.parse(value) ?? 0) >= 1)) throw new ConfigError(`bodyLimit must be a size such as 100kb or 1mb; got ${JSON.stringify(value)}.`);
+  return value;
+}
+
 // statement_timeout takes a whole number of milliseconds up to an int4's largest, 0 meaning none;
 // past it, PostgreSQL refuses the setting, and with it every request's opening.
 function statementTimeout(name: string, value: number): number {
@@ -270,7 +280,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     routeGroups,
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
-    bodyLimit: config.bodyLimit ?? '100kb',
+    bodyLimit: bodySize(config.bodyLimit ?? '100kb'),
     ...httpTimeouts(config),
     stalledAnswersMegabytes: positive('stalledAnswersMegabytes', config.stalledAnswersMegabytes ?? DEFAULT_STALLED_ANSWERS_MEGABYTES),
     requestTimeoutMs: statementTimeout('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),

@@ -167,6 +167,13 @@ describe('the HTTP pipeline', () => {
     expect(response.body).toEqual({ message: 'The request body is too large.' });
   });
 
+  // `bytes` reads 'lots' as nothing, and the body parser took nothing as no limit at all.
+  it('refuses at start a body limit that is not a size, rather than serve without one', () => {
+    const bodyLimit = (value: string) => resolveConfig(envConfig(readEnvironment({ GATEHOUSE_BODY_LIMIT: value }), 'postgres://unused', server.secretKey)).bodyLimit;
+    expect(bodyLimit('1.5 MB')).toBe('1.5 MB');
+    for (const value of ['lots', '1e6', '-1kb', '0']) expect(() => bodyLimit(value)).toThrow('bodyLimit must be a size such as 100kb or 1mb');
+  });
+
   it('tags every answer with a request id, keeping a well-formed one the caller sent', async () => {
     const generated = await server.api.get('/api/health');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
