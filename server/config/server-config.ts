@@ -8,7 +8,6 @@ import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
 import { modelSlugs, type ModelRegistry } from '../models/model-registry.js';
-import { MAX_INTEGER } from '../models/integer-range.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
@@ -18,6 +17,7 @@ import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } 
 import { resolveOrganizationCreation, type OrganizationCreationConfig, type ResolvedOrganizationCreation } from './organization-creation-config.js';
 import { assertRoleConditions, assertRolePermissionStrings } from './organization-role-permissions.js';
 import { standbyUrls } from './standby-urls.js';
+import { storedWholeNumber } from './stored-whole-number.js';
 import { resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
@@ -228,13 +228,6 @@ function bodySize(value: string): string {
   return value;
 }
 
-// statement_timeout takes a whole number of milliseconds up to an int4's largest, 0 meaning none;
-// past it, PostgreSQL refuses the setting, and with it every request's opening.
-function statementTimeout(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value <= 0 || value > MAX_INTEGER) throw new ConfigError(`${name} must be a whole number of milliseconds from 1 to ${MAX_INTEGER}.`);
-  return value;
-}
-
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 const DEFAULT_STALLED_ANSWERS_MEGABYTES = 64;
@@ -283,7 +276,8 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     bodyLimit: bodySize(config.bodyLimit ?? '100kb'),
     ...httpTimeouts(config),
     stalledAnswersMegabytes: positive('stalledAnswersMegabytes', config.stalledAnswersMegabytes ?? DEFAULT_STALLED_ANSWERS_MEGABYTES),
-    requestTimeoutMs: statementTimeout('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    // Every request's opening sets it as its statement_timeout (0 would mean none).
+    requestTimeoutMs: storedWholeNumber('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'milliseconds'),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
     cors: resolveCors(config.cors, config.corsOrigins),

@@ -173,6 +173,12 @@ describe('the setting from the config and the environment', () => {
     expect(() => resolveOrganizationCreation({ maxOwned: 0 })).toThrow(/organizationCreation\.maxOwned/);
   });
 
+  // rate_limits keeps the hourly limit in an integer column: a larger one made every creation a 500.
+  it('refuses an hourly limit past what the counter stores', () => {
+    expect(resolveOrganizationCreation({ perHour: 2 ** 31 - 1 }).perHour).toBe(2 ** 31 - 1);
+    expect(() => resolveOrganizationCreation({ perHour: 2 ** 31 })).toThrow('organizationCreation.perHour must be a whole number from 1 to 2147483647.');
+  });
+
   it('refuses a conditioned permission, which nobody could hold: creating an organization has no record to test it on', () => {
     expect(() => resolveOrganizationCreation({ allowed: 'permission', permission: 'organizations.store:own' })).toThrow(
       new ConfigError(
