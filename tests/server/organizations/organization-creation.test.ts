@@ -54,6 +54,18 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     expect((await create(server, gus, 'gus-works')).status).toBe(201);
   });
 
+  // Every tenant's organizations take their ids from one integer sequence: a refused creation
+  // that drew one anyway let any user use all 2^31 of them up, and then nobody could create one.
+  it('draws no organization id for a creation it refuses, or whose slug is taken', async () => {
+    const lastDrawn = async () => (await server.sql('SELECT last_value::int AS id FROM organizations_id_seq'))[0].id;
+    const contributor = await server.login('contributor@acme.test');
+    for (let n = 0; n < 5; n += 1) expect((await create(server, contributor, `drawn-${n}`)).status).toBe(201);
+    const drawn = await lastDrawn();
+    expect((await create(server, contributor, 'drawn-5')).status).toBe(429);
+    expect((await create(server, await server.login('editor@acme.test'), 'acme')).status).toBe(422);
+    expect(await lastDrawn()).toBe(drawn);
+  });
+
   it('refuses a creation past 20 owned organizations with 403 naming the limit, also when three race for the last place', async () => {
     // Olivia owns acme; 18 more, written directly, leave her one place below the limit.
     await server.sql(`
