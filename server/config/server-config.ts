@@ -18,7 +18,7 @@ import { resolveOrganizationCreation, type OrganizationCreationConfig, type Reso
 import { assertRoleConditions, assertRolePermissionStrings } from './organization-role-permissions.js';
 import { standbyUrls } from './standby-urls.js';
 import { storedWholeNumber } from './stored-whole-number.js';
-import { resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
+import { LONGEST_TIMER_MS, resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
 /**
@@ -229,11 +229,17 @@ function bodySize(value: string): string {
 }
 
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
+// Node times an idle connection for the keep-alive timeout and a second more, on a timer: a
+// longer one than a timer runs is cut short, with a warning on every connection.
+const LONGEST_KEEP_ALIVE_SECONDS = Math.floor((LONGEST_TIMER_MS - 1000) / 1000);
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 const DEFAULT_STALLED_ANSWERS_MEGABYTES = 64;
 
 function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds' | 'sendTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
+  if (keepAliveTimeoutSeconds > LONGEST_KEEP_ALIVE_SECONDS) {
+    throw new ConfigError(`keepAliveTimeoutSeconds must be at most ${LONGEST_KEEP_ALIVE_SECONDS} seconds, the longest Node times an idle connection.`);
+  }
   const headersTimeoutSeconds = positive('headersTimeoutSeconds', config.headersTimeoutSeconds ?? keepAliveTimeoutSeconds + 1);
   // Node's advice: a headers timeout at or below the keep-alive one can cut a reused connection's next request.
   if (headersTimeoutSeconds <= keepAliveTimeoutSeconds) throw new ConfigError('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');

@@ -232,5 +232,9 @@ describe('keep-alive', () => {
     });
     expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '60' })).toThrow('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
     expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: 'long' })).toThrow('GATEHOUSE_KEEP_ALIVE_TIMEOUT must be a whole number');
+    // Node times an idle connection for the keep-alive timeout and a second more: a longer one it
+    // cut short to 24.8 days, with a warning on every connection.
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '2147482' }).keepAliveTimeoutSeconds).toBe(2_147_482);
+    expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '2147483' })).toThrow('keepAliveTimeoutSeconds must be at most 2147482 seconds, the longest Node times an idle connection.');
   });
 });
