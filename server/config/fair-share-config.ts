@@ -33,7 +33,7 @@ export const shareSize = (shares: ResolvedFairShare, share: Share): number => sh
 export const FAIR_SHARE_DEFAULTS = { organization: 0.5, user: 0.25, waitMs: CONNECT_TIMEOUT_MS } as const satisfies Required<FairShareConfig>;
 
 // The longest delay a Node timer takes: a longer one fires after 1 ms, refusing at once.
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 function connections(name: string, share: number, poolSize: number): number {
   if (Number.isFinite(share) && share > 0 && share < 1) return Math.max(1, Math.floor(share * poolSize));

@@ -1,6 +1,7 @@
 import { formatPermission, isValidPermission, parsePermission } from '@gatehouse/engine';
 import { ConfigError } from '../errors/config-error.js';
 import { invalidPermissionMessage } from '../permissions/invalid-permission-message.js';
+import { storedWholeNumber } from './stored-whole-number.js';
 
 /**
  * Who may create an organization over HTTP (`POST {authBase}/organizations`): any signed-in user;
@@ -37,8 +38,8 @@ export function resolveOrganizationCreation(config: OrganizationCreationConfig =
   if (!isValidPermission(resolved.permission)) throw new ConfigError(invalidPermissionMessage(PERMISSION_FIELD, resolved.permission));
   const { condition, ...unconditioned } = parsePermission(resolved.permission);
   if (condition !== undefined) throw new ConfigError(invalidPermissionMessage(PERMISSION_FIELD, resolved.permission, noRecordToTest(condition, formatPermission(unconditioned))));
-  for (const key of ['perHour', 'maxOwned'] as const) {
-    if (!Number.isSafeInteger(resolved[key]) || resolved[key] <= 0) throw new ConfigError(`organizationCreation.${key} must be a positive integer.`);
-  }
+  // The hourly limit is kept with its counter in rate_limits.
+  storedWholeNumber('organizationCreation.perHour', resolved.perHour);
+  if (!Number.isSafeInteger(resolved.maxOwned) || resolved.maxOwned <= 0) throw new ConfigError('organizationCreation.maxOwned must be a positive integer.');
   return resolved;
 }

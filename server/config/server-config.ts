@@ -1,5 +1,6 @@
 import { resolveServiceResources, type ServiceResource, type ServicesConfig } from '../permissions/service-resources.js';
 import type Router from '@koa/router';
+import bytes from 'bytes';
 import type { Logger } from 'pino';
 import type { DatabaseOptions } from '../db/connection/database.js';
 import { DEFAULT_REPLICA_MAX_LAG_MS, type ReplicaConfig } from '../db/replicas/replica-config.js';
@@ -7,7 +8,6 @@ import type { DataState, GatehouseState } from '../http/state.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DataConfig } from '../models/data-config.js';
 import { modelSlugs, type ModelRegistry } from '../models/model-registry.js';
-import { MAX_INTEGER } from '../models/integer-range.js';
 import { registerModels } from '../models/register-models.js';
 import { resolveThrottleLimits, type ThrottleConfig, type ThrottleLimits, type ThrottleRule } from '../throttle/throttle-limits.js';
 import { defineRouteGroups, type RouteGroup, type RouteGroupConfig } from '../models/route-group.js';
@@ -17,7 +17,8 @@ import { resolveDecisionLog, type DecisionLogConfig, type ResolvedDecisionLog } 
 import { resolveOrganizationCreation, type OrganizationCreationConfig, type ResolvedOrganizationCreation } from './organization-creation-config.js';
 import { assertRoleConditions, assertRolePermissionStrings } from './organization-role-permissions.js';
 import { standbyUrls } from './standby-urls.js';
-import { resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
+import { storedWholeNumber } from './stored-whole-number.js';
+import { LONGEST_TIMER_MS, resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
 /**
@@ -218,19 +219,27 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-// statement_timeout takes a whole number of milliseconds up to an int4's largest, 0 meaning none;
-// past it, PostgreSQL refuses the setting, and with it every request's opening.
-function statementTimeout(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value <= 0 || value > MAX_INTEGER) throw new ConfigError(`${name} must be a whole number of milliseconds from 1 to ${MAX_INTEGER}.`);
+// A number of bytes, or of kb, mb, ... as `bytes` reads them. It reads anything else as nothing, or
+// as its leading digits ('1e6' is 1 byte), and the body parsers take nothing for no limit at all.
+const SIZE = /^(\d+|\d+(\.\d+)? *(b|kb|mb|gb|tb|pb))$/i;
+
+function bodySize(value: string): string {
+  if (!SIZE.test(value) || !((bytes.parse(value) ?? 0) >= 1)) throw new ConfigError(`bodyLimit must be a size such as 100kb or 1mb; got ${JSON.stringify(value)}.`);
   return value;
 }
 
 const DEFAULT_KEEP_ALIVE_SECONDS = 65;
+// Node times an idle connection for the keep-alive timeout and a second more, on a timer: a
+// longer one than a timer runs is cut short, with a warning on every connection.
+const LONGEST_KEEP_ALIVE_SECONDS = Math.floor((LONGEST_TIMER_MS - 1000) / 1000);
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 const DEFAULT_STALLED_ANSWERS_MEGABYTES = 64;
 
 function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds' | 'sendTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
+  if (keepAliveTimeoutSeconds > LONGEST_KEEP_ALIVE_SECONDS) {
+    throw new ConfigError(`keepAliveTimeoutSeconds must be at most ${LONGEST_KEEP_ALIVE_SECONDS} seconds, the longest Node times an idle connection.`);
+  }
   const headersTimeoutSeconds = positive('headersTimeoutSeconds', config.headersTimeoutSeconds ?? keepAliveTimeoutSeconds + 1);
   // Node's advice: a headers timeout at or below the keep-alive one can cut a reused connection's next request.
   if (headersTimeoutSeconds <= keepAliveTimeoutSeconds) throw new ConfigError('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
@@ -270,10 +279,11 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     routeGroups,
     membershipEnforcement: config.membershipEnforcement ?? false,
     basePath,
-    bodyLimit: config.bodyLimit ?? '100kb',
+    bodyLimit: bodySize(config.bodyLimit ?? '100kb'),
     ...httpTimeouts(config),
     stalledAnswersMegabytes: positive('stalledAnswersMegabytes', config.stalledAnswersMegabytes ?? DEFAULT_STALLED_ANSWERS_MEGABYTES),
-    requestTimeoutMs: statementTimeout('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    // Every request's opening sets it as its statement_timeout (0 would mean none).
+    requestTimeoutMs: storedWholeNumber('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'milliseconds'),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
     trustProxy: proxyCount(config.trustProxy ?? false),
     cors: resolveCors(config.cors, config.corsOrigins),

@@ -33,7 +33,7 @@ export async function admitCreator(db: Executor, rules: ResolvedOrganizationCrea
 }
 
 /**
- * The per-user limits, checked in the creation's transaction once its rows are written: one more
+ * The per-user limits, checked in the creation's transaction before its rows are written: one more
  * creation in the user's hourly window (429 with its wait when full), and at most maxOwned
  * organizations owned with the new one (403). Counting the window locks the user's counter row
  * until the transaction ends, so concurrent creations of one user are checked one after the
@@ -44,6 +44,6 @@ export function creationLimits(rules: ResolvedOrganizationCreation, userId: numb
   return async (trx) => {
     const [hour] = await countHits(trx, [{ key, windowSeconds: HOUR_SECONDS, maxAttempts: rules.perHour }]);
     if (hour!.refused) throw new TooManyAttemptsError('organizations created', hour!.retryAfter);
-    if ((await countOrganizationsWithRole(trx, userId, ownerRoleId)) > rules.maxOwned) throw new OwnedOrganizationsLimitError(rules.maxOwned);
+    if ((await countOrganizationsWithRole(trx, userId, ownerRoleId)) >= rules.maxOwned) throw new OwnedOrganizationsLimitError(rules.maxOwned);
   };
 }

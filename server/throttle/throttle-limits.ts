@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-error.js';
+import { storedWholeNumber } from '../config/stored-whole-number.js';
 
 export interface ThrottleRule {
   /** Attempts allowed within any span of decaySeconds; one more is refused with 429 until the oldest leaves it. */
@@ -34,12 +34,11 @@ export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = {
   invitationSend: { email: rule(5, 3600), address: rule(100, 3600) },
 };
 
-function checked(name: string, value: ThrottleRule): ThrottleRule {
-  for (const field of ['maxAttempts', 'decaySeconds'] as const) {
-    if (!Number.isSafeInteger(value[field]) || value[field] <= 0) throw new ConfigError(`${name}.${field} must be a positive whole number.`);
-  }
-  return { maxAttempts: value.maxAttempts, decaySeconds: value.decaySeconds };
-}
+// Each rule is kept with its counter in rate_limits.
+const checked = (name: string, value: ThrottleRule): ThrottleRule => ({
+  maxAttempts: storedWholeNumber(`${name}.maxAttempts`, value.maxAttempts),
+  decaySeconds: storedWholeNumber(`${name}.decaySeconds`, value.decaySeconds),
+});
 
 /** The defaults with the configured rules laid over them, each checked. */
 export function resolveThrottleLimits(config: ThrottleConfig = {}): ThrottleLimits {

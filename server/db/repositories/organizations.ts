@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
+import { enterOrganization, withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 import type { RequestDeadline } from '../transactions/request-deadline.js';
 import { runWithinDeadline } from '../transactions/request-read.js';
@@ -32,12 +32,16 @@ export interface NewOrganization {
   rolePermissions: ReadonlyMap<number, readonly string[]>;
 }
 
+// A new organization's id, from the identity sequence every tenant's organizations share: an
+// integer, 2^31 of them, so nothing that does not create an organization may draw one.
+const NEXT_ID = sql<number>`nextval(pg_get_serial_sequence('organizations', 'id'))::integer`;
+
 /**
  * Draws the next organization id from the identity sequence, so the organization's rows can be
  * written inside its own tenant context and pass row-level security like any other request.
  */
 export async function nextOrganizationId(db: Executor, deadline?: RequestDeadline): Promise<number> {
-  const [row] = await runWithinDeadline(db, sql<{ id: number }>`SELECT nextval(pg_get_serial_sequence('organizations', 'id'))::integer AS id`.compile(db), deadline);
+  const [row] = await runWithinDeadline(db, sql<{ id: number }>`SELECT ${NEXT_ID} AS id`.compile(db), deadline);
   return row!.id;
 }
 
@@ -66,9 +70,14 @@ export async function insertOrganization(trx: TenantTransaction, id: number, org
   return created;
 }
 
+/** The slug is taken: the creation is rolled back, with whatever its limits counted. */
+class SlugTakenError extends Error {}
+
 /**
- * Creates the organization, its role permissions and the owner's membership in one transaction.
- * `admit` then sees them written and may refuse them by throwing, which rolls all of it back.
+ * Creates the organization, its role permissions and the owner's membership in one transaction;
+ * null when the slug is taken. `admit` runs first, in the owner's context, and may refuse the
+ * creation by throwing, which rolls all of it back. Only a creation admitted for a free slug draws
+ * an id: refusals, which anyone may send at will, would otherwise use up every tenant's ids.
  */
 export async function createOrganization(
   db: Executor,
@@ -76,10 +85,17 @@ export async function createOrganization(
   admit: (trx: TenantTransaction) => Promise<void> = async () => {},
   deadline?: RequestDeadline,
 ): Promise<OrganizationRecord | null> {
-  const id = await nextOrganizationId(db, deadline);
-  return withTenant(db, { organizationId: id, userId: organization.owner?.userId ?? null }, async (trx) => {
-    const created = await insertOrganization(trx, id, organization);
-    if (created) await admit(trx);
-    return created;
-  }, deadline);
+  try {
+    return await withTenant(db, { organizationId: null, userId: organization.owner?.userId ?? null }, async (trx) => {
+      if (await findOrganizationBySlug(trx, organization.slug)) throw new SlugTakenError();
+      await admit(trx);
+      // A creation of the same slug that the check above could not see yet may still take it first.
+      const created = await insertOrganization(trx, await enterOrganization(trx, NEXT_ID), organization);
+      if (!created) throw new SlugTakenError();
+      return created;
+    }, deadline);
+  } catch (error) {
+    if (error instanceof SlugTakenError) return null;
+    throw error;
+  }
 }

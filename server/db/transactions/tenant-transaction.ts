@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CallerPresence } from '../connection/caller-presence.js';
 import { onConnection } from '../connection/connection-kysely.js';
 import { APP_ROLE } from '../connection/database.js';
@@ -76,6 +76,20 @@ export async function enterTenant(ownerTransaction: Kysely<Schema>, context: Ten
   return ownerTransaction as TenantTransaction;
 }
 
+/**
+ * Gives a tenant transaction opened without an organization the one `id` yields (an SQL integer,
+ * drawn there: a new organization's) for the rest of its life, and answers that id. An
+ * organization's creation opens so, to check its limits before it draws an id. A transaction that
+ * has an organization keeps it: this throws, drawing nothing.
+ */
+export async function enterOrganization(trx: TenantTransaction, id: RawBuilder<number>): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    SELECT set_config('gatehouse.organization_id', (${id})::text, true)::integer AS id
+    WHERE nullif(current_setting('gatehouse.organization_id', true), '') IS NULL`.execute(trx);
+  if (!rows[0]) throw new Error('This tenant transaction has an organization already.');
+  return rows[0].id;
+}
+
 /** How a transaction opens besides its opening's text. */
 export interface OpeningOptions {
   /** The statements fn is going to read, sent with the opening (`read-ahead.ts`). */
@@ -139,8 +153,8 @@ async function endTransaction(connection: Pick<Kysely<unknown>, 'executeQuery'>,
 /**
  * Runs fn in one transaction whose row-level security context is set transaction-locally, so
  * a pooled connection never carries one request's tenant into the next. Besides the request
- * opening (`request-transaction.ts`), which sets the same settings only once its checks hold, this is
- * the only place in the code base that sets the context.
+ * opening (`request-transaction.ts`), which sets the same settings only once its checks hold, and
+ * `enterOrganization` above, this is the only place in the code base that sets the context.
  */
 export async function withTenant<T, S = Schema>(db: Kysely<S>, context: TenantContext, fn: (trx: TenantTransaction<S>) => Promise<T>, deadline?: RequestDeadline): Promise<T> {
   return inTenantTransaction(db, tenantOpeningSql(context, deadline), fn, { caller: deadline?.caller });

@@ -167,6 +167,13 @@ describe('the HTTP pipeline', () => {
     expect(response.body).toEqual({ message: 'The request body is too large.' });
   });
 
+  // `bytes` reads 'lots' as nothing, and the body parser took nothing as no limit at all.
+  it('refuses at start a body limit that is not a size, rather than serve without one', () => {
+    const bodyLimit = (value: string) => resolveConfig(envConfig(readEnvironment({ GATEHOUSE_BODY_LIMIT: value }), 'postgres://unused', server.secretKey)).bodyLimit;
+    expect(bodyLimit('1.5 MB')).toBe('1.5 MB');
+    for (const value of ['lots', '1e6', '-1kb', '0']) expect(() => bodyLimit(value)).toThrow('bodyLimit must be a size such as 100kb or 1mb');
+  });
+
   it('tags every answer with a request id, keeping a well-formed one the caller sent', async () => {
     const generated = await server.api.get('/api/health');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -225,5 +232,9 @@ describe('keep-alive', () => {
     });
     expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '120', GATEHOUSE_HEADERS_TIMEOUT: '60' })).toThrow('headersTimeoutSeconds must be above keepAliveTimeoutSeconds.');
     expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: 'long' })).toThrow('GATEHOUSE_KEEP_ALIVE_TIMEOUT must be a whole number');
+    // Node times an idle connection for the keep-alive timeout and a second more: a longer one it
+    // cut short to 24.8 days, with a warning on every connection.
+    expect(timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '2147482' }).keepAliveTimeoutSeconds).toBe(2_147_482);
+    expect(() => timeouts({ GATEHOUSE_KEEP_ALIVE_TIMEOUT: '2147483' })).toThrow('keepAliveTimeoutSeconds must be at most 2147482 seconds, the longest Node times an idle connection.');
   });
 });

@@ -54,6 +54,18 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     expect((await create(server, gus, 'gus-works')).status).toBe(201);
   });
 
+  // Every tenant's organizations take their ids from one integer sequence: a refused creation
+  // that drew one anyway let any user use all 2^31 of them up, and then nobody could create one.
+  it('draws no organization id for a creation it refuses, or whose slug is taken', async () => {
+    const lastDrawn = async () => (await server.sql('SELECT last_value::int AS id FROM organizations_id_seq'))[0].id;
+    const contributor = await server.login('contributor@acme.test');
+    for (let n = 0; n < 5; n += 1) expect((await create(server, contributor, `drawn-${n}`)).status).toBe(201);
+    const drawn = await lastDrawn();
+    expect((await create(server, contributor, 'drawn-5')).status).toBe(429);
+    expect((await create(server, await server.login('editor@acme.test'), 'acme')).status).toBe(422);
+    expect(await lastDrawn()).toBe(drawn);
+  });
+
   it('refuses a creation past 20 owned organizations with 403 naming the limit, also when three race for the last place', async () => {
     // Olivia owns acme; 18 more, written directly, leave her one place below the limit.
     await server.sql(`
@@ -171,6 +183,12 @@ describe('the setting from the config and the environment', () => {
       'The organizationCreation.permission field holds an invalid permission: "organizations.*:own" (a condition is only allowed on {slug}.{action}, not on a wildcard).',
     );
     expect(() => resolveOrganizationCreation({ maxOwned: 0 })).toThrow(/organizationCreation\.maxOwned/);
+  });
+
+  // rate_limits keeps the hourly limit in an integer column: a larger one made every creation a 500.
+  it('refuses an hourly limit past what the counter stores', () => {
+    expect(resolveOrganizationCreation({ perHour: 2 ** 31 - 1 }).perHour).toBe(2 ** 31 - 1);
+    expect(() => resolveOrganizationCreation({ perHour: 2 ** 31 })).toThrow('organizationCreation.perHour must be a whole number from 1 to 2147483647.');
   });
 
   it('refuses a conditioned permission, which nobody could hold: creating an organization has no record to test it on', () => {
