@@ -45,8 +45,13 @@ afterAll(async () => {
 });
 
 /** A server whose members' reads go to the standby while it lags at most `maxLagMs`. */
+// One caller's reads queue for their share of the pool, behind reads a frozen standby holds until
+// the server gives it up: a busy machine may take longer than the default wait, and a 429 here
+// would be the share's, not the replicas'.
+const PATIENT_SHARE = { waitMs: 60_000 };
+
 async function replicatedServer(maxLagMs: number): Promise<TestServer> {
-  return startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl())], maxLagMs }, metrics: { port: 0, host: '127.0.0.1' } });
+  return startDataServer({ testDatabase: database, replicas: { urls: [standby.via(await database.serviceUrl())], maxLagMs }, metrics: { port: 0, host: '127.0.0.1' }, fairShare: PATIENT_SHARE });
 }
 
 /** Reads each server served so far, from the server's Prometheus metrics. */
