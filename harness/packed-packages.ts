@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 
 // The workspace packages as a user gets them: packed by npm (its prepare/prepack scripts build
 // dist/), then installed from the tarballs alone into folders outside the repository.
@@ -134,6 +135,32 @@ export async function tarballFiles(tarball: string): Promise<string[]> {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => line.replace(/^package\//, ''));
+}
+
+// Module ids a build names besides its imports and requires: the ones it resolves or loads at run time.
+const RESOLVED_AT_RUN_TIME = /(?:createRequire\(import\.meta\.url\)(?:\.resolve)?|import\.meta\.resolve)\(\s*['"]([^'"]+)['"]/g;
+const packageName = (id: string) => id.split('/').slice(0, id.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * The packages a tarball's scripts and declarations ask for, by name: their imports (dynamic ones
+ * too), requires, and the ids they resolve at run time. Node's own modules and relative paths are
+ * not packages.
+ */
+export async function importedPackages(tarball: string): Promise<string[]> {
+  const folder = await scratchFolder('tarball');
+  try {
+    await run('tar', ['-xzf', tarball, '-C', folder]);
+    const names = new Set<string>();
+    for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.(c|m)?js$|\.d\.ts$/.test(entry.name)) continue;
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      const ids = [...ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName), ...[...text.matchAll(RESOLVED_AT_RUN_TIME)].map(([, id]) => id!)];
+      for (const id of ids) if (!id.startsWith('.') && !id.startsWith('node:') && !builtinModules.includes(id)) names.add(packageName(id));
+    }
+    return [...names].sort();
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -19,7 +19,10 @@ export interface GatehouseOptions {
    * every call). Anything but a number of at least 0 is a `GatehouseOptionError` from `createGatehouse`.
    */
   maxAge?: number;
-  /** How long a call waits for Gatehouse before it throws a `timeout` error; default 2 s for a connection, 5 s for the answer. */
+  /**
+   * How long a call waits for Gatehouse before it throws a `timeout` error; default 2 s for a
+   * connection, 5 s for the answer. Anything but an object of those two is a `GatehouseOptionError`.
+   */
   timeout?: Timeouts;
   /** Connections kept open to Gatehouse at most; past them, calls wait in line for one (within `timeout.connectMs`). Default 32. */
   maxConnections?: number;

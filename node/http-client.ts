@@ -84,12 +84,12 @@ export class HttpClient {
   private sent = 0;
   private lastAnswered = 0;
 
-  constructor({ baseURL, timeouts = {}, service, maxConnections = DEFAULT_MAX_CONNECTIONS }: HttpClientOptions) {
+  constructor({ baseURL, timeouts, service, maxConnections = DEFAULT_MAX_CONNECTIONS }: HttpClientOptions) {
     if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new GatehouseOptionError('maxConnections', `The maxConnections option must be a whole number of at least 1, not ${maxConnections}.`);
     this.base = baseOption(baseURL);
     const agentOptions = { keepAlive: true, maxSockets: maxConnections };
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-    this.timeouts = { connectMs: timeoutOption('connectMs', timeouts.connectMs), responseMs: timeoutOption('responseMs', timeouts.responseMs) };
+    this.timeouts = timeoutsOption(timeouts);
     this.maxConnections = maxConnections;
     this.line = new ConnectionLine(maxConnections);
     this.sentHeaders = service === undefined ? {} : { [SERVICE_HEADER]: sendableService(service) };
@@ -270,11 +270,24 @@ function timeoutOption(name: keyof Timeouts, ms: number | undefined): number {
 }
 
 /**
+ * The `timeout` option's two timeouts, or the option's error for anything else: a number (the
+ * whole timeout, as other clients take it) or a misspelt name would be ignored, and the defaults
+ * kept without a word.
+ */
+function timeoutsOption(timeouts: Timeouts | undefined): Required<Timeouts> {
+  if (timeouts === undefined) return DEFAULT_TIMEOUTS;
+  if (typeof timeouts !== 'object' || timeouts === null || Array.isArray(timeouts)) throw new GatehouseOptionError('timeout', `The timeout option must be an object of connectMs and responseMs, not ${JSON.stringify(timeouts)}.`);
+  const unknown = Object.keys(timeouts).filter((name) => !Object.hasOwn(DEFAULT_TIMEOUTS, name));
+  if (unknown.length > 0) throw new GatehouseOptionError('timeout', `The timeout option takes connectMs and responseMs, not ${unknown.join(', ')}.`);
+  return { connectMs: timeoutOption('connectMs', timeouts.connectMs), responseMs: timeoutOption('responseMs', timeouts.responseMs) };
+}
+
+/**
  * `service`, or the option's error: Gatehouse refuses any other name on every `authorize` (400),
  * and a line break would fail every call, or split the header.
  */
 function sendableService(service: string): string {
-  if (!SERVICE_NAME.test(service)) throw new GatehouseOptionError('service', `The service option ${JSON.stringify(service)} must be ${SERVICE_NAME_RULE}.`);
+  if (typeof service !== 'string' || !SERVICE_NAME.test(service)) throw new GatehouseOptionError('service', `The service option ${JSON.stringify(service)} must be ${SERVICE_NAME_RULE}.`);
   return service;
 }
 

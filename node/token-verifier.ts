@@ -52,11 +52,13 @@ function callerOf(claims: Record<string, unknown>): TokenCaller | null {
 const PUBLIC_PASERK = /^k4\.public\.[A-Za-z0-9_-]{43}$/;
 
 /**
- * The `publicKeys` option, or its error: an empty list verifies no token, and an entry that is no
+ * The `publicKeys` option, or its error: anything but a list, or an empty one, verifies no token, and an entry that is no
  * k4.public key would fail every check; neither is echoed, since it may be a secret key by mistake.
  */
 function givenKeysOption(keys: readonly string[] | undefined): readonly string[] | undefined {
   if (keys === undefined) return undefined;
+  // A single key (from one environment variable, say) is no list: its characters would be read as keys.
+  if (!Array.isArray(keys)) throw new GatehouseOptionError('publicKeys', 'The publicKeys option must be a list of k4.public keys; leave it out to fetch the keys from Gatehouse.');
   if (keys.length === 0) throw new GatehouseOptionError('publicKeys', 'The publicKeys option must list at least one k4.public key; leave it out to fetch the keys from Gatehouse.');
   const wrong = keys.findIndex((key) => typeof key !== 'string' || !PUBLIC_PASERK.test(key));
   if (wrong >= 0) throw new GatehouseOptionError('publicKeys', `Each of the publicKeys must be a PASERK k4.public key, and publicKeys[${wrong}] is not one.`);

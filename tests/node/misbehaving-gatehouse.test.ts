@@ -257,6 +257,22 @@ describe('options', () => {
     expect(client({ timeout: { connectMs: 1, responseMs: 2 ** 31 - 1 } })).toBeDefined();
   });
 
+  // A JavaScript caller's habits from other clients (axios's `timeout: 5000`, a key from one
+  // environment variable): ignored or half-read, they would wait longer or verify nothing, unsaid.
+  it('refuses a timeout, publicKeys or service of the wrong type, naming the option', () => {
+    const wrong = (options: Record<string, unknown>) => () => client(options as Omit<GatehouseOptions, 'baseURL'>);
+    for (const timeout of [5000, null, '5000']) {
+      expect(wrong({ timeout })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'timeout', message: `The timeout option must be an object of connectMs and responseMs, not ${JSON.stringify(timeout)}.` }));
+    }
+    expect(wrong({ timeout: { connectMs: 100, response: 100 } })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'timeout', message: 'The timeout option takes connectMs and responseMs, not response.' }));
+    for (const publicKeys of [publicKey, null, { 0: publicKey }]) {
+      expect(wrong({ publicKeys })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'publicKeys', message: 'The publicKeys option must be a list of k4.public keys; leave it out to fetch the keys from Gatehouse.' }));
+    }
+    for (const service of [null, 7]) {
+      expect(wrong({ service })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'service', message: `The service option ${JSON.stringify(service)} must be lower-case letters, digits, - and _, starting with a letter, at most 63.` }));
+    }
+  });
+
   it('refuses an onUnavailable or maxAge the cache cannot follow, which would silently fail closed or keep no answer, naming the option', () => {
     for (const onUnavailable of ['cache', 'Cached', 'open', '', null, true]) {
       expect(() => client({ onUnavailable: onUnavailable as GatehouseOptions['onUnavailable'] })).toThrow(expect.objectContaining({ name: 'GatehouseOptionError', option: 'onUnavailable', message: `The onUnavailable option must be "fail" or "cached", not ${JSON.stringify(onUnavailable)}.` }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
-import { PACKAGE_METADATA, REPOSITORY, sharedTarballs, tarballFiles, type Tarballs } from '../../harness/packed-packages.js';
+import { importedPackages, PACKAGE_METADATA, REPOSITORY, sharedTarballs, tarballFiles, type Tarballs } from '../../harness/packed-packages.js';
 
 // Each package as `npm publish` would send it, checked without publishing: a dry run, against a
 // registry on a closed loopback port, so that not even a dropped `--dry-run` could publish (and
@@ -26,6 +26,7 @@ interface Manifest {
   exports?: Record<string, string | Record<string, string>>;
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
   publishConfig?: { access?: string };
   workspaces?: string[];
 }
@@ -79,6 +80,13 @@ describe.each(PACKAGES)('@gatehouse/%s as published', (folder) => {
     expect(targets.filter((target) => target.endsWith('.d.ts')).length).toBeGreaterThan(0);
     const named = [...targets, ...Object.values(manifest.bin ?? {})].map((path) => path.replace(/^\.\//, ''));
     expect(named.filter((path) => !files.includes(path))).toEqual([]);
+  });
+
+  // An install that gives each package only what it declares (pnpm, npm's linked strategy) would
+  // otherwise fail at the first import of a package that some other dependency happened to bring.
+  it('declares every package its build imports, rather than relying on another one to bring it', async () => {
+    const declared = [manifest.name, ...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })];
+    expect((await importedPackages(tarballs[folder])).filter((name) => !declared.includes(name))).toEqual([]);
   });
 
   it('names the repository and its folder, the Node versions of the workspace, and its side effects', () => {

