@@ -28,7 +28,7 @@ export function compileRules(permissions: Iterable<string>, conditions: RuleCond
   const { granted, excluded } = parsePermissionEntries(permissions);
   const { grants, exclusions } = subtractPermissions(granted.patterns, excluded.patterns);
   const conditioned = (permission: Permission, inverted: boolean): GatehouseRawRule[] => {
-    const node = conditionOf(permission, conditions.catalog, conditions.context);
+    const node = conditionOf(permission, conditions.catalog, conditions.context, inverted);
     if (node.op === 'false') return [];
     const reason = (inverted ? EXCLUSION_PREFIX : '') + formatPermission(permission);
     const rule: GatehouseRawRule = { action: permission.action, subject: permission.slug, reason, ...(inverted ? { inverted } : {}) };

@@ -14,10 +14,15 @@ export type AccessPlan = { readonly kind: 'always' } | { readonly kind: 'never' 
 export const ALWAYS: AccessPlan = Object.freeze({ kind: 'always' });
 export const NEVER: AccessPlan = Object.freeze({ kind: 'never' });
 
-/** A conditioned permission's tree for a caller; one the policy does not (or no longer) declares matches nothing. */
-export function conditionOf(permission: Permission, catalog: ConditionCatalog, context: ConditionContext): ConditionNode {
+/**
+ * A conditioned permission's tree for a caller. One the policy does not (or no longer) declares
+ * fails closed: as a grant it matches nothing, as a deny (`denied`) every record, so renaming a
+ * condition never hands back what a deny of it took away.
+ */
+export function conditionOf(permission: Permission, catalog: ConditionCatalog, context: ConditionContext, denied = false): ConditionNode {
   const node = permission.condition === undefined ? undefined : catalog.condition(permission.slug, permission.condition);
-  return node === undefined ? FALSE : resolveCondition(node, context);
+  if (node === undefined) return denied ? TRUE : FALSE;
+  return resolveCondition(node, context);
 }
 
 /**
@@ -29,10 +34,9 @@ export function accessPlan(permissions: Iterable<string>, slug: string, action: 
   const { granted, excluded } = parsePermissionEntries(permissions);
   const asked = { slug, action };
   const on = (permission: Permission) => permission.slug === slug && permission.action === action;
-  const condition = (permission: Permission) => conditionOf(permission, catalog, context);
   const plainHeld = granted.patterns.covers(asked) && !excluded.patterns.covers(asked);
-  const grants = plainHeld ? [negate(FALSE)] : granted.conditioned.filter(on).map(condition);
-  const denies = excluded.conditioned.filter(on).map(condition);
+  const grants = plainHeld ? [negate(FALSE)] : granted.conditioned.filter(on).map((permission) => conditionOf(permission, catalog, context));
+  const denies = excluded.conditioned.filter(on).map((permission) => conditionOf(permission, catalog, context, true));
   return planOf(combine('and', [combine('or', grants), negate(combine('or', denies))]));
 }
 

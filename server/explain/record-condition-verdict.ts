@@ -44,7 +44,7 @@ export async function conditionVerdict(probe: RecordProbe, action: string, catal
   const entries = conditionsOn(probe.context.permissions, probe.model.slug, action);
   const denies = entries.filter((entry) => entry.startsWith(EXCLUSION_PREFIX));
   const grants = entries.filter((entry) => !denies.includes(entry));
-  const matched = async (entry: string) => probeRecord(probe, action, conditionOf(parsePermission(entry.replace(EXCLUSION_PREFIX, '')), catalog, facts));
+  const matched = async (entry: string) => probeRecord(probe, action, conditionOf(parsePermission(entry.replace(EXCLUSION_PREFIX, '')), catalog, facts, entry.startsWith(EXCLUSION_PREFIX)));
   for (const entry of admitted ? grants : denies) {
     if (await matched(entry)) return { admitted, condition: entry };
   }

@@ -106,6 +106,16 @@ describe('conditioned permissions', () => {
     expect(accessPlan(['posts.update:retired'], 'posts', 'update', catalogOf(), context)).toEqual({ kind: 'never' });
   });
 
+  it('denies every record through a deny of a condition the policy no longer declares', () => {
+    const permissions = effectivePermissions({ role: ['posts.update', 'posts.show'], denied: ['posts.update:retired'] });
+    const ability = compileAbility(permissions, { catalog: catalogOf(), context });
+    expect(ability.can('update', post({ author_id: 7 }))).toBe(false);
+    expect(ability.can('show', post({ author_id: 7 }))).toBe(true);
+    expect(accessPlan(permissions, 'posts', 'update', catalogOf(), context)).toEqual({ kind: 'never' });
+    // The rules a browser receives say the same.
+    expect(unpackAbility(packAbilityRules(ability)).can('update', post({ author_id: 7 }))).toBe(false);
+  });
+
   it('answers every on an empty relation as true and none as true (CASL issue 1073)', () => {
     const ability = abilityOf(['posts.update:clean', 'posts.destroy:unflagged', 'posts.show:discussed']);
     expect(ability.can('update', post({ comments: [] }))).toBe(true);
