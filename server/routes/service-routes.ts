@@ -2,7 +2,7 @@ import { acceptInvitation } from '../invitations/accept-invitation.js';
 import { acceptInvitationSchema } from '../invitations/invitation-schemas.js';
 import { health, ready } from '../service/health.js';
 import { publicKey } from '../service/public-key.js';
-import { readinessCheck } from '../service/readiness.js';
+import { readinessCheck, sharedCheck } from '../service/readiness.js';
 import type { RequestState } from '../http/state.js';
 import { optionalSession } from '../route-groups/request-chains.js';
 import type { RouteDefinition } from './route-definition.js';
@@ -33,7 +33,7 @@ export const SERVICE_ROUTES: readonly RouteDefinition<RequestState>[] = [
     access: 'none',
     responses: { 200: { description: 'Ready to serve', schema: ref('Ready') } },
     errors: [503],
-    handle: (services) => [ready(readinessCheck(services.db))],
+    handle: (services) => [ready(sharedCheck(readinessCheck(services.db)))],
   },
   // The list at /public-key; the well-known path answers the same since before rotation existed.
   ...(

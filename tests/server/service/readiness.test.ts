@@ -8,6 +8,9 @@ import { queryOnce } from '../../support/query.js';
 import { Api } from '../support/http-client.js';
 import { TEST_ROUTE_GROUPS } from '../support/test-server.js';
 import { asServiceLogin } from '../../support/service-login.js';
+import { sharedCheck } from '../../../server/service/readiness.js';
+import { CallerPresence } from '../../../server/db/connection/caller-presence.js';
+import type { RequestDeadline } from '../../../server/db/transactions/request-deadline.js';
 
 const NOT_MIGRATED = { message: 'database not migrated: run `gatehouse migrate`' };
 
@@ -58,5 +61,29 @@ describe('/api/ready and /api/health on a database being migrated', () => {
     await queryOnce(database.ownerUrl, 'INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [record!.name, record!.checksum]);
     expect(await api.get('/api/ready')).toMatchObject({ status: 200, body: { status: 'ready' } });
     await expect(server.ready()).resolves.toBeUndefined();
+  });
+});
+
+// `/api/ready` answers anyone: a flood of it must hold one pooled connection, not the pool.
+describe('readiness probes asking at once', () => {
+  it('share one check, which a prober leaving does not cancel for the others, and the next ask checks again', async () => {
+    const checked: RequestDeadline[] = [];
+    let finish = () => {};
+    const check = sharedCheck(async (deadline) => {
+      checked.push(deadline);
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    const probe = () => ({ statementTimeoutMs: 300, caller: new CallerPresence() });
+    const leaving = probe();
+    const answers = [check(leaving), check(probe()), check(probe())];
+    leaving.caller.leave();
+    finish();
+    await Promise.all(answers);
+    expect(checked).toHaveLength(1);
+    expect(checked[0]).toMatchObject({ statementTimeoutMs: 300, caller: { left: false } });
+    const next = check(probe());
+    finish();
+    await next;
+    expect(checked).toHaveLength(2);
   });
 });
