@@ -7,6 +7,7 @@ import { migrate, readMigrations } from '../../server/db/migrations/migrations.j
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { runCli, startCli } from '../../harness/cli.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../policies/demo-accounts.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
@@ -234,22 +235,57 @@ describe('gatehouse mail', () => {
 });
 
 describe('gatehouse start', () => {
+  const signIn = async (api: string, email: string) => {
+    const response = await fetch(`${api}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+    return ((await response.json()) as { token: string }).token;
+  };
+
   // In a home of its own: the service login's password file never lands in the checkout.
-  it('prints the database URL with its password masked', () =>
+  it('migrates and seeds once, prints the demo logins and the database URL masked, and keeps what was written across a restart', () =>
     withDatabase('empty', async ({ db: testDb }) => {
       const { secretKey } = await generateTokenKeyPair();
       const home = await mkdtemp(join(tmpdir(), 'gatehouse-home-'));
-      const started = startCli(['start'], { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home });
+      const env = { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home };
+      const run = async (whileServing: (stdout: string, api: string) => Promise<void>) => {
+        const started = startCli(['start'], env);
+        try {
+          const stdout = await started.waitFor(/^Database: .*$/m);
+          await whileServing(stdout, /^Gatehouse demo on (\S+)$/m.exec(stdout)?.[1] ?? '');
+        } finally {
+          started.child.kill('SIGTERM');
+          await started.exited;
+        }
+      };
       try {
-        const stdout = await started.waitFor(/^Database: .*$/m);
-        const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
-        const real = new URL(testDb.ownerUrl);
-        expect(real.password).not.toBe('');
-        expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
-        expect(stdout).not.toContain(real.password);
+        await run(async (stdout, api) => {
+          expect(stdout).toContain('Seeded the demo data.');
+          const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
+          const real = new URL(testDb.ownerUrl);
+          expect(real.password).not.toBe('');
+          expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
+          expect(stdout).not.toContain(real.password);
+
+          // One aligned row per demo user: email, organization (or the admin group), role.
+          const logins = stdout.split('Demo logins (password password123!):\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
+          expect(logins.map((line) => line.trim().split(/\s+/))).toEqual(
+            DEMO_USERS.map((user) => [user.email, ...(user.organization ?? 'admin group').split(' '), user.role]),
+          );
+          expect(new Set(logins.map((line) => /^\s*\S+\s+/.exec(line)?.[0].length)).size).toBe(1);
+
+          const created = await fetch(`${api}/acme/posts`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await signIn(api, 'editor@acme.test')}` },
+            body: JSON.stringify({ title: 'Written before the restart' }),
+          });
+          expect(created.status).toBe(201);
+        });
+        await run(async (stdout, api) => {
+          expect(stdout).not.toContain('Seeded');
+          const posts = await fetch(`${api}/acme/posts?sort=title&per_page=100`, { headers: { Authorization: `Bearer ${await signIn(api, 'editor@acme.test')}` } });
+          const titles = ((await posts.json()) as { data: { title: string }[] }).data.map((post) => post.title);
+          expect(titles).toEqual([...demoPostTitles('acme'), 'Written before the restart'].sort());
+        });
       } finally {
-        started.child.kill('SIGTERM');
-        await started.exited;
         await rm(home, { recursive: true, force: true });
       }
     }));
