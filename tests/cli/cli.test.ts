@@ -210,6 +210,10 @@ describe('gatehouse db url', () => {
     expect(await gatehouse('db', 'url')).toEqual({ code: 0, stdout: `${untouched.ownerUrl}\n`, stderr: '' });
   });
 
+  it('refuses an empty login name, which would print a URL naming no login at all', async () => {
+    expect(await gatehouse('db', 'url', '--role', '')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: option '--role <login>' argument '' is invalid\. a login name\.\n/) });
+  });
+
   it('prints the URL of another login without any password (an analyst connects with their own)', async () => {
     const run = await gatehouse('db', 'url', '--role', 'acme_reader');
     const expected = new URL(untouched.ownerUrl);
@@ -315,6 +319,14 @@ describe('gatehouse analyst', () => {
       expect(await gatehouse('analyst', 'grant', analystRole, 'initech')).toMatchObject({ code: 1, stderr: 'No organization has the slug "initech".\n' });
       const usage = await gatehouse('analyst', 'grant', analystRole, 'acme', '--password', 'without-create-123');
       expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: gatehouse analyst grant --role <role> --org <slug> [--create [--password <password>]]') });
+      // A name no grant could have been made for is refused, not reported as having had no access.
+      for (const role of ['', 'Bad Role']) {
+        expect(await gatehouse('analyst', 'revoke', '--role', role, '--org', 'acme')).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `Refusing to use role "${role}": use lower-case letters, digits and underscores, not starting with pg_ or gatehouse_.\n`,
+        });
+      }
     }));
 });
 
