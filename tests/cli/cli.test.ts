@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate, readMigrations } from '../../server/db/migrations/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { runCli, startCli } from '../../harness/cli.js';
+import { createAnalyst } from '../support/analyst.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../policies/demo-accounts.js';
 import { demoPostTitles } from '../support/demo.js';
@@ -118,6 +119,19 @@ describe('a database that is not migrated', () => {
     });
     expect(await tableExists(untouched, 'users')).toBe(false);
   });
+});
+
+describe('a DATABASE_URL whose login does not own the database', () => {
+  it('is named as the fix, in one line, by the commands it cannot run', () =>
+    withDatabase('seeded', async ({ db, role }) => {
+      const analyst = await createAnalyst(db.ownerUrl, ['acme']);
+      role(analyst.role);
+      const runs = await Promise.all([['migrate'], ['org', 'list']].map((args) => runCli(args, analyst.url)));
+      for (const run of runs) {
+        expect(run).toMatchObject({ code: 1, stdout: '' });
+        expect(run.stderr).toMatch(/^permission denied .+: DATABASE_URL must connect as the database's owner \(with CREATEROLE\) or a superuser\.\n$/);
+      }
+    }));
 });
 
 describe('gatehouse keygen --rotate', () => {
