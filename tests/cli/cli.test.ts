@@ -253,19 +253,18 @@ describe('gatehouse mail', () => {
 });
 
 describe('gatehouse start', () => {
-  const signIn = async (api: string, email: string) => {
-    const response = await fetch(`${api}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
-    return ((await response.json()) as { token: string }).token;
-  };
+  const logIn = (api: string, email: string, group = '') =>
+    fetch(`${api}${group}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const signIn = async (api: string, email: string) => ((await (await logIn(api, email)).json()) as { token: string }).token;
 
   // In a home of its own: the service login's password file never lands in the checkout.
-  it('migrates and seeds once, prints the demo logins and the database URL masked, and keeps what was written across a restart', () =>
+  it('migrates and seeds once, prints the demo logins and the database URL masked, keeps what was written across a restart; GATEHOUSE_MEMBERSHIP_ENFORCEMENT switches enforcement on', () =>
     withDatabase('empty', async ({ db: testDb }) => {
       const { secretKey } = await generateTokenKeyPair();
       const home = await mkdtemp(join(tmpdir(), 'gatehouse-home-'));
       const env = { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home };
-      const run = async (whileServing: (stdout: string, api: string) => Promise<void>) => {
-        const started = startCli(['start'], env);
+      const run = async (whileServing: (stdout: string, api: string) => Promise<void>, more: NodeJS.ProcessEnv = {}) => {
+        const started = startCli(['start'], { ...env, ...more });
         try {
           const stdout = await started.waitFor(/^Database: .*$/m);
           await whileServing(stdout, /^Gatehouse demo on (\S+)$/m.exec(stdout)?.[1] ?? '');
@@ -296,13 +295,17 @@ describe('gatehouse start', () => {
             body: JSON.stringify({ title: 'Written before the restart' }),
           });
           expect(created.status).toBe(201);
+          // Membership enforcement is off in the demo: a tenant member signs in to the admin group.
+          expect((await logIn(api, 'editor@acme.test', '/admin')).status).toBe(200);
         });
         await run(async (stdout, api) => {
           expect(stdout).not.toContain('Seeded');
           const posts = await fetch(`${api}/acme/posts?sort=title&per_page=100`, { headers: { Authorization: `Bearer ${await signIn(api, 'editor@acme.test')}` } });
           const titles = ((await posts.json()) as { data: { title: string }[] }).data.map((post) => post.title);
           expect(titles).toEqual([...demoPostTitles('acme'), 'Written before the restart'].sort());
-        });
+          const refused = await logIn(api, 'editor@acme.test', '/admin');
+          expect({ status: refused.status, body: await refused.json() }).toMatchObject({ status: 403, body: { message: 'You are not a member of this group' } });
+        }, { GATEHOUSE_MEMBERSHIP_ENFORCEMENT: 'true' });
       } finally {
         await rm(home, { recursive: true, force: true });
       }
