@@ -2,7 +2,10 @@ import { DEMO_PASSWORD, DEMO_USERS } from './demo-accounts.js';
 
 /** What `npm start` prints about the demo once it listens on `url`: its logins and a first request. */
 export function demoIntroduction(url: string): string[] {
-  const logins = DEMO_USERS.map((user) => `  ${user.email.padEnd(20)} ${(user.organization ?? 'admin group').padEnd(12)} ${user.role}`);
+  const rows = DEMO_USERS.map((user) => [user.email, user.organization ?? 'admin group', user.role] as const);
+  // Columns as wide as their longest entry, so a longer email never pushes its row out of line.
+  const width = (column: 0 | 1) => Math.max(...rows.map((row) => row[column].length));
+  const logins = rows.map(([email, organization, role]) => `  ${email.padEnd(width(0))}  ${organization.padEnd(width(1))}  ${role}`);
   return [
     `Gatehouse demo on ${url}/api`,
     '',

@@ -18,6 +18,6 @@ export const users = defineModel({
           eb('id', 'in', selectFrom('user_roles').select('user_id').where('organization_id', '=', organizationId)),
         ),
   validation: { create: z.object({ name: fields.text('name') }) },
-  // Rows outside any organization: read through the non-tenant group (sql/011_user_audit.sql).
+  // Its trail belongs to no organization: read through the non-tenant group (sql/025_global_audit_logs.sql).
   audit: true,
 });

@@ -44,7 +44,8 @@ function auditValues(model: ModelDefinition, entry: WrittenAudit): { values: [Ra
  * reads `written`), inserted only where `where` holds.
  */
 export interface WrittenAuditRow {
-  organizationId: RawBuilder<unknown>;
+  /** Null for a model no organization owns: its trail is global_audit_logs (sql/025_global_audit_logs.sql). */
+  organizationId: RawBuilder<unknown> | null;
   model: string;
   recordId: RawBuilder<unknown>;
   action: AuditAction;
@@ -66,8 +67,12 @@ export function writeWithAuditRow(
   answer: RawBuilder<unknown> = sql`SELECT * FROM written`,
 ): CompiledQuery {
   const where = row.where ? sql` WHERE ${row.where}` : sql``;
-  const audit = sql`SELECT ${row.organizationId}, ${row.model}::text, ${row.recordId}, ${row.action}::text, ${row.values[0]}, ${row.values[1]}, ${userId}::integer FROM ${row.from}${where}`;
-  return sql`WITH written AS (${write}), logged AS (INSERT INTO audit_logs (organization_id, model, record_id, action, old_values, new_values, user_id) ${audit}) ${answer}`.compile(trx);
+  const entry = sql`${row.model}::text, ${row.recordId}, ${row.action}::text, ${row.values[0]}, ${row.values[1]}, ${userId}::integer FROM ${row.from}${where}`;
+  const logged =
+    row.organizationId === null
+      ? sql`INSERT INTO global_audit_logs (model, record_id, action, old_values, new_values, user_id) SELECT ${entry}`
+      : sql`INSERT INTO audit_logs (organization_id, model, record_id, action, old_values, new_values, user_id) SELECT ${row.organizationId}, ${entry}`;
+  return sql`WITH written AS (${write}), logged AS (${logged}) ${answer}`.compile(trx);
 }
 
 /**
@@ -78,6 +83,6 @@ export function writeWithAuditRow(
 export function auditedWrite(trx: LooseTransaction, model: ModelDefinition, write: ReturningWrite, entry: WrittenAudit, userId: number | null): CompiledQuery {
   if (!model.audit) return write.compile();
   const { values, from } = auditValues(model, entry);
-  const organizationId = model.tenantOwned ? sql`written.organization_id` : sql`NULL::integer`;
+  const organizationId = model.tenantOwned ? sql`written.organization_id` : null;
   return writeWithAuditRow(trx, write, { organizationId, model: model.slug, recordId: sql`written.id::text`, action: entry.action, values, from }, userId);
 }

@@ -19,6 +19,7 @@ import type { ListQuery, ParsedQuery, ShapeQuery } from '../listing/parsed-query
 import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
 import { changeFields, readableChanges } from '../audit/readable-changes.js';
+import { auditTable } from '../audit/record-audit.js';
 import { trailFieldGuesses, trailReaderKey } from '../audit/trail-field-guesses.js';
 import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
@@ -223,8 +224,9 @@ const aggregateReads = ({ column, where }: NamedAggregate): string[] => [...(col
 
 /** A record's trail showing the changes of `fields` (see showsReadableChange): one page of it, oldest first, and its total. */
 function trailStatements(db: LooseTransaction, model: ModelDefinition, recordId: number, fields: readonly string[], { page, perPage }: Pick<ListQuery, 'page' | 'perPage'>): [CompiledQuery, CompiledQuery] {
+  // Named audit_logs either way: showsReadableChange names its columns so.
   const trail = db
-    .selectFrom('audit_logs')
+    .selectFrom(`${auditTable(model)} as audit_logs`)
     .where('model', '=', model.slug)
     .where('record_id', '=', String(recordId))
     .where(showsReadableChange(new Map([[model.slug, fields]])));

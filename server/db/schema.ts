@@ -90,10 +90,8 @@ export interface MailOutboxTable {
   created_at: Timestamp;
 }
 
-export interface AuditLogsTable {
+export interface GlobalAuditLogsTable {
   id: Generated<string>;
-  /** Null for a row about a model no organization owns (users). */
-  organization_id: number | null;
   model: string;
   record_id: string;
   action: string;
@@ -101,6 +99,11 @@ export interface AuditLogsTable {
   new_values: Json;
   user_id: number | null;
   created_at: Timestamp;
+}
+
+/** An organization's audit trail; models no organization owns keep theirs in global_audit_logs. */
+export interface AuditLogsTable extends GlobalAuditLogsTable {
+  organization_id: number;
 }
 
 export interface DecisionLogsTable {
@@ -165,6 +168,7 @@ export interface Schema {
   password_resets: PasswordResetsTable;
   mail_outbox: MailOutboxTable;
   audit_logs: AuditLogsTable;
+  global_audit_logs: GlobalAuditLogsTable;
   decision_logs: DecisionLogsTable;
   service_resources: ServiceResourcesTable;
   rate_limits: RateLimitsTable;

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate, readMigrations } from '../../server/db/migrations/migrations.js';
 import { generateTokenKeyPair } from '../../server/auth/token-keys.js';
 import { runCli, startCli } from '../../harness/cli.js';
+import { createAnalyst } from '../support/analyst.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/database.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../policies/demo-accounts.js';
 import { demoPostTitles } from '../support/demo.js';
 import { queryOnce } from '../support/query.js';
 import { dropRoles, uniqueRoleName } from '../support/roles.js';
@@ -119,6 +121,19 @@ describe('a database that is not migrated', () => {
   });
 });
 
+describe('a DATABASE_URL whose login does not own the database', () => {
+  it('is named as the fix, in one line, by the commands it cannot run', () =>
+    withDatabase('seeded', async ({ db, role }) => {
+      const analyst = await createAnalyst(db.ownerUrl, ['acme']);
+      role(analyst.role);
+      const runs = await Promise.all([['migrate'], ['org', 'list']].map((args) => runCli(args, analyst.url)));
+      for (const run of runs) {
+        expect(run).toMatchObject({ code: 1, stdout: '' });
+        expect(run.stderr).toMatch(/^permission denied .+: DATABASE_URL must connect as the database's owner \(with CREATEROLE\) or a superuser\.\n$/);
+      }
+    }));
+});
+
 describe('gatehouse keygen --rotate', () => {
   it('refuses a key in use that is no key before printing a new one', async () => {
     const run = await runCli(['keygen', '--rotate'], untouched.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: `k4.secret.${'A'.repeat(86)}` });
@@ -209,6 +224,10 @@ describe('gatehouse db url', () => {
     expect(await gatehouse('db', 'url')).toEqual({ code: 0, stdout: `${untouched.ownerUrl}\n`, stderr: '' });
   });
 
+  it('refuses an empty login name, which would print a URL naming no login at all', async () => {
+    expect(await gatehouse('db', 'url', '--role', '')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: option '--role <login>' argument '' is invalid\. a login name\.\n/) });
+  });
+
   it('prints the URL of another login without any password (an analyst connects with their own)', async () => {
     const run = await gatehouse('db', 'url', '--role', 'acme_reader');
     const expected = new URL(untouched.ownerUrl);
@@ -234,22 +253,60 @@ describe('gatehouse mail', () => {
 });
 
 describe('gatehouse start', () => {
+  const logIn = (api: string, email: string, group = '') =>
+    fetch(`${api}${group}/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const signIn = async (api: string, email: string) => ((await (await logIn(api, email)).json()) as { token: string }).token;
+
   // In a home of its own: the service login's password file never lands in the checkout.
-  it('prints the database URL with its password masked', () =>
+  it('migrates and seeds once, prints the demo logins and the database URL masked, keeps what was written across a restart; GATEHOUSE_MEMBERSHIP_ENFORCEMENT switches enforcement on', () =>
     withDatabase('empty', async ({ db: testDb }) => {
       const { secretKey } = await generateTokenKeyPair();
       const home = await mkdtemp(join(tmpdir(), 'gatehouse-home-'));
-      const started = startCli(['start'], { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home });
+      const env = { DATABASE_URL: testDb.ownerUrl, PORT: '0', GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_HOME: home };
+      const run = async (whileServing: (stdout: string, api: string) => Promise<void>, more: NodeJS.ProcessEnv = {}) => {
+        const started = startCli(['start'], { ...env, ...more });
+        try {
+          const stdout = await started.waitFor(/^Database: .*$/m);
+          await whileServing(stdout, /^Gatehouse demo on (\S+)$/m.exec(stdout)?.[1] ?? '');
+        } finally {
+          started.child.kill('SIGTERM');
+          await started.exited;
+        }
+      };
       try {
-        const stdout = await started.waitFor(/^Database: .*$/m);
-        const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
-        const real = new URL(testDb.ownerUrl);
-        expect(real.password).not.toBe('');
-        expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
-        expect(stdout).not.toContain(real.password);
+        await run(async (stdout, api) => {
+          expect(stdout).toContain('Seeded the demo data.');
+          const shown = new URL(/^Database: (\S+)/m.exec(stdout)?.[1] ?? '');
+          const real = new URL(testDb.ownerUrl);
+          expect(real.password).not.toBe('');
+          expect(shown).toMatchObject({ host: real.host, pathname: real.pathname, username: real.username, password: '****' });
+          expect(stdout).not.toContain(real.password);
+
+          // One aligned row per demo user: email, organization (or the admin group), role.
+          const logins = stdout.split('Demo logins (password password123!):\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
+          expect(logins.map((line) => line.trim().split(/\s+/))).toEqual(
+            DEMO_USERS.map((user) => [user.email, ...(user.organization ?? 'admin group').split(' '), user.role]),
+          );
+          expect(new Set(logins.map((line) => /^\s*\S+\s+/.exec(line)?.[0].length)).size).toBe(1);
+
+          const created = await fetch(`${api}/acme/posts`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await signIn(api, 'editor@acme.test')}` },
+            body: JSON.stringify({ title: 'Written before the restart' }),
+          });
+          expect(created.status).toBe(201);
+          // Membership enforcement is off in the demo: a tenant member signs in to the admin group.
+          expect((await logIn(api, 'editor@acme.test', '/admin')).status).toBe(200);
+        });
+        await run(async (stdout, api) => {
+          expect(stdout).not.toContain('Seeded');
+          const posts = await fetch(`${api}/acme/posts?sort=title&per_page=100`, { headers: { Authorization: `Bearer ${await signIn(api, 'editor@acme.test')}` } });
+          const titles = ((await posts.json()) as { data: { title: string }[] }).data.map((post) => post.title);
+          expect(titles).toEqual([...demoPostTitles('acme'), 'Written before the restart'].sort());
+          const refused = await logIn(api, 'editor@acme.test', '/admin');
+          expect({ status: refused.status, body: await refused.json() }).toMatchObject({ status: 403, body: { message: 'You are not a member of this group' } });
+        }, { GATEHOUSE_MEMBERSHIP_ENFORCEMENT: 'true' });
       } finally {
-        started.child.kill('SIGTERM');
-        await started.exited;
         await rm(home, { recursive: true, force: true });
       }
     }));
@@ -279,6 +336,14 @@ describe('gatehouse analyst', () => {
       expect(await gatehouse('analyst', 'grant', analystRole, 'initech')).toMatchObject({ code: 1, stderr: 'No organization has the slug "initech".\n' });
       const usage = await gatehouse('analyst', 'grant', analystRole, 'acme', '--password', 'without-create-123');
       expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: gatehouse analyst grant --role <role> --org <slug> [--create [--password <password>]]') });
+      // A name no grant could have been made for is refused, not reported as having had no access.
+      for (const role of ['', 'Bad Role']) {
+        expect(await gatehouse('analyst', 'revoke', '--role', role, '--org', 'acme')).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `Refusing to use role "${role}": use lower-case letters, digits and underscores, not starting with pg_ or gatehouse_.\n`,
+        });
+      }
     }));
 });
 

@@ -79,12 +79,15 @@ describe('the embedded cluster of a project folder', { timeout: 120_000 }, () =>
     expect(await connects(repaired)).toBe(true);
   });
 
-  it('keeps its port across restarts, stored under .gatehouse/', async () => {
+  it('keeps its port and its data across restarts, stored under .gatehouse/', async () => {
+    await migrate(embedded!.ownerUrl);
+    await queryOnce(embedded!.ownerUrl, "INSERT INTO organizations (name, slug) VALUES ('Kept', 'kept')");
     const before = port(embedded!.ownerUrl);
     expect((await readFile(join(home, 'pg.port'), 'utf8')).trim()).toBe(before);
     await embedded!.stop();
     embedded = undefined;
     embedded = await embeddedTarget();
     expect(port(embedded.ownerUrl)).toBe(before);
+    expect(await queryOnce(embedded.ownerUrl, "SELECT name FROM organizations WHERE slug = 'kept'")).toEqual([{ name: 'Kept' }]);
   });
 });

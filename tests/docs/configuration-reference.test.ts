@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { environmentSchema } from '../../server/cli/environment.js';
+import { environmentSchema, readEnvironment } from '../../server/cli/environment.js';
 import { configSchema } from '../../server/config/config-schema.js';
 
 // The configuration reference names every option a config accepts and every environment
@@ -25,8 +25,16 @@ describe('the configuration reference', () => {
     expect(Object.keys(configSchema.shape).filter((option) => !named.has(option))).toEqual([]);
   });
 
-  it('lists exactly the environment variables the CLI reads', () => {
-    const named = new Set([...section('Environment variables').matchAll(/`((?:GATEHOUSE_|DATABASE_|NODE_|LOG_)[A-Z_]+|PORT|HOST)`/g)].map(([, name]) => name!));
-    expect([...named].sort()).toEqual(Object.keys(environmentSchema.shape).sort());
+  it('lists exactly the environment variables the CLI reads, each in one row', () => {
+    // A variable's row is the one whose first cell names it; the other cells may mention others.
+    const rows = section('Environment variables').split('\n').filter((line) => line.startsWith('| `'));
+    const named = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`((?:GATEHOUSE_|DATABASE_|NODE_|LOG_|OTEL_)[A-Z_]+|PORT|HOST)`/g)].map(([, name]) => name!));
+    expect(named.filter((name, index) => named.indexOf(name) !== index)).toEqual([]);
+    expect(named.filter((name) => !name.startsWith('OTEL_')).sort()).toEqual(Object.keys(environmentSchema.shape).sort());
+  });
+
+  it('gives the port the service listens on when PORT is unset or blank: 3000', () => {
+    expect(section('Environment variables')).toContain('| `PORT`, `HOST` | 3000, all interfaces |');
+    expect([readEnvironment({}).PORT, readEnvironment({ PORT: '' }).PORT]).toEqual([3000, 3000]);
   });
 });

@@ -28,8 +28,11 @@ afterAll(() => server.close());
 
 const rename = (path: string, token: string, name: string) => server.api.request('PATCH', path, { token, body: { name } });
 const nameOf = async (account: Account) => (await server.sql('SELECT name FROM users WHERE id = $1', [account.id]))[0].name;
-const userAudit = (account: Account) =>
-  server.sql("SELECT organization_id, action, old_values, new_values, user_id FROM audit_logs WHERE model = 'users' AND record_id = $1 ORDER BY id", [String(account.id)]);
+// No organization owns a user, so no organization's audit_logs holds a user's trail.
+const userAudit = async (account: Account) => {
+  expect(await server.sql("SELECT id FROM audit_logs WHERE model = 'users' AND record_id = $1", [String(account.id)])).toEqual([]);
+  return server.sql("SELECT action, old_values, new_values, user_id FROM global_audit_logs WHERE model = 'users' AND record_id = $1 ORDER BY id", [String(account.id)]);
+};
 
 describe('a user’s name', () => {
   it('is read-only in a tenant, even for a * owner of an organization the user belongs to', async () => {
@@ -43,8 +46,10 @@ describe('a user’s name', () => {
     const { victim, home } = await newVictim();
     expect(await rename(home.path(`/users/${victim.id}`), victim.token, 'Victoria')).toMatchObject({ status: 200, body: { name: 'Victoria' } });
     expect(await userAudit(victim)).toEqual([
-      { organization_id: null, action: 'updated', old_values: expect.objectContaining({ name: 'victim' }), new_values: expect.objectContaining({ name: 'Victoria' }), user_id: victim.id },
+      { action: 'updated', old_values: expect.objectContaining({ name: 'victim' }), new_values: expect.objectContaining({ name: 'Victoria' }), user_id: victim.id },
     ]);
+    // No organization's trail shows it, not even the one it was changed in.
+    expect(await server.api.get(home.path(`/users/${victim.id}/audit`), { token: victim.token })).toMatchObject({ status: 200, body: { data: [] } });
   });
 
   it('is changed through the non-tenant group with users.*, audited', async () => {
@@ -53,7 +58,7 @@ describe('a user’s name', () => {
     const admin = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
     expect(await rename(`/api/admin/users/${victim.id}`, admin, 'Vic')).toMatchObject({ status: 200, body: { name: 'Vic' } });
     const adminId = (await server.sql("SELECT id FROM users WHERE email = 'admin@example.test'"))[0].id;
-    expect((await userAudit(victim)).at(-1)).toMatchObject({ organization_id: null, new_values: { name: 'Vic' }, user_id: adminId });
+    expect((await userAudit(victim)).at(-1)).toMatchObject({ new_values: { name: 'Vic' }, user_id: adminId });
     expect((await server.api.get(`/api/admin/users/${victim.id}/audit`, { token: admin })).body.data).toHaveLength(2);
   });
 });

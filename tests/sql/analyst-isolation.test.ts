@@ -71,7 +71,7 @@ describe('an analyst granted acme', () => {
   });
 
   it('has no access to tables that belong to no tenant', async () => {
-    for (const table of ['sessions', 'password_resets', 'mail_outbox', 'gatehouse_migrations']) {
+    for (const table of ['sessions', 'password_resets', 'mail_outbox', 'gatehouse_migrations', 'global_audit_logs']) {
       await expect(run(`SELECT count(*) FROM ${table}`), table).rejects.toThrow(/permission denied for table/);
     }
   });

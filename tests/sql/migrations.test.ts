@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import demo from '../../policies/gatehouse.config.js';
 import { ChangedMigrationError } from '../../server/db/migrations/changed-migration-error.js';
 import { FailedMigrationError } from '../../server/db/migrations/failed-migration-error.js';
-import { CORE_MIGRATIONS_DIR, migrate, readMigrations } from '../../server/db/migrations/migrations.js';
+import { CORE_MIGRATIONS_DIR, migrate, readMigrations, type Migration } from '../../server/db/migrations/migrations.js';
 import { MigrationsFolderError } from '../../server/db/migrations/migrations-folder-error.js';
 import { migrate as exportedMigrate } from '../../server/index.js';
 import { createEmptyDatabase, type TestDatabase } from '../support/database.js';
@@ -127,30 +127,35 @@ describe('migrate', () => {
   });
 });
 
+// What an earlier migrate() did with the given files, then `fill` on the same connection.
+async function migrateAsBefore(migrations: Migration[], fill: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: testDb.ownerUrl });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE gatehouse_migrations (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const migration of migrations) {
+      await client.query(migration.sql);
+      await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
+    }
+    await fill(client);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('a demo database migrated before the demo left the core', () => {
   const PRE_SPLIT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'pre-split-core');
 
-  // What the earlier migrate() did with the core files of that time.
-  async function migrateAsBefore(): Promise<void> {
-    const client = new pg.Client({ connectionString: testDb.ownerUrl });
-    await client.connect();
-    try {
-      await client.query('CREATE TABLE gatehouse_migrations (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-      for (const migration of await readMigrations(PRE_SPLIT)) {
-        await client.query(migration.sql);
-        await client.query('INSERT INTO gatehouse_migrations (name, checksum) VALUES ($1, $2)', [migration.name, migration.checksum]);
-      }
+  const migrateBeforeSplit = async () =>
+    migrateAsBefore(await readMigrations(PRE_SPLIT), async (client) => {
       const { rows } = await client.query<{ id: number }>("INSERT INTO organizations (name, slug) VALUES ('Acme', 'acme') RETURNING id");
       const post = await client.query<{ id: number }>("INSERT INTO posts (organization_id, title) VALUES ($1, 'kept') RETURNING id", [rows[0]?.id]);
       await client.query("INSERT INTO comments (post_id, body) VALUES ($1, 'kept too')", [post.rows[0]?.id]);
-    } finally {
-      await client.end();
-    }
-  }
+    });
 
   it('keeps working: the new core migration and the demo folder apply, its rows stay, comments still inherit', async () => {
-    await migrateAsBefore();
-    expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual(['006_rate_limits.sql', '007_tenant_tables.sql', '008_migration_status.sql', '009_open_request.sql', '010_owner_role.sql', '011_user_audit.sql', '012_analyst_columns.sql', '013_decision_logs.sql', '014_sliding_window_throttle.sql', '015_database_connect.sql', '016_mail_queue.sql', '017_audit_values.sql', '018_record_locator.sql', '019_session_write_position.sql', '020_decision_targets.sql', '021_service_resources.sql', '022_audit_infinite_instants.sql', '023_audit_infinite_dates_and_arrays.sql', '024_large_objects.sql', 'app/001_posts_and_comments.sql', 'app/002_posts_internal_notes.sql']);
+    await migrateBeforeSplit();
+    expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual(['006_rate_limits.sql', '007_tenant_tables.sql', '008_migration_status.sql', '009_open_request.sql', '010_owner_role.sql', '011_user_audit.sql', '012_analyst_columns.sql', '013_decision_logs.sql', '014_sliding_window_throttle.sql', '015_database_connect.sql', '016_mail_queue.sql', '017_audit_values.sql', '018_record_locator.sql', '019_session_write_position.sql', '020_decision_targets.sql', '021_service_resources.sql', '022_audit_infinite_instants.sql', '023_audit_infinite_dates_and_arrays.sql', '024_large_objects.sql', '025_global_audit_logs.sql', 'app/001_posts_and_comments.sql', 'app/002_posts_internal_notes.sql']);
     expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual([]);
     expect(await queryOnce(testDb.ownerUrl, 'SELECT p.title, c.body FROM posts p JOIN comments c ON c.post_id = p.id')).toEqual([{ title: 'kept', body: 'kept too' }]);
     const [globex] = await queryOnce<{ id: number }>(testDb.ownerUrl, "INSERT INTO organizations (name, slug) VALUES ('Globex', 'globex') RETURNING id");
@@ -161,6 +166,27 @@ describe('a demo database migrated before the demo left the core', () => {
     const triggers = await queryOnce<{ tgname: string }>(testDb.ownerUrl, "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'comments'::regclass AND NOT tgisinternal ORDER BY 1");
     expect(triggers.map((row) => row.tgname)).toEqual(['comments_inherit_organization', 'comments_touch']);
     expect(await queryOnce(testDb.ownerUrl, "SELECT FROM pg_proc WHERE proname = 'comments_inherit_organization'")).toEqual([]);
+  });
+});
+
+describe('a database whose audit_logs held the trail of users (before 025)', () => {
+  it('moves that trail to global_audit_logs, and every audit_logs row keeps its organization', async () => {
+    await migrateAsBefore(
+      (await readMigrations()).filter((migration) => migration.name < '025'),
+      async (client) => {
+        await client.query("INSERT INTO organizations (name, slug) VALUES ('Acme', 'acme')");
+        await client.query("INSERT INTO users (name, email, password_hash) VALUES ('Ada', 'ada@example.test', 'x')");
+        await client.query(`INSERT INTO audit_logs (organization_id, model, record_id, action, new_values, user_id) VALUES
+          ((SELECT id FROM organizations), 'organizations', '1', 'created', NULL, NULL),
+          (NULL, 'users', '1', 'updated', '{"name": "Ada"}', (SELECT id FROM users))`);
+      },
+    );
+    expect(await migrate(testDb.ownerUrl)).toEqual(['025_global_audit_logs.sql']);
+    expect(await queryOnce(testDb.ownerUrl, 'SELECT model, action FROM audit_logs')).toEqual([{ model: 'organizations', action: 'created' }]);
+    expect(await queryOnce(testDb.ownerUrl, 'SELECT model, record_id, action, new_values, user_id FROM global_audit_logs')).toEqual([
+      { model: 'users', record_id: '1', action: 'updated', new_values: { name: 'Ada' }, user_id: 1 },
+    ]);
+    await expect(queryOnce(testDb.ownerUrl, "INSERT INTO audit_logs (model, record_id, action) VALUES ('users', '1', 'updated')")).rejects.toThrow(/null value in column "organization_id"/);
   });
 });
 

@@ -46,6 +46,13 @@ describe.each([
       expect(await missing('gatehouse_analyst')).toEqual([]);
     });
 
+    it('carry organization_id NOT NULL, but for a membership outside any organization', async () => {
+      expect(
+        await offenders(`SELECT name FROM (${TENANT_TABLES}) t JOIN pg_attribute a ON a.attrelid = t.oid AND a.attname = 'organization_id'
+          WHERE NOT a.attnotnull AND name <> 'user_roles'`),
+      ).toEqual([]);
+    });
+
     it('have only read-only policies for analysts', async () => {
       expect(
         await offenders(`SELECT polrelid::regclass::text AS name FROM pg_policy

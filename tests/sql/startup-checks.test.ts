@@ -7,6 +7,7 @@ import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../s
 import { queryOnce } from '../support/query.js';
 
 // Each mistake stops `gatehouse start|serve` before it listens, with one line naming what to fix.
+// PORT 0 wherever the port is not the mistake: the default, 3000, may be taken on the machine.
 let empty: TestDatabase;
 let migrated: TestDatabase;
 let secretKey: string;
@@ -32,10 +33,10 @@ describe('start-up checks', { timeout: 120_000 }, () => {
   it('checks the environment before anything runs', async () => {
     const [port, pool, url, key, creators] = await Promise.all([
       runCli(['start'], empty.ownerUrl, { PORT: 'abc', GATEHOUSE_PASETO_SECRET_KEY: secretKey }),
-      runCli(['start'], empty.ownerUrl, { GATEHOUSE_DB_POOL: '0' }),
-      runCli(['serve'], 'mysql://gatehouse:hunter2@localhost/db', {}),
-      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: 'k4.local.hunter2' }),
-      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: 'organizations.store:own' }),
+      runCli(['start'], empty.ownerUrl, { GATEHOUSE_DB_POOL: '0', PORT: '0' }),
+      runCli(['serve'], 'mysql://gatehouse:hunter2@localhost/db', { PORT: '0' }),
+      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: 'k4.local.hunter2', PORT: '0' }),
+      runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: 'organizations.store:own', PORT: '0' }),
     ]);
     expectOneLine(port, 'PORT must be a whole number. Got "abc".');
     expectOneLine(pool, /^GATEHOUSE_DB_POOL must be a whole number of connections above 0\. Got "0"\.$/m);
@@ -53,9 +54,9 @@ describe('start-up checks', { timeout: 120_000 }, () => {
 
   it('names the host and port of a database it cannot reach', async () => {
     const [refused, unknown, missing] = await Promise.all([
-      runCli(['serve'], 'postgres://gatehouse:secret@127.0.0.1:1/gatehouse', { GATEHOUSE_PASETO_SECRET_KEY: secretKey }),
+      runCli(['serve'], 'postgres://gatehouse:secret@127.0.0.1:1/gatehouse', { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0' }),
       runCli(['migrate'], 'postgres://gatehouse:secret@no-such-host.invalid:5432/gatehouse', {}),
-      runCli(['start'], `${empty.ownerUrl}_missing`, { GATEHOUSE_PASETO_SECRET_KEY: secretKey }),
+      runCli(['start'], `${empty.ownerUrl}_missing`, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0' }),
     ]);
     expectOneLine(refused, /^Cannot use the database at 127\.0\.0\.1:1 \(DATABASE_URL\): connection refused, is PostgreSQL running there\?$/m);
     expectOneLine(unknown, 'Cannot use the database at no-such-host.invalid:5432 (DATABASE_URL): unknown host.');

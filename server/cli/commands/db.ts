@@ -1,4 +1,11 @@
+import { InvalidArgumentError, Option } from 'commander';
 import { commandGroup, type CliCommand } from '../cli-command.js';
+
+// An empty name would print a URL naming no login at all, which connects as whoever runs psql.
+const loginName = (value: string) => {
+  if (value === '') throw new InvalidArgumentError('a login name.');
+  return value;
+};
 
 async function printUrl(options: { role?: string }): Promise<void> {
   const [{ runningDatabaseUrl }, { roleUrl }] = await Promise.all([import('../database-target.js'), import('../../db/logins/role-url.js')]);
@@ -11,6 +18,6 @@ export const dbCommand: CliCommand = (program) => {
   commandGroup(program, 'db', 'The database Gatehouse uses')
     .command('url')
     .description("Print the database's connection string, password included (DATABASE_URL, or the running embedded cluster's)")
-    .option('--role <login>', 'the same server and database for another login, without a password (psql asks for it, or reads PGPASSWORD)')
+    .addOption(new Option('--role <login>', 'the same server and database for another login, without a password (psql asks for it, or reads PGPASSWORD)').argParser(loginName))
     .action(printUrl);
 };

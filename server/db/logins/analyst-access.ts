@@ -66,6 +66,7 @@ export async function grantAnalystAccess(ownerConnectionString: string, request:
 
 /** Withdraws one organization from an analyst; false when it had no access to it. */
 export async function revokeAnalystAccess(ownerConnectionString: string, role: string, organizationSlug: string): Promise<boolean> {
+  assertRoleName(role);
   return inOwnerTransaction(ownerConnectionString, async (client) => {
     const id = await organizationId(client, organizationSlug);
     const { rowCount } = await client.query('DELETE FROM analyst_grants WHERE role_name = $1 AND organization_id = $2', [role, id]);

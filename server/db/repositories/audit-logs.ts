@@ -4,8 +4,7 @@ import { fixedStatement } from '../statements/fixed-statement.js';
 import type { Schema } from '../schema.js';
 
 export interface AuditLogEntry {
-  /** Null for a model no organization owns: the row is then written as the acting user. */
-  organizationId: number | null;
+  organizationId: number;
   /** A model slug, or `memberships` / `role_permissions` for administration. */
   model: string;
   recordId: string | number;
@@ -16,7 +15,7 @@ export interface AuditLogEntry {
 }
 
 const INSERT = fixedStatement(
-  (trx: Kysely<Schema>, organizationId: number | null, model: string, recordId: string, action: string, oldValues: string | null, newValues: string | null, userId: number | null) =>
+  (trx: Kysely<Schema>, organizationId: number, model: string, recordId: string, action: string, oldValues: string | null, newValues: string | null, userId: number | null) =>
     trx.insertInto('audit_logs').values({
       organization_id: organizationId,
       model,
@@ -30,7 +29,7 @@ const INSERT = fixedStatement(
 
 const json = (values: object | null) => values && JSON.stringify(values);
 
-/** Appends one row to the organization's audit trail (or, for users, to none), in the caller's transaction. */
+/** Appends one row to the organization's audit trail, in the caller's transaction. */
 export async function appendAuditLog(trx: Kysely<Schema>, entry: AuditLogEntry): Promise<void> {
   const { organizationId, model, recordId, action, oldValues, newValues, userId } = entry;
   await trx.executeQuery(INSERT(trx, organizationId, model, String(recordId), action, json(oldValues), json(newValues), userId));
