@@ -1,4 +1,4 @@
-import { readableAttribute, type GatehouseAbility, type PolicyMethod, type StandardAction } from '@gatehouse/engine';
+import { type GatehouseAbility, type PolicyMethod, type StandardAction } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { RawQuery } from '../listing/query-parameter.js';
 import { gateListing, gateRecord, gateShow, gateStore, gateUpdate } from './action-gates.js';
@@ -100,7 +100,7 @@ const refused = (refusal: Refusal): CheckResult => ({ allowed: false, ...refusal
  * read and still succeeds, so asking to read them is allowed, with the fields named.
  */
 function passed(context: DataActionContext, model: ModelDefinition, check: ActionCheck): CheckResult {
-  const readable = readableAttribute(context.policyFor(model), context.user);
+  const readable = context.readable(model);
   const hidden = (check.fields?.read ?? []).filter((field) => !readable(field));
   return hidden.length > 0 ? { allowed: true, hidden_fields: hidden } : { allowed: true };
 }

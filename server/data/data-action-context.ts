@@ -1,4 +1,4 @@
-import { ALWAYS, authorizeIncludes, explainIncludes, type AccessPlan, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
+import { ALWAYS, authorizeIncludes, explainIncludes, readableAttribute, type AccessPlan, type IncludeRequest, type IncludesExplanation, type PolicyContext, type PolicyMethod, type ResourcePolicy } from '@gatehouse/engine';
 import type { ModelDefinition, ScopeContext } from '../models/define-model.js';
 import { evaluatePolicy } from '../observability/policy-evaluation.js';
 import { UNOBSERVED, type Observability } from '../observability/observability.js';
@@ -25,6 +25,8 @@ export interface DataActionContext {
   readonly scope: ScopeContext;
   /** The model's policy, bound to this request. */
   policyFor(model: ModelDefinition): DataPolicy;
+  /** Whether the caller may read an attribute of the model (its policy's read gate), asked once per request. */
+  readable(model: ModelDefinition): (attribute: string) => boolean;
   /** The action policy gate: 403 unless the model's policy method allows the caller (and the record). */
   authorize(model: ModelDefinition, method: PolicyMethod, record?: object): void;
   /** Every hop of every include path needs `{slug}.index`: 403 naming the first refused hop, 400 for an unknown one. */
@@ -82,6 +84,7 @@ class RequestDataContext implements DataActionContext {
   readonly #observability: Observability;
   readonly #policy: PolicyContext & { readonly user: Caller | null };
   #bound: Map<ModelDefinition, DataPolicy> | null = null;
+  #readable: Map<ModelDefinition, (attribute: string) => boolean> | null = null;
   #admitted: WeakMap<object, Set<string>> | null = null;
 
   constructor({ trx, registry, policy: caller, served, observability = UNOBSERVED, plan = EVERY_RECORD, permissions = [], deadline }: DataActionContextOptions) {
@@ -124,6 +127,13 @@ class RequestDataContext implements DataActionContext {
       this.#bound.set(model, (instance = new Policy(this.#policy)));
     }
     return instance;
+  }
+
+  readable(model: ModelDefinition): (attribute: string) => boolean {
+    this.#readable ??= new Map();
+    let readable = this.#readable.get(model);
+    if (!readable) this.#readable.set(model, (readable = readableAttribute(this.policyFor(model), this.user)));
+    return readable;
   }
 
   authorize(model: ModelDefinition, method: PolicyMethod, record?: object): void {

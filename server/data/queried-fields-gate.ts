@@ -1,4 +1,3 @@
-import { readableAttribute } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { ListQuery } from '../listing/parsed-query.js';
 import type { RawQuery } from '../listing/query-parameter.js';
@@ -15,7 +14,7 @@ type QueriedParts = Pick<ListQuery, 'filters' | 'search'> & Partial<Pick<ListQue
 export function gateQueriedFields(context: DataActionContext, model: ModelDefinition, query: QueriedParts, raw: RawQuery): void {
   const sorted = raw.sort === undefined ? [] : (query.sort ?? []).map(({ column }) => column);
   const queried = new Set([...query.filters.map(({ column }) => column), ...sorted, ...(query.search === null ? [] : model.search)]);
-  const readable = readableAttribute(context.policyFor(model), context.user);
+  const readable = context.readable(model);
   const unreadable = [...queried].filter((field) => !readable(field));
   if (unreadable.length > 0) throw new UnreadableQueryFieldsError(unreadable);
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readableAttribute } from '@gatehouse/engine';
 import { sql, type CompiledQuery } from 'kysely';
 import { NotFoundError } from '../errors/not-found-error.js';
 import type { Aggregate, ModelDefinition, ScopeContext } from '../models/define-model.js';
@@ -211,7 +210,7 @@ export async function computeAggregates(context: DataActionContext, model: Model
   const selection: Selection = { model, scope: context.scope, trashed: 'without', narrowing: query };
   const { rows } = await context.trx.executeQuery<Record<string, string | null>>(aggregatesStatement(context.trx, selection, aggregates));
   const row = rows[0]!;
-  const readable = readableAttribute(context.policyFor(model), context.user);
+  const readable = context.readable(model);
   return Object.fromEntries(aggregates.filter((aggregate) => aggregateReads(aggregate).every(readable)).map(({ name }) => [name, row[name] === null ? null : Number(row[name])]));
 }
 

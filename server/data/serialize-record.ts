@@ -1,4 +1,3 @@
-import { readableAttribute } from '@gatehouse/engine';
 import type { ModelDefinition } from '../models/define-model.js';
 import type { IncludedRelations } from '../listing/load-includes.js';
 import type { LooseRow } from '../models/loose-schema.js';
@@ -52,9 +51,8 @@ function perModel<T>(build: (model: ModelDefinition) => T): (model: ModelDefinit
  * per serializer, however many rows pass through.
  */
 export function recordSerializer(context: DataActionContext, { fields = {}, computed = {}, included }: SerializeOptions = {}): RecordSerializer {
-  const readable = perModel((model) => readableAttribute(context.policyFor(model), context.user));
   // The names that may leave, found once per model: each row is then copied in one pass.
-  const exposed = perModel((model) => new Set(exposedAttributes(model, readable(model))));
+  const exposed = perModel((model) => new Set(exposedAttributes(model, context.readable(model))));
   const shown = perModel((model) => shownAttributes(exposed(model), fields[model.slug]));
   const copier = (names: (model: ModelDefinition) => ReadonlySet<string>) => (model: ModelDefinition) => {
     const allowed = names(model);
@@ -68,7 +66,7 @@ export function recordSerializer(context: DataActionContext, { fields = {}, comp
   const showing = perModel(copier(shown));
   // A computed attribute is readable when its own name and every attribute it uses are.
   const readableComputed = perModel((model) =>
-    (computed[model.slug] ?? []).filter((name) => [name, ...model.computedAttributes[name]!.uses].every((used) => readable(model)(used))),
+    (computed[model.slug] ?? []).filter((name) => [name, ...model.computedAttributes[name]!.uses].every(context.readable(model))),
   );
   const serialize = (model: ModelDefinition, row: LooseRow): LooseRow => {
     const record = showing(model)(row);
