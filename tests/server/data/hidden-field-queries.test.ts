@@ -2,6 +2,8 @@ import type { PolicyUser } from '@gatehouse/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoModels } from '../../../policies/demo-models.js';
 import { demoPolicies } from '../../../policies/demo-policies.js';
+import { postOptions } from '../../../policies/models/posts.js';
+import { defineModel } from '../../../server/models/define-model.js';
 import { PostPolicy } from '../../../policies/post-policy.js';
 import { postId, startDataServer } from '../support/data-server.js';
 import type { TestServer } from '../support/test-server.js';
@@ -16,13 +18,16 @@ class ReticentPostPolicy extends PostPolicy {
   }
 }
 
+/** Newest first, by a time viewers may not read: the model's order, which viewers' pages follow too. */
+const models = demoModels.map((model) => (model.slug === 'posts' ? defineModel({ ...postOptions, defaultSort: '-created_at' }) : model));
+
 let server: TestServer;
 let viewer: string;
 let editor: string;
 let draft: number;
 
 beforeAll(async () => {
-  server = await startDataServer({ data: { models: demoModels, policies: { ...demoPolicies, PostPolicy: ReticentPostPolicy } } });
+  server = await startDataServer({ data: { models, policies: { ...demoPolicies, PostPolicy: ReticentPostPolicy } } });
   viewer = await server.login('viewer@acme.test');
   editor = await server.login('editor@acme.test');
   draft = await postId(server, 'Hiring plan');
@@ -66,5 +71,23 @@ describe('queries by a field the caller may not read', () => {
     const index = await server.api.get('/api/acme/posts?filter[author_id]=2&sort=title', { token: viewer });
     expect(index.status).toBe(200);
     expect(index.body.data[0]).not.toHaveProperty('status');
+  });
+});
+
+describe('a page’s cursor', () => {
+  it('tells nothing of a hidden field the model’s order reads, and still reads the next page', async () => {
+    const first = await server.api.get('/api/acme/posts?per_page=1', { token: viewer });
+    const cursor = first.headers['x-next-cursor'] as string;
+    expect(cursor).toBeTruthy();
+    const [last] = first.body.data as { id: number }[];
+    expect(last).not.toHaveProperty('created_at');
+    // The text a sort key is compared as; a readable cursor carried it.
+    const [hidden] = await server.sql<{ created_at: string }>('SELECT created_at::text FROM posts WHERE id = $1', [last!.id]);
+    const decoded = cursor.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1'));
+    expect([cursor, ...decoded].join('\n')).not.toContain(hidden!.created_at);
+
+    const next = await server.api.get(`/api/acme/posts?per_page=1&cursor=${encodeURIComponent(cursor)}`, { token: viewer });
+    const walked = await server.api.get('/api/acme/posts?per_page=2', { token: viewer });
+    expect(next.body.data).toEqual(walked.body.data.slice(1));
   });
 });
