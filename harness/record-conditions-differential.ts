@@ -26,7 +26,7 @@ export function openDifferentialDatabase(ownerUrl: string): DifferentialDatabase
 const posts = defineModel({
   slug: 'posts',
   tenantOwned: false,
-  attributes: { title: 'string', code: 'string', author_id: 'integer', score: 'integer', pinned: 'boolean', published_at: 'timestamp', starts_at: 'timestamp' },
+  attributes: { title: 'string', code: 'string', author_id: 'integer', score: 'integer', pinned: 'boolean', published_at: 'timestamp', starts_at: 'timestamp', tags: 'string[]' },
   fillable: [],
   relations: { comments: { kind: 'hasMany', model: 'comments', foreignKey: 'post_id' }, author: { kind: 'belongsTo', model: 'users', foreignKey: 'author_id' } },
 });
@@ -59,6 +59,8 @@ export const HOSTILE_TIMESTAMPS = [
   'infinity',
   '-infinity',
 ];
+/** Lists that are not NULL though CASL's `$eq: null` would take some for it: empty, or holding NULL. */
+export const HOSTILE_LISTS = [[], [null], ['a', null], ['a'], ['']];
 
 const nullable = <T>(values: readonly T[]) => fc.option(fc.constantFrom(...values), { nil: null });
 
@@ -70,6 +72,7 @@ export interface PostFixture {
   pinned: boolean | null;
   published_at: string | null;
   starts_at: string | null;
+  tags: (string | null)[] | null;
   comments: { flagged: boolean | null; body: string | null }[];
 }
 
@@ -84,6 +87,7 @@ export const hostileRows = ({ minLength = 1, maxLength = 8 } = {}): fc.Arbitrary
       pinned: fc.option(fc.boolean(), { nil: null }),
       published_at: nullable(HOSTILE_TIMESTAMPS),
       starts_at: nullable(HOSTILE_TIMESTAMPS),
+      tags: nullable(HOSTILE_LISTS),
       comments: fc.array(fc.record({ flagged: fc.option(fc.boolean(), { nil: null }), body: nullable(HOSTILE_STRINGS) }), { maxLength: 3 }),
     }),
     { minLength, maxLength },
@@ -109,6 +113,7 @@ const LEAF: fc.Arbitrary<RecordCondition> = fc.oneof(
   // Timestamps take null checks only (docs/guides/record-rules.md): what they may be tested for.
   fc.record({ published_at: fc.oneof(fc.constant(null), fc.record({ null: fc.boolean() })) }),
   fc.record({ starts_at: fc.oneof(fc.constant(null), fc.record({ null: fc.boolean() })) }),
+  fc.record({ tags: fc.oneof(fc.constant(null), fc.record({ null: fc.boolean() }), fc.record({ eq: fc.constant(null) }), fc.record({ ne: fc.constant(null) })) }),
   fc.constantFrom<RecordCondition>({ comments: { some: {} } }, { comments: { none: {} } }, { comments: { every: {} } }),
   fc.constantFrom<RecordCondition>(
     { comments: { every: { flagged: false } } },
@@ -136,7 +141,7 @@ export const generatedCondition: fc.Arbitrary<RecordCondition> = fc.letrec<{ nod
 export async function createDifferentialTables(db: DifferentialDatabase): Promise<void> {
   await sql`create collation insensitive (provider = icu, locale = 'und-u-ks-level1', deterministic = false)`.execute(db);
   await sql`create table users (id integer primary key, name text)`.execute(db);
-  await sql`create table posts (id integer primary key, title text, code text collate insensitive, author_id integer, score integer, pinned boolean, published_at timestamptz, starts_at timestamp)`.execute(db);
+  await sql`create table posts (id integer primary key, title text, code text collate insensitive, author_id integer, score integer, pinned boolean, published_at timestamptz, starts_at timestamp, tags text[])`.execute(db);
   await sql`create table comments (id serial primary key, post_id integer, flagged boolean, body text)`.execute(db);
   await sql`insert into users values (1, 'a'), (2, 'A')`.execute(db);
 }

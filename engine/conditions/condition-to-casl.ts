@@ -8,6 +8,17 @@ const NOTHING: MongoQuery = { id: { $in: [] } };
 /** The field operator that negates a test, where one does under the null rules below: `not (a = x)` is `a ≠ x`, NULL included. */
 const NEGATED_TESTS: Partial<Record<ConditionNode['op'], string>> = { eq: '$ne', ne: '$eq', in: '$nin', nin: '$in' };
 
+/**
+ * A null check as field operators. On a list attribute CASL's `$eq: null` also holds for a list
+ * that holds a NULL (`[null]`, `['a', null]`), where SQL's `is null` asks of the list itself; `$all:
+ * []` holds exactly on a list, with CASL's default operators too, so a list is null when it fails.
+ */
+function nullTest(attribute: string, path: string, shape: ModelShape, isNull: boolean): MongoQuery {
+  if (shape.attributes[attribute] !== 'string[]') return { [path]: { [isNull ? '$eq' : '$ne']: null } };
+  const list: MongoQuery = { [path]: { $all: [] } };
+  return isNull ? { $nor: [list] } : list;
+}
+
 const isOperators = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).every((key) => key.startsWith('$'));
 
@@ -55,7 +66,7 @@ export function conditionToCasl(node: ConditionNode, shape: ModelShape, lookup: 
     case 'or':
       return { $or: node.conditions.map((part) => conditionToCasl(part, shape, lookup, prefix)) };
     case 'not':
-      return negatedTest(node.condition, prefix) ?? { $nor: [conditionToCasl(node.condition, shape, lookup, prefix)] };
+      return negatedTest(node.condition, shape, prefix) ?? { $nor: [conditionToCasl(node.condition, shape, lookup, prefix)] };
     case 'eq':
       return { [at(node.attribute)]: { $eq: node.value } };
     case 'ne':
@@ -70,17 +81,16 @@ export function conditionToCasl(node: ConditionNode, shape: ModelShape, lookup: 
     case 'nin':
       return { [at(node.attribute)]: { $nin: node.values } };
     case 'null':
-      return { [at(node.attribute)]: { $eq: null } };
     case 'not_null':
-      return { [at(node.attribute)]: { $ne: null } };
+      return nullTest(node.attribute, at(node.attribute), shape, node.op === 'null');
     default:
       return relationToCasl(node, shape, lookup, prefix);
   }
 }
 
 /** `not` of one test, as the field operator that answers it: `not (a = x)` is `{ a: { $ne: x } }`; null for any other condition. */
-function negatedTest(node: ConditionNode, prefix: string): MongoQuery | null {
-  if (node.op === 'null' || node.op === 'not_null') return { [prefix + node.attribute]: { [node.op === 'null' ? '$ne' : '$eq']: null } };
+function negatedTest(node: ConditionNode, shape: ModelShape, prefix: string): MongoQuery | null {
+  if (node.op === 'null' || node.op === 'not_null') return nullTest(node.attribute, prefix + node.attribute, shape, node.op === 'not_null');
   const op = NEGATED_TESTS[node.op];
   if (op === undefined) return null;
   if ('values' in node) return { [prefix + node.attribute]: { [op]: node.values } };

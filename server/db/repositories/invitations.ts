@@ -74,19 +74,28 @@ export interface NewInvitation {
   expiresAt: Date;
 }
 
-/** Null when another pending invitation for the email won the race (one pending per email). */
+/**
+ * Null when another pending invitation for the email won the race (one pending per email). Every
+ * organization's invitations draw their ids from one sequence, and an insert draws one before it
+ * meets a conflict, so the row is written only where no pending invitation has been committed
+ * since the request read (a racing one, which the email's throttle counter held it behind): a
+ * refused invitation draws no id.
+ */
 export async function createInvitation(trx: TenantTransaction, invitation: NewInvitation): Promise<InvitationRecord | null> {
+  const pending = trx
+    .selectFrom('invitations')
+    .select('id')
+    .where('organization_id', '=', invitation.organizationId)
+    .where('status', '=', 'pending')
+    .where(sql<string>`lower(email)`, '=', invitation.email.toLowerCase());
   const row = await trx
     .insertInto('invitations')
-    .values({
-      organization_id: invitation.organizationId,
-      email: invitation.email,
-      role_id: invitation.roleId,
-      route_group: invitation.routeGroup,
-      token_hash: invitation.tokenHash,
-      invited_by: invitation.invitedBy,
-      expires_at: invitation.expiresAt,
-    })
+    .columns(['organization_id', 'email', 'role_id', 'route_group', 'token_hash', 'invited_by', 'expires_at'])
+    .expression(
+      sql`SELECT ${invitation.organizationId}::integer, ${invitation.email}::text, ${invitation.roleId}::integer, ${invitation.routeGroup}::text,
+        ${invitation.tokenHash}::text, ${invitation.invitedBy}::integer, ${invitation.expiresAt}::timestamptz
+      WHERE NOT EXISTS (${pending})`,
+    )
     // The partial index's predicate as a literal: a prepared statement's plan cannot prove that
     // a parameter matches it, and the conflict target would find no index.
     .onConflict((conflict) => conflict.expression(sql`organization_id, lower(email)`).where('status', '=', sql.lit('pending')).doNothing())

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { holdKey } from '../transactions/hold-key.js';
 import { enterOrganization, withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 import type { RequestDeadline } from '../transactions/request-deadline.js';
@@ -87,9 +88,10 @@ export async function createOrganization(
 ): Promise<OrganizationRecord | null> {
   try {
     return await withTenant(db, { organizationId: null, userId: organization.owner?.userId ?? null }, async (trx) => {
+      await holdKey(trx, 'organizations.slug', organization.slug);
       if (await findOrganizationBySlug(trx, organization.slug)) throw new SlugTakenError();
       await admit(trx);
-      // A creation of the same slug that the check above could not see yet may still take it first.
+      // The operator's `gatehouse org create`, which holds no slug, may still take it first.
       const created = await insertOrganization(trx, await enterOrganization(trx, NEXT_ID), organization);
       if (!created) throw new SlugTakenError();
       return created;

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rateLimitKey } from '../../../server/db/repositories/rate-limits.js';
 import { lastMail, mailCount } from '../support/mail.js';
 import { createAccounts, createTenant } from '../support/tenant-fixture.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from '../support/test-server.js';
@@ -285,5 +287,72 @@ describe('POST {authBase}/auth/register', () => {
     const response = await server.api.post('/api/auth/register', { body: { token: 't', name: '', email: 'x', password: 'short', password_confirmation: 'other' } });
     expect(response.status).toBe(422);
     expect(Object.keys(response.body.errors).sort()).toEqual(['email', 'name', 'password']);
+  });
+});
+
+// Every organization's invitations take their ids from one integer sequence: invitations that
+// drew an id and were then refused would let one inviter use the ids up for everyone.
+describe('inviting one email at once', () => {
+  let racing: TestServer;
+  beforeAll(async () => {
+    // The user's fair share of the pool is the whole pool here, so the invitations below meet at
+    // the email's throttle counter, not in the share's line.
+    racing = await startTestServer({ fairShare: { user: 4 } });
+  });
+  afterAll(() => racing.close());
+
+  it('draws one invitation id for invitations of one email that race', async () => {
+    const lastDrawn = async () => (await racing.sql('SELECT (last_value - (NOT is_called)::int)::int AS id FROM invitations_id_seq'))[0].id;
+    const [{ acme, viewer }] = await racing.sql("SELECT (SELECT id FROM organizations WHERE slug = 'acme') AS acme, (SELECT id FROM roles WHERE slug = 'viewer') AS viewer");
+    const token = await racing.login('owner@acme.test');
+    const drawn = await lastDrawn();
+    // A send in flight holds the email's throttle counter: the three below get as far as it, then
+    // go on one after the other once it lets go.
+    const inFlight = new pg.Client({ connectionString: racing.database.ownerUrl });
+    await inFlight.connect();
+    await inFlight.query('BEGIN');
+    await inFlight.query("INSERT INTO rate_limits (key, attempts, window_seconds, max_attempts, expires_at) VALUES ($1, '{}', 3600, 5, now())", [
+      rateLimitKey('invitationSend', 'email', `${acme}/raced@acme.test`),
+    ]);
+    const race = Promise.all(Array.from({ length: 3 }, () => racing.api.post('/api/acme/invitations', { token, body: { email: 'raced@acme.test', role_id: viewer } })));
+    await vi.waitFor(
+      async () => expect((await racing.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n).toBe(3),
+      { timeout: 30_000, interval: 50 },
+    );
+    await inFlight.query('COMMIT');
+    await inFlight.end();
+    expect((await race).map((response) => response.status).sort()).toEqual([201, 422, 422]);
+    expect(await lastDrawn()).toBe(drawn + 1);
+  });
+
+  it('draws one user id for registrations of one email that race, from invitations of two organizations', async () => {
+    const lastDrawn = async () => (await racing.sql('SELECT (last_value - (NOT is_called)::int)::int AS id FROM users_id_seq'))[0].id;
+    const [{ viewer }] = await racing.sql("SELECT id AS viewer FROM roles WHERE slug = 'viewer'");
+    const tokens: string[] = [];
+    for (const [owner, organization] of [['owner@acme.test', 'acme'], ['owner@globex.test', 'globex']] as const) {
+      const sent = await racing.api.post(`/api/${organization}/invitations`, { token: await racing.login(owner), body: { email: 'twin@acme.test', role_id: viewer } });
+      expect(sent.status).toBe(201);
+      expect(await mailCount(racing, 'twin@acme.test')).toBe(tokens.length + 1);
+      tokens.push((await lastMail(racing, 'twin@acme.test')).token);
+    }
+    // An account of the email being written holds it: both registrations find the email free,
+    // then wait for the write, which is rolled back.
+    const inFlight = new pg.Client({ connectionString: racing.database.ownerUrl });
+    await inFlight.connect();
+    await inFlight.query('BEGIN');
+    await inFlight.query("INSERT INTO users (name, email, password_hash) VALUES ('In Flight', 'twin@acme.test', 'x')");
+    const drawn = await lastDrawn();
+    const body = (token: string) => ({ token, name: 'Twin', email: 'twin@acme.test', password: 'a long password', password_confirmation: 'a long password' });
+    const race = Promise.all(tokens.map((token) => racing.api.post('/api/auth/register', { body: body(token) })));
+    await vi.waitFor(
+      async () => expect((await racing.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n).toBe(2),
+      { timeout: 30_000, interval: 50 },
+    );
+    await inFlight.query('ROLLBACK');
+    await inFlight.end();
+    const answers = await race;
+    expect(answers.map((response) => response.status).sort()).toEqual([201, 422]);
+    expect(answers.find((response) => response.status === 422)!.body.errors).toEqual({ email: ['The email has already been taken.'] });
+    expect(await lastDrawn()).toBe(drawn + 1);
   });
 });

@@ -24,7 +24,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const row = (values: Partial<PostFixture>): PostFixture => ({ title: null, code: null, author_id: null, score: null, pinned: null, published_at: null, starts_at: null, comments: [], ...values });
+const row = (values: Partial<PostFixture>): PostFixture => ({ title: null, code: null, author_id: null, score: null, pinned: null, published_at: null, starts_at: null, tags: null, comments: [], ...values });
 /**
  * Whether every side answers as SQL: the server and the browser, CASL with its default options
  * where the rules need nothing more, and the condition as an exclusion (every other row).
@@ -90,6 +90,18 @@ describe('record conditions: the SQL list and the in-memory check agree', () => 
     const rows = [row({ published_at: '2024-01-01T00:00:00+14:00', starts_at: '2024-03-10T02:30:00-05:00' }), row({ published_at: 'infinity', starts_at: '-infinity' }), row({})];
     expect(await letThrough({ published_at: null }, rows)).toEqual([3]);
     expect(await letThrough({ starts_at: { null: false } }, rows)).toEqual([1, 2]);
+  });
+
+  it('takes a list that is empty or holds NULL for a list, not for NULL, in a null check', async () => {
+    const rows = [row({}), row({ tags: [] }), row({ tags: [null] }), row({ tags: ['a', null] }), row({ tags: ['a'] })];
+    for (const isNull of [{ tags: null }, { tags: { null: true } }, { tags: { eq: null } }, { not: { tags: { null: false } } }]) {
+      expect(await letThrough(isNull, rows), JSON.stringify(isNull)).toEqual([1]);
+    }
+    for (const notNull of [{ tags: { null: false } }, { tags: { ne: null } }, { not: { tags: null } }]) {
+      expect(await letThrough(notNull, rows), JSON.stringify(notNull)).toEqual([2, 3, 4, 5]);
+    }
+    expect(await letThrough({ or: [{ tags: null }, { title: 'a' }] }, [...rows, row({ title: 'a', tags: [null] })])).toEqual([1, 6]);
+    expect(await letThrough({ author: { some: { name: 'a' } }, tags: { null: false } }, [row({ author_id: 1, tags: [null] }), row({ author_id: 1 })])).toEqual([1]);
   });
 
   it('refuses any comparison of a timestamp, which a Date on the server and a string in the browser would answer apart', () => {

@@ -66,6 +66,31 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     expect(await lastDrawn()).toBe(drawn);
   });
 
+  it('draws one organization id when creations of one slug race, by one user or by several', async () => {
+    const lastDrawn = async () => (await server.sql('SELECT last_value::int AS id FROM organizations_id_seq'))[0].id;
+    const [gus, eddie] = [await server.login('owner@globex.test'), await server.login('editor@acme.test')];
+    const users = await server.sql("SELECT id FROM users WHERE email IN ('owner@globex.test', 'editor@acme.test')");
+    const drawn = await lastDrawn();
+    // Creations in flight hold both users' counters: the three below all get as far as they can
+    // before their limits are checked, then go on once the counters let go.
+    const inFlight = new pg.Client({ connectionString: server.database.ownerUrl });
+    await inFlight.connect();
+    await inFlight.query('BEGIN');
+    await inFlight.query(
+      "INSERT INTO rate_limits (key, attempts, window_seconds, max_attempts, expires_at) SELECT unnest($1::text[]), '{}', 3600, 5, now() ON CONFLICT (key) DO UPDATE SET key = excluded.key",
+      [users.map(({ id }) => creationCounterKey(id))],
+    );
+    const race = Promise.all([create(server, gus, 'raced'), create(server, eddie, 'raced'), create(server, gus, 'raced')]);
+    await vi.waitFor(
+      async () => expect((await server.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n).toBe(3),
+      { timeout: 30_000, interval: 50 },
+    );
+    await inFlight.query('COMMIT');
+    await inFlight.end();
+    expect(statuses(await race)).toEqual([201, 422, 422]);
+    expect(await lastDrawn()).toBe(drawn + 1);
+  });
+
   it('refuses a creation past 20 owned organizations with 403 naming the limit, also when three race for the last place', async () => {
     // Olivia owns acme; 18 more, written directly, leave her one place below the limit.
     await server.sql(`
