@@ -215,6 +215,14 @@ describe('Your first model (docs), from the packed packages in a fresh folder', 
     }
   }, CLI_RUNS);
 
+  // The installed CLI is in the project's node_modules/.bin, which the reader's shell does not
+  // search: a command its messages advise must run there as printed.
+  it('advises commands that run as printed in the project it is installed in', async () => {
+    const [, advised] = /Run `([^`]+)`\s+for a command/.exec(await shell('npx gatehouse --help')) ?? [];
+    expect(advised).toBe('npx gatehouse <command> --help');
+    expect(await shell(advised!.replace('<command>', 'migrate'))).toContain('Usage: gatehouse migrate');
+  }, CLI_RUNS);
+
   it('proves the record gate of the database it built: every check of projects passes', async () => {
     // Isolation and the analyst's reads are proved only with rows in two organizations.
     await Promise.all([create('acme', 'Verified'), create('globex', 'Verified too')]);
