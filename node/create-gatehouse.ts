@@ -4,6 +4,7 @@ import { authorizePlans, authorizeResults, type ExpectedAnswer } from './answer-
 import { clocksOf } from './clocks.js';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
 import { HttpClient, type Timeouts } from './http-client.js';
+import { GatehouseOptionError } from './errors.js';
 import { connectMiddleware, fastifyHook } from './middleware.js';
 import { PermissionsCache, type OnUnavailable, type Permissions } from './permissions-cache.js';
 import { tenantPath } from './tenant-path.js';
@@ -87,7 +88,19 @@ export interface Gatehouse {
   close(): void;
 }
 
-export function createGatehouse({ baseURL, publicKeys, maxAge = 0, timeout, maxConnections, onUnavailable = 'fail', service, now }: GatehouseOptions): Gatehouse {
+const given = (value: unknown) => (Array.isArray(value) ? 'a list' : typeof value === 'string' ? JSON.stringify(value) : String(value));
+
+/**
+ * A JavaScript caller's `createGatehouse()` or `createGatehouse(url)` would otherwise fail at the
+ * destructuring with a TypeError that names no option, or as a baseURL of `undefined`.
+ */
+function optionsObject(options: GatehouseOptions): GatehouseOptions {
+  if (typeof options === 'object' && options !== null && !Array.isArray(options)) return options;
+  throw new GatehouseOptionError('baseURL', `createGatehouse takes an object of options with at least baseURL, such as createGatehouse({ baseURL: 'https://gatehouse.example.com/api' }), not ${given(options)}.`);
+}
+
+export function createGatehouse(options: GatehouseOptions): Gatehouse {
+  const { baseURL, publicKeys, maxAge = 0, timeout, maxConnections, onUnavailable = 'fail', service, now } = optionsObject(options);
   const http = new HttpClient({ baseURL, timeouts: timeout, service, maxConnections });
   const clocks = clocksOf(now);
   const verifier = new TokenVerifier(http, publicKeys, clocks);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORGANIZATION_CREATORS } from '../config/organization-creation-config.js';
 import { ConfigError } from '../errors/config-error.js';
 import { postgresUrl, urlWith } from '../config/connection-url.js';
+import { gatehouseCommand } from '../errors/gatehouse-command.js';
 
 // Unset and blank mean the same: the default.
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
@@ -34,7 +35,7 @@ const list = z.string().transform((value) => value.split(',').map((item) => item
 
 const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s):// URL');
 
-const secretKey = z.string().trim().startsWith('k4.secret.', 'must be a PASERK k4.secret key (`gatehouse keygen` prints one)');
+const secretKey = z.string().trim().startsWith('k4.secret.', `must be a PASERK k4.secret key (\`${gatehouseCommand('keygen')}\` prints one)`);
 
 /**
  * Every environment variable the CLI reads, parsed once before anything starts: a mistake stops

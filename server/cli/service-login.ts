@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { provisionAppLogin } from '../db/logins/app-login.js';
 import { roleUrl } from '../db/logins/role-url.js';
+import { gatehouseCommand } from '../errors/gatehouse-command.js';
 
 /**
  * One service login per database (roles are cluster-wide, several Gatehouse databases may share
@@ -58,7 +59,7 @@ export async function serviceLoginUrl(ownerConnectionString: string, home: strin
   if (stored !== undefined && (await loginAccepted(roleUrl(ownerConnectionString, role, stored)))) return roleUrl(ownerConnectionString, role, stored);
   const login = await provisionAppLogin(ownerConnectionString, role).catch((error: { code?: string }) => {
     if (error.code !== '42501') throw error;
-    throw new Error(`Cannot create the service login ${role}: the owner may not create roles. Create one as a role that may (\`gatehouse app-login <role>\`) and set GATEHOUSE_APP_DATABASE_URL to it.`);
+    throw new Error(`Cannot create the service login ${role}: the owner may not create roles. Create one as a role that may (\`${gatehouseCommand('app-login <role>')}\`) and set GATEHOUSE_APP_DATABASE_URL to it.`);
   });
   const password = login.generatedPassword!;
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });

@@ -6,6 +6,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { Environment } from './environment.js';
 import { gatehouseHome } from './gatehouse-home.js';
 import { KEY_ENV } from './signing-key-variables.js';
+import { gatehouseCommand } from '../errors/gatehouse-command.js';
 
 /**
  * The token signing key: from the environment when set. Outside production, where a development
@@ -16,7 +17,7 @@ export async function signingKey(env: Environment, developmentKeyAllowed: boolea
   if (env.GATEHOUSE_PASETO_SECRET_KEY) return env.GATEHOUSE_PASETO_SECRET_KEY;
   const production = env.NODE_ENV === 'production';
   if (!developmentKeyAllowed || production) {
-    throw new ConfigError(`${KEY_ENV} is required${production ? ' in production' : ' by `gatehouse serve`'}: \`gatehouse keygen\` prints a new key.`);
+    throw new ConfigError(`${KEY_ENV} is required${production ? ' in production' : ' by `gatehouse serve`'}: \`${gatehouseCommand('keygen')}\` prints a new key.`);
   }
   const file = join(gatehouseHome(env), 'paseto-secret.paserk');
   if (existsSync(file)) {

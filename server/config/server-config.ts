@@ -18,6 +18,7 @@ import { resolveOrganizationCreation, type OrganizationCreationConfig, type Reso
 import { assertRoleConditions, assertRolePermissionStrings } from './organization-role-permissions.js';
 import { standbyUrls } from './standby-urls.js';
 import { storedWholeNumber } from './stored-whole-number.js';
+import { assertRequiredConfig } from './required-config.js';
 import { LONGEST_TIMER_MS, resolveFairShare, type FairShareConfig, type ResolvedFairShare } from './fair-share-config.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../db/connection/database.js';
 
@@ -265,6 +266,7 @@ export function resolveOrganizationRoles(config: Pick<ServerConfig, 'ownerRole' 
 }
 
 export function resolveConfig(config: ServerConfig): ResolvedConfig {
+  assertRequiredConfig(config);
   const { ownerRole, organizationRoles } = resolveOrganizationRoles(config);
   const basePath = `/${(config.basePath ?? '/api').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const routeGroups = defineRouteGroups(config.routeGroups);

@@ -1,4 +1,5 @@
 import { DomainError } from './domain-error.js';
+import { gatehouseCommand } from './gatehouse-command.js';
 
 /**
  * The database answers but lacks a migration this version of the service needs. The routing
@@ -6,6 +7,6 @@ import { DomainError } from './domain-error.js';
  */
 export class DatabaseNotMigratedError extends DomainError {
   constructor() {
-    super('database not migrated: run `gatehouse migrate`');
+    super(`database not migrated: run \`${gatehouseCommand('migrate')}\``);
   }
 }

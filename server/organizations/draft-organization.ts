@@ -5,6 +5,7 @@ import { findRolesBySlug } from '../db/repositories/roles.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { validate } from '../http/validate.js';
 import { createOrganizationSchema } from './organization-schemas.js';
+import { gatehouseCommand } from '../errors/gatehouse-command.js';
 
 /** The settings a new organization is made with. */
 export type OrganizationSettings = Pick<ResolvedConfig, 'ownerRole' | 'organizationRoles'>;
@@ -33,7 +34,7 @@ export async function findStartingRoles(
 async function startingRoles(db: Executor, settings: OrganizationSettings, deadline?: RequestDeadline): Promise<Pick<OrganizationDraft, 'ownerRoleId' | 'rolePermissions'>> {
   const { idOf, missing } = await findStartingRoles(db, settings, deadline);
   if (missing.length > 0) {
-    throw new Error(`Roles ${missing.join(', ')} are configured for new organizations but missing from the roles table (gatehouse role create).`);
+    throw new Error(`Roles ${missing.join(', ')} are configured for new organizations but missing from the roles table (${gatehouseCommand('role create')}).`);
   }
   return {
     ownerRoleId: idOf.get(settings.ownerRole)!,

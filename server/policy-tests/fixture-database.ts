@@ -7,6 +7,7 @@ import type { ModelDefinition } from '../models/define-model.js';
 import type { LooseSchema, LooseTransaction } from '../models/loose-schema.js';
 import type { ModelRegistry } from '../models/model-registry.js';
 import type { Fixtures } from './fixture-records.js';
+import { gatehouseCommand } from '../errors/gatehouse-command.js';
 
 /** The ids of a model's fixtures that a plan admits, as the server's SQL filter reads them. */
 export type FixtureLister = (slug: string, plan: AccessPlan) => Promise<number[]>;
@@ -61,7 +62,7 @@ async function writeFixtures(trx: LooseTransaction, registry: ModelRegistry, fix
       await sql`create temporary table ${sql.table(scratch(model).table)} as select * from ${sql.table(model.table)} with no data`.execute(trx);
     } catch (error) {
       if (!isUndefinedTable(error)) throw error;
-      throw new ScratchTableError(`the database has no table ${model.table} for model ${model.slug}: migrate it first (gatehouse migrate)`);
+      throw new ScratchTableError(`the database has no table ${model.table} for model ${model.slug}: migrate it first (${gatehouseCommand('migrate')})`);
     }
   }
   for (const [slug, rows] of fixtures) {

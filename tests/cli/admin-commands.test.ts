@@ -290,7 +290,7 @@ describe('roles and members', () => {
     expect(await gatehouse(...add)).toEqual({
       code: 1,
       stdout: '',
-      stderr: `Role ${contentEditor} is not configured in ${acme}: give it permissions there first (gatehouse role permissions ${acme} ${contentEditor} --grant <list>).\n`,
+      stderr: `Role ${contentEditor} is not configured in ${acme}: give it permissions there first (npx gatehouse role permissions ${acme} ${contentEditor} --grant <list>).\n`,
     });
     await cli('role', 'permissions', acme, contentEditor, '--grant', 'roles.index');
     succeeded(await gatehouse(...add));

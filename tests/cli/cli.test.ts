@@ -115,7 +115,7 @@ describe('a database that is not migrated', () => {
     ];
     const runs = await Promise.all(commands.map((args) => gatehouse(...args)));
     runs.forEach((run, index) => {
-      expect(run, commands[index]!.join(' ')).toEqual({ code: 1, stdout: '', stderr: 'database not migrated: run `gatehouse migrate`\n' });
+      expect(run, commands[index]!.join(' ')).toEqual({ code: 1, stdout: '', stderr: 'database not migrated: run `npx gatehouse migrate`\n' });
     });
     expect(await tableExists(untouched, 'users')).toBe(false);
   });

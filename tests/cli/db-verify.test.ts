@@ -165,7 +165,7 @@ describe('gatehouse db verify', () => {
     try {
       const { lines, error } = await dbVerify(empty);
       expect(lines).toEqual([]);
-      expect(error?.message).toBe('database not migrated: run `gatehouse migrate`');
+      expect(error?.message).toBe('database not migrated: run `npx gatehouse migrate`');
     } finally {
       await empty.drop();
     }

@@ -50,7 +50,7 @@ describe('the embedded cluster of a project folder', { timeout: 120_000 }, () =>
     const freshHome = await clusterFolder('fresh');
     const fresh = await openDatabaseTarget(readEnvironment({ GATEHOUSE_HOME: freshHome }));
     try {
-      await expect(assertMigrated(fresh.ownerUrl)).rejects.toThrow(/^database not migrated: run `gatehouse migrate`$/);
+      await expect(assertMigrated(fresh.ownerUrl)).rejects.toThrow(/^database not migrated: run `npx gatehouse migrate`$/);
     } finally {
       await fresh.stop();
       await rm(freshHome, { recursive: true, force: true });

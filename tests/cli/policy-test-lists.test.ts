@@ -143,7 +143,7 @@ tests:
       expect(code).toBe(1);
       expect(lines.at(-2)).toBe(
         `FAIL ${path}:11 contributor posts: list index expected [1, 2], got [1, 2] in memory, none in SQL: the SQL list could not be computed: ` +
-          'the database has no table posts for model posts: migrate it first (gatehouse migrate)',
+          'the database has no table posts for model posts: migrate it first (npx gatehouse migrate)',
       );
     } finally {
       await empty.drop();

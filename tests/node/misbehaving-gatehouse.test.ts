@@ -231,6 +231,20 @@ describe('options', () => {
     }
   });
 
+  // A JavaScript caller's first try, `createGatehouse()` or the URL alone, failed with a TypeError
+  // from the destructuring that named no option.
+  it('refuses options that are not an object, naming the baseURL they need', () => {
+    for (const [options, given] of [[undefined, 'undefined'], [null, 'null'], ['https://gatehouse.example.com/api', '"https://gatehouse.example.com/api"'], [[], 'a list'], [42, '42']] as const) {
+      expect(() => createGatehouse(options as unknown as GatehouseOptions)).toThrow(
+        expect.objectContaining({
+          name: 'GatehouseOptionError',
+          option: 'baseURL',
+          message: `createGatehouse takes an object of options with at least baseURL, such as createGatehouse({ baseURL: 'https://gatehouse.example.com/api' }), not ${given}.`,
+        }),
+      );
+    }
+  });
+
   it('refuses publicKeys that verify no token, without echoing an entry that may be a secret key', async () => {
     const { publicKey: other } = await signedToken(60_000);
     const refusal = (publicKeys: string[]) => (() => {

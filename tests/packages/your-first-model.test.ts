@@ -12,7 +12,8 @@ import { readTutorial, type Tutorial } from '../support/readme-tutorial.js';
 // "Your first model" (docs/getting-started/your-first-model.md), followed as a reader follows it:
 // in a fresh folder outside the repository, its files written as printed and its commands run as
 // printed, by a shell, on the packages its first command packed. Until they are published,
-// `npm install @gatehouse/server` is the line that command printed for it, as the page says. The HTTP requests its curl lines show are made with the
+// `npm install @gatehouse/server` (and `@gatehouse/engine`) is the line that command printed for
+// it, as the page says. The HTTP requests its curl lines show are made with the
 // tests' HTTP client, and its psql line with pg, since CI installs neither curl nor psql.
 
 const run = promisify(execFile);
@@ -84,9 +85,12 @@ beforeAll(async () => {
   expect(tutorial.shell[0]).toEqual([PACK_COMMAND]);
   const [makeFolder, ...setup] = tutorial.shell[1]!;
   expect(makeFolder).toBe('mkdir my-projects && cd my-projects');
-  expect(setup).toContain('npm install @gatehouse/server');
+  expect(setup).toEqual(expect.arrayContaining(['npm install @gatehouse/server', 'npm install @gatehouse/engine']));
   await mkdir(folder);
-  for (const command of setup) await shell(command === 'npm install @gatehouse/server' ? packedInstall('@gatehouse/server') : command);
+  for (const command of setup) {
+    const [, workspacePackage] = /^npm install (@gatehouse\/[\w-]+)$/.exec(command) ?? [];
+    await shell(workspacePackage === undefined ? command : packedInstall(workspacePackage));
+  }
   for (const [path, text] of tutorial.files) {
     await mkdir(dirname(join(folder, path)), { recursive: true });
     await writeFile(join(folder, path), text);
@@ -209,6 +213,14 @@ describe('Your first model (docs), from the packed packages in a fresh folder', 
     } finally {
       await shell(grant.replace('--grant', '--revoke'));
     }
+  }, CLI_RUNS);
+
+  // The installed CLI is in the project's node_modules/.bin, which the reader's shell does not
+  // search: a command its messages advise must run there as printed.
+  it('advises commands that run as printed in the project it is installed in', async () => {
+    const [, advised] = /Run `([^`]+)`\s+for a command/.exec(await shell('npx gatehouse --help')) ?? [];
+    expect(advised).toBe('npx gatehouse <command> --help');
+    expect(await shell(advised!.replace('<command>', 'migrate'))).toContain('Usage: gatehouse migrate');
   }, CLI_RUNS);
 
   it('proves the record gate of the database it built: every check of projects passes', async () => {

@@ -66,7 +66,7 @@ describe('start-up checks', { timeout: 120_000 }, () => {
 
   it('refuses to serve a database that is not migrated', async () => {
     const run = await runCli(['serve'], empty.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: secretKey, PORT: '0' });
-    expectOneLine(run, 'database not migrated: run `gatehouse migrate`');
+    expectOneLine(run, 'database not migrated: run `npx gatehouse migrate`');
   });
 
   it('names PORT or GATEHOUSE_METRICS_PORT when the port is taken, before migrating', async () => {
@@ -93,7 +93,7 @@ describe('start-up checks', { timeout: 120_000 }, () => {
       runCli(['serve'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: '', PORT: '0' }),
       runCli(['start'], migrated.ownerUrl, { GATEHOUSE_PASETO_SECRET_KEY: '', PORT: '0', NODE_ENV: 'production' }),
     ]);
-    expectOneLine(serve, 'GATEHOUSE_PASETO_SECRET_KEY is required by `gatehouse serve`: `gatehouse keygen` prints a new key.');
-    expectOneLine(production, 'GATEHOUSE_PASETO_SECRET_KEY is required in production: `gatehouse keygen` prints a new key.');
+    expectOneLine(serve, 'GATEHOUSE_PASETO_SECRET_KEY is required by `gatehouse serve`: `npx gatehouse keygen` prints a new key.');
+    expectOneLine(production, 'GATEHOUSE_PASETO_SECRET_KEY is required in production: `npx gatehouse keygen` prints a new key.');
   });
 });

@@ -47,7 +47,7 @@ function section(text: string, heading: string, page: string): string {
 }
 
 /** The fenced blocks (with a language) of a page's markdown, in order. */
-function parseBlocks(text: string): CodeBlock[] {
+export function parseBlocks(text: string): CodeBlock[] {
   const lines = text.split('\n');
   const blocks: CodeBlock[] = [];
   let heading = '';

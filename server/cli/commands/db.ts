@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { commandGroup, type CliCommand } from '../cli-command.js';
+import { gatehouseCommand } from '../../errors/gatehouse-command.js';
 
 // An empty name would print a URL naming no login at all, which connects as whoever runs psql.
 const loginName = (value: string) => {
@@ -10,7 +11,7 @@ const loginName = (value: string) => {
 async function printUrl(options: { role?: string }): Promise<void> {
   const [{ runningDatabaseUrl }, { roleUrl }] = await Promise.all([import('../database-target.js'), import('../../db/logins/role-url.js')]);
   const url = await runningDatabaseUrl();
-  if (url === null) throw new Error('The embedded database is not running: start it with `gatehouse start` (or set DATABASE_URL).');
+  if (url === null) throw new Error(`The embedded database is not running: start it with \`${gatehouseCommand('start')}\` (or set DATABASE_URL).`);
   console.log(options.role === undefined ? url : roleUrl(url, options.role));
 }
 

@@ -6,6 +6,7 @@ import type { MembershipFate } from '../../members/last-owner-rule.js';
 import { commandGroup, type CliCommand } from '../cli-command.js';
 import { groupOption, configOption } from '../common-options.js';
 import { flagOrArgument } from '../flag-or-argument.js';
+import { gatehouseCommand } from '../../errors/gatehouse-command.js';
 
 // Loaded when a subcommand runs: the definitions below, all that `--help` needs, load without it.
 const implementation = async () => {
@@ -41,7 +42,7 @@ async function add(options: AddOptions): Promise<void> {
     const role = await requireRole(admin.owner, options.role);
     const { organization, trx } = await enterOrganization(admin, options.org);
     if (!(await listOrganizationRoles(trx, organization.id)).some((configured) => configured.id === role.id)) {
-      throw new Error(`Role ${role.slug} is not configured in ${organization.slug}: give it permissions there first (gatehouse role permissions ${organization.slug} ${role.slug} --grant <list>).`);
+      throw new Error(`Role ${role.slug} is not configured in ${organization.slug}: give it permissions there first (${gatehouseCommand(`role permissions ${organization.slug} ${role.slug} --grant <list>`)}).`);
     }
     const member = await addMember(trx, { organizationId: organization.id, routeGroup }, user.id, role.id, null);
     if (!member) throw new Error(`${user.email} is already a member of ${organization.slug} (route group ${routeGroup}).`);

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
+import { gatehouseCommand } from '../../errors/gatehouse-command.js';
 
 /** Serves the application (see loadAppConfig: in a checkout without a config, the demo) on a migrated database. */
 async function serve(options: { config?: string }): Promise<void> {
@@ -11,7 +12,7 @@ async function serve(options: { config?: string }): Promise<void> {
 export const serveCommand: CliCommand = (program) => {
   program
     .command('serve')
-    .description('Serve an already migrated database (`gatehouse migrate` first)')
+    .description(`Serve an already migrated database (\`${gatehouseCommand('migrate')}\` first)`)
     .addOption(configOption())
     .action(serve);
 };

@@ -1,6 +1,7 @@
 import type { GatehouseConfig } from '../../config/gatehouse-config.js';
 import type { CliCommand } from '../cli-command.js';
 import { configOption } from '../common-options.js';
+import { gatehouseCommand } from '../../errors/gatehouse-command.js';
 
 async function demoBanner(url: string, databaseUrl: string, webRoot: string | undefined): Promise<string> {
   const [{ demoIntroduction }, { maskedUrl }] = await Promise.all([import('../demo-checkout.js'), import('../masked-url.js')]);
@@ -8,8 +9,8 @@ async function demoBanner(url: string, databaseUrl: string, webRoot: string | un
     ...(await demoIntroduction(url)),
     `API reference: ${url}/api/docs (description: ${url}/api/openapi.json)`,
     webRoot === undefined ? 'Demo web app: not built (npm run build:web), so / answers 404' : `Demo web app: ${url}/`,
-    `Database: ${maskedUrl(databaseUrl)}   (\`gatehouse db url\` prints it whole)`,
-    `Development mail: \`gatehouse mail\``,
+    `Database: ${maskedUrl(databaseUrl)}   (\`${gatehouseCommand('db url')}\` prints it whole)`,
+    `Development mail: \`${gatehouseCommand('mail')}\``,
   ].join('\n');
 }
 

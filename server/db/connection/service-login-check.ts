@@ -4,8 +4,9 @@ import { isDatabaseUnavailable } from './database-unavailable.js';
 import type { DatabaseOptions } from './database.js';
 import { inspectServiceConnection } from './service-connection.js';
 import { unreadableStyles } from './session-styles.js';
+import { gatehouseCommand } from '../../errors/gatehouse-command.js';
 
-const SERVICE_LOGIN_ADVICE = 'Set GATEHOUSE_APP_DATABASE_URL to a service login (`gatehouse app-login <role>` creates one)';
+const SERVICE_LOGIN_ADVICE = `Set GATEHOUSE_APP_DATABASE_URL to a service login (\`${gatehouseCommand('app-login <role>')}\` creates one)`;
 const ALLOW_ADVICE = 'or GATEHOUSE_ALLOW_OWNER_CONNECTION=true to serve as it anyway (createServer: `allowOwnerConnection: true`)';
 
 /**
@@ -29,7 +30,7 @@ export async function checkServiceLogin(options: DatabaseOptions, allowOwner: bo
   const styles = unreadableStyles(login.role, login.styles);
   if (styles !== null) throw new ConfigError(styles);
   if (!login.holdsAppRole) {
-    throw new ConfigError(`The service login ${login.role} is not a member of gatehouse_app: \`gatehouse app-login ${login.role}\` makes it one.`);
+    throw new ConfigError(`The service login ${login.role} is not a member of gatehouse_app: \`${gatehouseCommand(`app-login ${login.role}`)}\` makes it one.`);
   }
   if (login.excess.length === 0) return options;
   const risk = `${login.role}: ${login.excess.join(', ')}. SQL that reached the database (an injection) could leave gatehouse_app and row-level security with it`;

@@ -2,6 +2,7 @@ import type { Executor } from '../repositories/executor.js';
 import { readTableSafeguards, type TableSafeguards } from '../repositories/table-safeguards.js';
 import { ModelDefinitionError } from '../../models/define-model.js';
 import type { ModelRegistry } from '../../models/model-registry.js';
+import { gatehouseCommand } from '../../errors/gatehouse-command.js';
 
 // What a tenant table needs (docs/architecture/row-level-security.md, "Adding a tenant table?"), as the start-up check names it.
 const TENANT_SAFEGUARDS: ReadonlyArray<[keyof TableSafeguards, string]> = [
@@ -26,7 +27,7 @@ export async function checkModelTables(db: Executor, registry: ModelRegistry): P
   const found = new Map((await readTableSafeguards(db, tables)).map((state) => [state.table, state]));
   for (const model of registry.models) {
     const state = found.get(model.table);
-    if (!state?.exists) throw new ModelDefinitionError(model.slug, `table ${model.table} does not exist (run gatehouse migrate).`);
+    if (!state?.exists) throw new ModelDefinitionError(model.slug, `table ${model.table} does not exist (run ${gatehouseCommand('migrate')}).`);
     if (!model.tenantOwned) continue;
     const missing = TENANT_SAFEGUARDS.filter(([key]) => !state[key]).map(([, label]) => label);
     if (missing.length > 0) {

@@ -12,7 +12,7 @@ import { sharedCheck } from '../../../server/service/readiness.js';
 import { CallerPresence } from '../../../server/db/connection/caller-presence.js';
 import type { RequestDeadline } from '../../../server/db/transactions/request-deadline.js';
 
-const NOT_MIGRATED = { message: 'database not migrated: run `gatehouse migrate`' };
+const NOT_MIGRATED = { message: 'database not migrated: run `npx gatehouse migrate`' };
 
 // Each test serves an empty database of its own: one migrates it, the other needs it empty.
 async function serveEmptyDatabase(): Promise<{ database: TestDatabase; server: GatehouseServer; api: Api }> {

@@ -84,7 +84,7 @@ describe('gatehouse serve', () => {
     const run = await runCli(['serve'], testDb.ownerUrl, env());
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Refusing to serve as postgres: it is a superuser, it bypasses row-level security, it owns the database or its tables (the migrating role), it can create and grant roles.');
-    expect(run.stderr).toContain('Set GATEHOUSE_APP_DATABASE_URL to a service login (`gatehouse app-login <role>` creates one), or GATEHOUSE_ALLOW_OWNER_CONNECTION=true');
+    expect(run.stderr).toContain('Set GATEHOUSE_APP_DATABASE_URL to a service login (`npx gatehouse app-login <role>` creates one), or GATEHOUSE_ALLOW_OWNER_CONNECTION=true');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -48,7 +48,7 @@ describe('the start-up check of model tables', () => {
   });
 
   it('refuses a model whose table does not exist', async () => {
-    await expect(start('SELECT 1;')).rejects.toThrow('Model projects: table projects does not exist (run gatehouse migrate).');
+    await expect(start('SELECT 1;')).rejects.toThrow('Model projects: table projects does not exist (run npx gatehouse migrate).');
   });
 
   it('serves a tenant table made with gatehouse.enable_tenant_table', async () => {
@@ -66,7 +66,7 @@ describe('the start-up check of the roles new organizations start with', () => {
   it('refuses roles missing from the roles table, naming them and the command that creates one', async () => {
     const starting = start(APP_MIGRATION, { owner: ['*'], member: ['projects.index'], auditor: [] });
     await expect(starting).rejects.toBeInstanceOf(ConfigError);
-    await expect(starting).rejects.toThrow('organizationRoles names member, auditor, missing from the roles table: create them with gatehouse role create <slug>.');
+    await expect(starting).rejects.toThrow('organizationRoles names member, auditor, missing from the roles table: create them with npx gatehouse role create <slug>.');
   });
 
   it('serves once the role exists', async () => {
