@@ -9,7 +9,9 @@ import { parseConfig } from '../../../server/config/config-schema.js';
 import { ORGANIZATION_CREATION_DEFAULTS, resolveOrganizationCreation } from '../../../server/config/organization-creation-config.js';
 import { ConfigError } from '../../../server/errors/config-error.js';
 import { creationCounterKey } from '../../../server/organizations/creation-rules.js';
+import { createAnalyst } from '../../support/analyst.js';
 import { gatehouseRun } from '../../support/gatehouse-in-process.js';
+import { dropRoles } from '../../support/roles.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // Who may create organizations over HTTP (`organizationCreation.allowed`) and how many one user
@@ -27,7 +29,11 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     // meet at the user's counter, not in the share's line.
     server = await startTestServer({ fairShare: { user: 4 } });
   });
-  afterAll(() => server.close());
+  const analysts: string[] = [];
+  afterAll(async () => {
+    await server.close();
+    await dropRoles(...analysts);
+  });
 
   it('answers a flood of 120 creations by one user with 5 × 201, then 429 with Retry-After; another user is unaffected', async () => {
     const viewer = await server.login('viewer@acme.test');
@@ -89,6 +95,29 @@ describe('organizationCreation.allowed: anyone (the default), with the per-user 
     await inFlight.end();
     expect(statuses(await race)).toEqual([201, 422, 422]);
     expect(await lastDrawn()).toBe(drawn + 1);
+  });
+
+  // Creations take turns on a lock that only the app, which writes organizations, may take: an
+  // advisory key, which any login may hold, let an analyst stall every creation of a slug.
+  it('takes turns on a lock no analyst can take or hold up', async () => {
+    const analyst = await createAnalyst(server.database.ownerUrl, ['acme']);
+    analysts.push(analyst.role);
+    const session = new pg.Client({ connectionString: analyst.url });
+    await session.connect();
+    try {
+      await session.query('BEGIN');
+      await session.query("SELECT pg_advisory_xact_lock(hashtext('organizations.slug'), hashtext('analyst-held'))");
+      await session.query('SELECT count(*) FROM organizations');
+      expect((await create(server, await server.login('editor@acme.test'), 'analyst-held')).status).toBe(201);
+      await session.query('ROLLBACK');
+      for (const table of ['organizations', 'users']) {
+        await session.query('BEGIN');
+        await expect(session.query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`)).rejects.toThrow(/permission denied/);
+        await session.query('ROLLBACK');
+      }
+    } finally {
+      await session.end();
+    }
   });
 
   it('refuses a creation past 20 owned organizations with 403 naming the limit, also when three race for the last place', async () => {
