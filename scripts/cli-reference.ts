@@ -52,6 +52,9 @@ export function cliReference(program: Command): string {
     '`gatehouse --help` lists the commands, `gatehouse <command> --help` (or `gatehouse help <command>`) explains one; neither runs anything. ' +
       'Exit codes: 0 done, 1 the command failed (one line saying what to fix, never a stack trace), 2 the command line was wrong (the error and the usage).',
     '',
+    'In a project that installs `@gatehouse/server`, `npx gatehouse` runs its own copy (or a global install), and the messages advise commands in that form. ' +
+      'Run them there: elsewhere npx would offer to download `gatehouse` from the registry, an unrelated package of another author.',
+    '',
     ...optionRows(program),
     ...program.commands.flatMap((command) => section(command, 2)),
   ];
