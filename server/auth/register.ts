@@ -2,7 +2,7 @@ import { addMembership } from '../db/repositories/memberships.js';
 import { setInvitationStatus } from '../db/repositories/invitations.js';
 import { findOrganizationById, findOrganizationBySlug } from '../db/repositories/organizations.js';
 import { createUser, findUserByEmail } from '../db/repositories/users.js';
-import { takeTurnWriting } from '../db/transactions/unique-writes.js';
+import { takeTurn } from '../db/transactions/claim-turns.js';
 import { OrganizationNotFoundError } from '../errors/organization-not-found-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { GatehouseContext, GatehouseMiddleware, GroupState } from '../http/state.js';
@@ -33,7 +33,7 @@ export function register(services: Services, echoedGroup: string | null): Gateho
     const claim = { token: input.token, userId: null, routeGroup: group.name, organizationId: hostOrganization };
     const { user, organizationId } = await claimInvitation(services, claim, async (trx, invitation) => {
       if (!sameEmail(invitation.email, input.email)) throw ValidationError.field('email', 'The email does not match the invitation.');
-      await takeTurnWriting(trx, 'users');
+      await takeTurn(trx, 'users.email');
       if (await findUserByEmail(trx, input.email)) throw ValidationError.field('email', 'The email has already been taken.');
       const created = await createUser(trx, { name: input.name, email: input.email, passwordHash });
       await addMembership(trx, { userId: created.id, organizationId: invitation.organization_id, roleId: invitation.role_id, routeGroup: invitation.route_group });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { takeTurnWriting } from '../transactions/unique-writes.js';
+import { takeTurn } from '../transactions/claim-turns.js';
 import { enterOrganization, withTenant, type TenantTransaction } from '../transactions/tenant-transaction.js';
 import type { Executor } from './executor.js';
 import type { RequestDeadline } from '../transactions/request-deadline.js';
@@ -88,7 +88,7 @@ export async function createOrganization(
 ): Promise<OrganizationRecord | null> {
   try {
     return await withTenant(db, { organizationId: null, userId: organization.owner?.userId ?? null }, async (trx) => {
-      await takeTurnWriting(trx, 'organizations');
+      await takeTurn(trx, 'organizations.slug');
       if (await findOrganizationBySlug(trx, organization.slug)) throw new SlugTakenError();
       await admit(trx);
       // The operator's `gatehouse org create`, which holds no slug, may still take it first.

@@ -283,6 +283,40 @@ describe('POST {authBase}/auth/register', () => {
     expect((await register(token, 'mismatch@acme.test')).body.errors).toEqual({ token: ['This invitation has expired.'] });
   });
 
+  // The operator's `gatehouse user remove` of the inviter clears the invitation's invited_by
+  // (ON DELETE SET NULL) while it holds the inviter's row. A registration holds its invitation
+  // while it waits its turn to claim the email: that turn must not wait on users, or the two
+  // close a cycle and one of them fails.
+  it('registers while the inviter is being removed, and the removal goes through', async () => {
+    const { token } = await invited('orphaned@acme.test');
+    const [inviter] = await server.sql<{ id: number }>("INSERT INTO users (name, email, password_hash) VALUES ('Leaving', 'leaving@acme.test', 'x') RETURNING id");
+    await server.sql("UPDATE invitations SET invited_by = $1 WHERE email = 'orphaned@acme.test'", [inviter!.id]);
+    const waiting = (n: number) =>
+      vi.waitFor(
+        async () => expect((await server.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n).toBe(n),
+        { timeout: 30_000, interval: 50 },
+      );
+    const [turn, removal] = [new pg.Client({ connectionString: server.database.ownerUrl }), new pg.Client({ connectionString: server.database.ownerUrl })];
+    await Promise.all([turn.connect(), removal.connect()]);
+    try {
+      // Another registration's turn in flight: this one locks its invitation, then waits for it.
+      await turn.query('BEGIN');
+      await turn.query("UPDATE claim_turns SET name = name WHERE name = 'users.email'");
+      const registration = register(token, 'orphaned@acme.test');
+      await waiting(1);
+      await removal.query('BEGIN');
+      const removed = removal.query('DELETE FROM users WHERE id = $1', [inviter!.id]).then(() => 'removed', (error: Error) => error.message);
+      await waiting(2);
+      await turn.query('COMMIT');
+      const answer = await registration;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      expect(await removed).toBe('removed');
+      await removal.query('COMMIT');
+    } finally {
+      await Promise.all([turn.end(), removal.end()]);
+    }
+  });
+
   it('validates the fields', async () => {
     const response = await server.api.post('/api/auth/register', { body: { token: 't', name: '', email: 'x', password: 'short', password_confirmation: 'other' } });
     expect(response.status).toBe(422);
