@@ -58,6 +58,7 @@ export {
   type RecordId,
   type QueryHookOptions,
   type ShowQuery,
+  type AuditQuery,
   type ListResult,
 } from './hooks/use-model-queries.js';
 export {

@@ -101,6 +101,16 @@ describe('reads', () => {
     expect(bed.server.requests.map((request) => request.line)).toEqual([line]);
   });
 
+  it('audit pages the history as the index does, with the pagination headers as meta', async () => {
+    start();
+    bed.server.answer('GET', '/api/acme/posts/7/audit', { body: { data: [{ action: 'updated' }] }, headers: pageHeaders(2) });
+    const { result } = bed.render(() => useModelAudit('posts', 7, { page: 2, perPage: 1 }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.data).toEqual([{ action: 'updated' }]);
+    expect(result.current.meta).toMatchObject({ currentPage: 2, lastPage: 2, perPage: 1, total: 2 });
+    expect(bed.server.requests.map((request) => request.line)).toEqual(['GET /api/acme/posts/7/audit?page=2&per_page=1']);
+  });
+
   it('waits for an id before showing a record', async () => {
     start();
     const { result } = bed.render(() => useModelShow('posts', null));
