@@ -100,6 +100,54 @@ describe('the demo web app in Chromium', () => {
     await demo.page.close();
   });
 
+  it('finds a post by search and sort, edits it, trashes and restores it, and pages its history', async () => {
+    const token = await server.login('editor@acme.test');
+    const created = await server.api.post('/api/acme/posts', { token, body: { title: 'Zebra crossing', status: 'draft' } });
+    expect(created.status).toBe(201);
+    // Created and 15 updates: one entry more than a page of the trail holds.
+    for (let version = 1; version <= 15; version += 1) {
+      const updated = await server.api.request('PUT', `/api/acme/posts/${created.body.id}`, { token, body: { body: `Version ${version}` } });
+      expect(updated.status).toBe(200);
+    }
+    const demo = await demoPage();
+    await demo.signInAs('editor@acme.test');
+    const table = await demo.postsTable();
+    const titles = () => table.getByRole('row').locator('td:first-child').allTextContents();
+    await demo.page.getByLabel('Search posts').fill('zebra');
+    await expect.poll(titles).toEqual(['Zebra crossing']);
+    await demo.page.getByLabel('Search posts').fill('');
+    await demo.page.getByLabel('Sort').selectOption({ label: 'Title Z–A' });
+    await expect.poll(async () => (await titles())[0]).toBe('Zebra crossing');
+
+    await demo.openPost('Zebra crossing');
+    const history = demo.page.locator('ol.history > li');
+    await demo.page.getByText('Page 1 of 2 · 16 changes').waitFor();
+    expect(await history.count()).toBe(15);
+    await demo.page.getByRole('button', { name: 'Next →' }).click();
+    await demo.page.getByText('Page 2 of 2 · 16 changes').waitFor();
+    expect(await history.allTextContents()).toEqual([expect.stringMatching(/^updated by user/)]);
+
+    await demo.page.getByRole('link', { name: 'Edit' }).click();
+    await demo.page.getByLabel('Title').fill('Zebra crossing, repainted');
+    await demo.page.getByRole('button', { name: 'Save changes' }).click();
+    await demo.page.getByRole('heading', { level: 1, name: 'Zebra crossing, repainted' }).waitFor();
+    await demo.page.getByRole('button', { name: 'Delete' }).click();
+    await demo.page.getByRole('button', { name: 'Yes, delete' }).click();
+    await demo.postsTable();
+    expect(await demo.page.getByRole('link', { name: 'Zebra crossing, repainted' }).count()).toBe(0);
+
+    await demo.page.getByRole('link', { name: 'Trash' }).click();
+    const trash = demo.page.getByRole('table', { name: 'Deleted posts' });
+    const row = trash.getByRole('row').filter({ hasText: 'Zebra crossing, repainted' });
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await row.waitFor({ state: 'detached' });
+    await demo.page.getByRole('link', { name: 'Posts', exact: true }).click();
+    await (await demo.postsTable()).getByRole('link', { name: 'Zebra crossing, repainted' }).waitFor();
+    const [stored] = await server.sql<{ title: string; deleted_at: Date | null }>(`SELECT title, deleted_at FROM posts WHERE id = ${Number(created.body.id)}`);
+    expect(stored).toEqual({ title: 'Zebra crossing, repainted', deleted_at: null });
+    await demo.page.close();
+  });
+
   it("shows the server's 403 message for a field the editor may not set", async () => {
     const demo = await demoPage();
     await demo.signInAs('editor@acme.test');
