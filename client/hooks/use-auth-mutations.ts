@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
 import { bodyOf } from '../http/response-body.js';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
-import { useGatehouse } from '../react/gatehouse-context.js';
+import { useClientScope } from '../react/gatehouse-context.js';
 import { routeGroupForCall, type RouteGroupOption } from '../session/route-group.js';
 import { startSession, type SessionResponse, type StartedSession } from '../session/session-start.js';
 import { authUrl, INVITATION_ACCEPT_URL, type AuthAction } from '../urls/auth-url.js';
@@ -33,7 +33,7 @@ function useAuthMutation<Input extends RouteGroupOption, Result>(
   action: AuthAction,
   handle: (http: AxiosInstance, url: string, body: Omit<Input, 'routeGroup'>, group: string | null) => Promise<Result>,
 ) {
-  const { runtime, configuredGroup } = useGatehouse();
+  const { runtime, configuredGroup } = useClientScope();
   return useMutation({
     mutationFn: ({ routeGroup, ...body }: Input) => {
       const group = routeGroupForCall(runtime.session, configuredGroup, { routeGroup });
@@ -47,7 +47,7 @@ function useAuthMutation<Input extends RouteGroupOption, Result>(
  * the mutation resolves; without one the session is left alone.
  */
 export function useRegister<User = unknown>() {
-  const { runtime } = useGatehouse();
+  const { runtime } = useClientScope();
   const client = useQueryClient();
   return useAuthMutation<RegisterInput, StartedSession<User>>('register', async (http, url, body, group) => {
     const started = await startSession(runtime.session, await bodyOf(http.post<SessionResponse<User>>(url, body)), group);
@@ -76,7 +76,7 @@ export interface AcceptedInvitation {
 
 /** Accepts an invitation for the signed-in invitee; starts no session (the endpoint issues no token). */
 export function useAcceptInvitation() {
-  const { runtime } = useGatehouse();
+  const { runtime } = useClientScope();
   return useMutation({
     mutationFn: ({ token }: { token: string }) =>
       bodyOf(runtime.http.post<AcceptedInvitation>(INVITATION_ACCEPT_URL, { token })),
