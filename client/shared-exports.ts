@@ -5,6 +5,7 @@ export type { KeyValueStorage, AsyncKeyValueStorage } from './storage/key-value-
 export { AuthProvider, type AuthProviderProps } from './react/auth-provider.js';
 export type { AuthState } from './react/gatehouse-context.js';
 export type { LoginResult } from './session/auth-requests.js';
+export type { SessionResponse } from './session/session-start.js';
 export type { RouteGroupOption } from './session/route-group.js';
 export { Can, type CanProps } from './react/can.js';
 export type { GatehouseAbility, ModelAbilities, ModelAction } from './ability/gatehouse-ability.js';
