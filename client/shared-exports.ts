@@ -70,4 +70,5 @@ export {
   useModelForceDelete,
   useNestedOperations,
   type NestedOperation,
+  type NestedOperations,
 } from './hooks/use-model-mutations.js';

@@ -60,6 +60,11 @@ export interface NestedOperation {
   data?: ModelRecord;
 }
 
+/** The operations, given as a list or as rhino-react's `{operations}`. */
+export type NestedOperations = NestedOperation[] | { operations: NestedOperation[] };
+
+const operationsOf = (given: NestedOperations) => (Array.isArray(given) ? given : given.operations);
+
 /**
  * `POST /{model}/nested`, or `POST /nested` without a model: the operations commit together or
  * not at all; resolves to the resulting records in operation order (a deleted one as
@@ -67,8 +72,8 @@ export interface NestedOperation {
  */
 export function useNestedOperations<Result = unknown>(model?: string) {
   return useModelMutation(
-    (operations: NestedOperation[]) => [...(model ? [model] : []), ...operations.map((operation) => operation.model)],
-    async (http, base, operations: NestedOperation[]) =>
-      bodyOf(http.post<Result[]>(nestedUrl(base, model), { operations })),
+    (given: NestedOperations) => [...(model ? [model] : []), ...operationsOf(given).map((operation) => operation.model)],
+    async (http, base, given: NestedOperations) =>
+      bodyOf(http.post<Result[]>(nestedUrl(base, model), { operations: operationsOf(given) })),
   );
 }

@@ -19,10 +19,10 @@ export interface QueryHookOptions {
 }
 
 /** Relations and sparse fieldsets of a single record. */
-export type ShowQuery = Pick<IndexQuery, 'include' | 'fields'>;
+export type ShowQuery = Pick<IndexQuery, 'include' | 'includes' | 'fields'>;
 
 /** Which page of an audit trail, and how many entries a page holds (`per_page`). */
-export type AuditQuery = Pick<IndexQuery, 'page' | 'perPage'>;
+export type AuditQuery = Pick<IndexQuery, 'page' | 'perPage' | 'per_page'>;
 
 export type ListResult<T> = Omit<UseQueryResult<T[]>, 'data'> & { data: T[] | undefined; meta: IndexMeta | undefined };
 

@@ -57,6 +57,20 @@ describe('reads', () => {
     });
   });
 
+  it("takes rhino-react's option names too: includes, filters and per_page", async () => {
+    start();
+    bed.server.answer('GET', /\/posts/, { body: { data: [post] } });
+    const { result } = bed.render(() => ({
+      index: useModelIndex('posts', { includes: ['author', 'comments.author'], filters: { status: 'draft' }, per_page: 5 }),
+      show: useModelShow('posts', 7, { includes: ['author'] }),
+    }));
+    await waitFor(() => expect(result.current.index.isSuccess && result.current.show.isSuccess).toBe(true));
+    expect(bed.server.requests.map((request) => request.line).sort()).toEqual([
+      'GET /api/acme/posts/7?include=author',
+      'GET /api/acme/posts?filter[status]=draft&include=author,comments.author&per_page=5',
+    ]);
+  });
+
   it('infinite index reads the next pages by cursor until there is none', async () => {
     start();
     bed.server.answer('GET', '/api/acme/posts', (request) => {
@@ -160,6 +174,7 @@ const writes: {
   { name: 'delete', run: (h) => h.destroy.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
   { name: 'restore', run: (h) => h.restore.mutateAsync(7), answer: { status: 200, body: post }, resolves: post, sent: undefined, refetched: ['posts'] },
   { name: 'force delete', run: (h) => h.forceDelete.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
+  { name: 'nested, given {operations} as rhino-react takes them', run: (h) => h.nested.mutateAsync({ operations: nestedOperations }), answer: { status: 200, body: [post, { id: 1, deleted: true }] }, resolves: [post, { id: 1, deleted: true }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
   { name: 'nested', run: (h) => h.nested.mutateAsync(nestedOperations), answer: { status: 200, body: [post, { id: 1, deleted: true }] }, resolves: [post, { id: 1, deleted: true }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
 ];
 
