@@ -2,6 +2,7 @@
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { configureApi, getHttpClient, useAuth, useModelIndex, useOrganization } from '../../client/index.js';
+import { createMemoryStorage } from '../../client/storage/memory-storage.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -73,16 +74,19 @@ describe('configureApi layers the options it is given over the current configura
   });
 
   it('keeps the session and its storage unless given a storage, which starts a session on it', async () => {
-    bed.start({ stored: { token: 'kept' } });
+    bed.start();
     bed.server.answer('GET', '/api/ping', { body: {} });
-    window.localStorage.setItem('token', 'written behind its back');
+    const given = createMemoryStorage();
+    given.setItem('token', 'kept');
+    configureApi({ storage: given });
+    window.localStorage.setItem('token', 'in localStorage');
 
     configureApi({ routeGroup: 'admin' });
     await getHttpClient().get('/ping');
     configureApi({ storage: window.localStorage });
     await getHttpClient().get('/ping');
 
-    expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer kept', 'Bearer written behind its back']);
+    expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer kept', 'Bearer in localStorage']);
   });
 
   it('reaches a provider already mounted: its session, data and auth requests follow at once', async () => {
