@@ -89,6 +89,20 @@ describe('configureApi layers the options it is given over the current configura
     expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer kept', 'Bearer in localStorage']);
   });
 
+  it('keeps the one HTTP client an app took before a later call: it follows the new base, session and callbacks', async () => {
+    bed.start({ api: { baseURL: 'http://127.0.0.1:9/nowhere' } });
+    // As an app's module-level `const api = getHttpClient()` does, before main() configures the client.
+    const http = getHttpClient();
+    const { onForbidden } = bed.start({ stored: { token: 'tok' } });
+    bed.server.answer('GET', '/api/denied', { status: 403, body: { message: 'This action is unauthorized.' } });
+
+    await expect(http.get('/denied')).rejects.toThrow();
+
+    expect(getHttpClient()).toBe(http);
+    expect(bed.server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([['/api/denied', 'Bearer tok']]);
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+  });
+
   it('reaches a provider already mounted: its session, data and auth requests follow at once', async () => {
     bed.start({ stored: { organization_slug: 'acme' }, api: { routeGroup: 'admin' } });
     bed.server.answer('GET', /\/posts$/, { body: { data: [] } });
