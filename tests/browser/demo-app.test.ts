@@ -205,6 +205,26 @@ describe('the demo web app in Chromium', () => {
     await demo.page.close();
   });
 
+  it('switches to another organization the user belongs to, by its slug, and lists its posts', async () => {
+    const member = `INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
+      SELECT u.id, o.id, r.id, 'tenant' FROM users u, organizations o, roles r WHERE u.email = 'editor@acme.test' AND o.slug = 'globex' AND r.slug = 'viewer'`;
+    await server.sql(member);
+    const demo = await demoPage();
+    try {
+      await demo.signInAs('editor@acme.test');
+      await (await demo.postsTable()).getByRole('link', { name: 'Quarterly roadmap' }).waitFor();
+      await demo.page.getByLabel('Organization slug').fill('globex');
+      await demo.page.getByText('Switch to Globex').waitFor();
+      await demo.page.getByRole('button', { name: 'Switch', exact: true }).click();
+      await (await demo.postsTable()).getByRole('link', { name: 'Globex launch' }).waitFor();
+      expect(await demo.page.getByRole('link', { name: 'Quarterly roadmap' }).count()).toBe(0);
+      expect(await demo.page.evaluate(() => window.localStorage.getItem('organization_slug'))).toBe('globex');
+    } finally {
+      await server.sql("DELETE FROM user_roles WHERE organization_id = (SELECT id FROM organizations WHERE slug = 'globex') AND user_id = (SELECT id FROM users WHERE email = 'editor@acme.test')");
+      await demo.page.close();
+    }
+  });
+
   it('signs a second tab out when the first one signs out', async () => {
     const first = await demoPage();
     await first.signInAs('editor@acme.test');
