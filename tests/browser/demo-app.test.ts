@@ -185,6 +185,21 @@ describe('the demo web app in Chromium', () => {
     }
   });
 
+  it('shows the editor what they may do: their role, permissions and rules, the deny included', async () => {
+    const demo = await demoPage();
+    await demo.signInAs('editor@acme.test');
+    await demo.page.getByRole('link', { name: 'My permissions' }).click();
+    await demo.page.getByTestId('role').waitFor();
+    expect(await demo.page.getByTestId('role').textContent()).toBe('editor');
+    const allowed = demo.page.getByRole('table', { name: 'Allowed actions' });
+    expect(await allowed.getByLabel('update posts: allowed', { exact: true }).count()).toBe(1);
+    expect(await allowed.getByLabel('forceDelete posts: denied', { exact: true }).count()).toBe(1);
+    expect(await allowed.getByLabel('store users: denied', { exact: true }).count()).toBe(1);
+    const rules = demo.page.getByRole('table', { name: 'Rules' }).getByRole('row');
+    expect(await rules.filter({ hasText: 'cannot' }).filter({ hasText: 'forceDelete' }).count()).toBe(1);
+    await demo.page.close();
+  });
+
   it("explains to the owner why the editor may not force-delete a post, naming the editor's deny", async () => {
     const demo = await demoPage();
     await demo.signInAs('owner@acme.test');
