@@ -179,6 +179,35 @@ const writes: {
 ];
 
 describe('writes', () => {
+  it.each<[string, (h: Writes) => Promise<unknown>, string[]]>([
+    ['delete', (h) => h.destroy.mutateAsync(7), ['show']],
+    ['force delete', (h) => h.forceDelete.mutateAsync(7), ['show', 'audit']],
+  ])("%s leaves the deleted record's own queries as they were, refetching the rest", async (_name, remove, rested) => {
+    start();
+    let deleted = false;
+    bed.server.answer('DELETE', /\/posts\/7/, () => {
+      deleted = true;
+      return { status: 204 };
+    });
+    bed.server.answer('GET', /\/posts/, (request) =>
+      deleted && request.path !== '/api/acme/posts' ? { status: 404, body: { message: 'Resource not found' } } : { body: request.path.endsWith('/audit') ? { data: [] } : post },
+    );
+    bed.server.answer('GET', '/api/acme/posts', () => ({ body: { data: deleted ? [] : [post] } }));
+    // The id as a page's route gives it: a string, where the Delete button passes the number.
+    const { result } = bed.render(() => ({ ...useWrites(), show: useModelShow('posts', '7'), audit: useModelAudit('posts', '7') }));
+    await waitFor(() => expect(result.current.show.isSuccess && result.current.audit.isSuccess && result.current.posts.isSuccess).toBe(true));
+    const before = bed.server.requests.length;
+
+    await act(() => remove(result.current));
+
+    await waitFor(() => expect(result.current.posts.data).toEqual([]));
+    expect(result.current.show).toMatchObject({ data: post, isError: false });
+    const refetched = bed.server.requests.slice(before).filter((request) => request.method === 'GET').map((request) => request.path);
+    expect(refetched.filter((path) => path === '/api/acme/posts/7')).toEqual(rested.includes('show') ? [] : ['/api/acme/posts/7']);
+    expect(refetched.filter((path) => path === '/api/acme/posts/7/audit')).toEqual(rested.includes('audit') ? [] : ['/api/acme/posts/7/audit']);
+  });
+
+
   it.each(writes)('$name resolves to the answer and refetches the models it touched', async (write) => {
     start();
     let version = 0;

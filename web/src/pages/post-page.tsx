@@ -32,8 +32,8 @@ function DeleteButton({ post }: { post: Post }) {
         type="button"
         className="button button-danger"
         disabled={remove.isPending}
-        // Not mutate's onSuccess: the refetch that follows the delete answers this post with a 404,
-        // which unmounts this button, and mutate's callbacks never run for an unmounted one.
+        // Not mutate's onSuccess, which is dropped when this button has unmounted by the time the
+        // delete resolves (an error of the post's own query would unmount it).
         onClick={() => void remove.mutateAsync(post.id).then(() => navigate('/posts'), () => undefined)}
       >
         Yes, delete
