@@ -5,6 +5,7 @@ export type { KeyValueStorage, AsyncKeyValueStorage } from './storage/key-value-
 export { AuthProvider, type AuthProviderProps } from './react/auth-provider.js';
 export type { AuthState } from './react/gatehouse-context.js';
 export type { LoginResult } from './session/auth-requests.js';
+export type { SessionResponse } from './session/session-start.js';
 export type { RouteGroupOption } from './session/route-group.js';
 export { Can, type CanProps } from './react/can.js';
 export type { GatehouseAbility, ModelAbilities, ModelAction } from './ability/gatehouse-ability.js';
@@ -58,6 +59,7 @@ export {
   type RecordId,
   type QueryHookOptions,
   type ShowQuery,
+  type AuditQuery,
   type ListResult,
 } from './hooks/use-model-queries.js';
 export {
@@ -68,4 +70,5 @@ export {
   useModelForceDelete,
   useNestedOperations,
   type NestedOperation,
+  type NestedOperations,
 } from './hooks/use-model-mutations.js';

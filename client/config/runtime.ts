@@ -1,5 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import { createHttpClient } from '../http/http-client.js';
+import { bindHttpClient, createHttpClient } from '../http/http-client.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
 import { resolveConfig, type ApiConfig, type ApiOptions } from './api-config.js';
 import type { Platform } from './platform.js';
@@ -14,7 +14,10 @@ let platform: Platform | undefined;
 /** Every option given so far, a later call's over an earlier one's; the defaults fill the rest. */
 let configured: ApiOptions = {};
 let current: Runtime | undefined;
+let unbindHttp: (() => void) | undefined;
 const listeners = new Set<() => void>();
+/** One for the life of the page: an app may hold it (`getHttpClient()`) from before a later configureApi call. */
+const http = createHttpClient();
 
 /** Called once by each entry point; everything else is shared between web and React Native. */
 export function installPlatform(target: Platform): void {
@@ -34,8 +37,15 @@ function createSession(target: Platform, options: ApiOptions): SessionStore {
 function createRuntime(options: ApiOptions, session?: SessionStore): Runtime {
   const target = installedPlatform();
   const config = resolveConfig(options, target.defaultOnUnauthorized);
-  const store = session ?? createSession(target, options);
-  return { config, session: store, http: createHttpClient(config, store) };
+  return { config, session: session ?? createSession(target, options), http };
+}
+
+/** Makes `next` the runtime: the HTTP client follows its configuration and session from now on. */
+function install(next: Runtime): Runtime {
+  unbindHttp?.();
+  unbindHttp = bindHttpClient(http, next.config, next.session);
+  current = next;
+  return next;
 }
 
 /** `undefined` means "not given", as a left-out key does: `{ ...current, ...given }` alone would reset it. */
@@ -57,7 +67,7 @@ export function configureApi(options: ApiOptions = {}): void {
   const next = createRuntime(merged, given.storage ? undefined : current?.session);
   if (next.session !== current?.session) current?.session.dispose();
   configured = merged;
-  current = next;
+  install(next);
   for (const listener of [...listeners]) listener();
 }
 
@@ -68,11 +78,14 @@ export function subscribeRuntime(listener: () => void): () => void {
 }
 
 export function getRuntime(): Runtime {
-  current ??= createRuntime(configured);
-  return current;
+  return current ?? install(createRuntime(configured));
 }
 
-/** The configured axios instance, for endpoints without a hook; it carries the token and the 401/403 handling. */
+/**
+ * The configured axios instance, for endpoints without a hook; it carries the token and the
+ * 401/403 handling. It is the same instance for the life of the page, following every
+ * configureApi call.
+ */
 export function getHttpClient(): AxiosInstance {
   return getRuntime().http;
 }

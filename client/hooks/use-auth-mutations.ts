@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
 import { bodyOf } from '../http/response-body.js';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
-import { useGatehouse } from '../react/gatehouse-context.js';
+import { useClientScope } from '../react/gatehouse-context.js';
 import { routeGroupForCall, type RouteGroupOption } from '../session/route-group.js';
-import { startSession, type SessionResponse, type StartedSession } from '../session/session-start.js';
+import { startSession, type SessionResponse } from '../session/session-start.js';
 import { authUrl, INVITATION_ACCEPT_URL, type AuthAction } from '../urls/auth-url.js';
 
 export interface RegisterInput extends RouteGroupOption {
@@ -33,7 +33,7 @@ function useAuthMutation<Input extends RouteGroupOption, Result>(
   action: AuthAction,
   handle: (http: AxiosInstance, url: string, body: Omit<Input, 'routeGroup'>, group: string | null) => Promise<Result>,
 ) {
-  const { runtime, configuredGroup } = useGatehouse();
+  const { runtime, configuredGroup } = useClientScope();
   return useMutation({
     mutationFn: ({ routeGroup, ...body }: Input) => {
       const group = routeGroupForCall(runtime.session, configuredGroup, { routeGroup });
@@ -43,16 +43,16 @@ function useAuthMutation<Input extends RouteGroupOption, Result>(
 }
 
 /**
- * Registers through an invitation. When the answer carries a token the session starts before
- * the mutation resolves; without one the session is left alone.
+ * Registers through an invitation and resolves to the server's answer. When the answer carries a
+ * token the session starts before the mutation resolves; without one the session is left alone.
  */
 export function useRegister<User = unknown>() {
-  const { runtime } = useGatehouse();
+  const { runtime } = useClientScope();
   const client = useQueryClient();
-  return useAuthMutation<RegisterInput, StartedSession<User>>('register', async (http, url, body, group) => {
-    const started = await startSession(runtime.session, await bodyOf(http.post<SessionResponse<User>>(url, body)), group);
-    if (started.token) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
-    return started;
+  return useAuthMutation<RegisterInput, SessionResponse<User>>('register', async (http, url, body, group) => {
+    const answer = await bodyOf(http.post<SessionResponse<User>>(url, body));
+    if ((await startSession(runtime.session, answer, group)).token) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
+    return answer;
   });
 }
 
@@ -70,15 +70,20 @@ export interface AcceptedInvitation {
   message?: string;
   invitation?: Record<string, unknown>;
   organization?: { slug: string; [attribute: string]: unknown };
-  /** Set for a guest: the invitee has to register instead. */
+  /** Set for a guest: true when the invitee has to register, false when they have to sign in first. */
   requires_registration?: boolean;
+  /** For a guest: the invited email. */
+  email?: string;
 }
 
-/** Accepts an invitation for the signed-in invitee; starts no session (the endpoint issues no token). */
+/**
+ * Accepts an invitation for the signed-in invitee, given `{token}` or the token alone (as
+ * rhino-react takes it); starts no session (the endpoint issues no token).
+ */
 export function useAcceptInvitation() {
-  const { runtime } = useGatehouse();
+  const { runtime } = useClientScope();
   return useMutation({
-    mutationFn: ({ token }: { token: string }) =>
-      bodyOf(runtime.http.post<AcceptedInvitation>(INVITATION_ACCEPT_URL, { token })),
+    mutationFn: (invitation: { token: string } | string) =>
+      bodyOf(runtime.http.post<AcceptedInvitation>(INVITATION_ACCEPT_URL, { token: typeof invitation === 'string' ? invitation : invitation.token })),
   });
 }

@@ -1,5 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import { useGatehouse } from '../react/gatehouse-context.js';
+import { useClientScope } from '../react/gatehouse-context.js';
 import { dataBase, tenantBase } from '../urls/data-url.js';
 import { useUrlScope } from './use-session-scope.js';
 
@@ -10,7 +10,7 @@ export interface RequestScope {
 }
 
 export function useDataScope(): RequestScope {
-  return { http: useGatehouse().runtime.http, base: dataBase(useUrlScope()) };
+  return { http: useClientScope().runtime.http, base: dataBase(useUrlScope()) };
 }
 
 /** Tenant-only endpoints; `organization` replaces the selected one (an undefined value keeps it). */
@@ -18,7 +18,7 @@ export function useTenantScope(organization?: string | null): RequestScope & { o
   const scope = useUrlScope();
   const target = organization === undefined ? scope.organization : organization;
   return {
-    http: useGatehouse().runtime.http,
+    http: useClientScope().runtime.http,
     base: tenantBase({ ...scope, organization: target }),
     organization: target,
   };

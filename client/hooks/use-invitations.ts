@@ -20,9 +20,13 @@ export interface InviteUser {
 
 const invitationsUrl = (base: string, id?: RecordId, action?: 'resend') => `${base}/invitations${joinPath(id, action)}`;
 
-/** Invitations of the selected organization, optionally only those with the given status. */
-export function useInvitations<T = Invitation>(options: { status?: string } = {}) {
-  const params = options.status ? { status: options.status } : {};
+/**
+ * Invitations of the selected organization, optionally only those with the given status:
+ * `{status}`, or the status alone as rhino-react takes it; `'all'` or none lists every status.
+ */
+export function useInvitations<T = Invitation>(options: { status?: string } | string = {}) {
+  const status = typeof options === 'string' ? options : options.status;
+  const params = status && status !== 'all' ? { status } : {};
   return useScopedQuery(useTenantScope(), 'invitations', ['list', params], async (http, base) =>
     (await bodyOf(http.get<{ data: T[] }>(invitationsUrl(base), { params }))).data,
   );

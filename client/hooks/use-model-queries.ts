@@ -19,7 +19,10 @@ export interface QueryHookOptions {
 }
 
 /** Relations and sparse fieldsets of a single record. */
-export type ShowQuery = Pick<IndexQuery, 'include' | 'fields'>;
+export type ShowQuery = Pick<IndexQuery, 'include' | 'includes' | 'fields'>;
+
+/** Which page of an audit trail, and how many entries a page holds (`per_page`). */
+export type AuditQuery = Pick<IndexQuery, 'page' | 'perPage' | 'per_page'>;
 
 export type ListResult<T> = Omit<UseQueryResult<T[]>, 'data'> & { data: T[] | undefined; meta: IndexMeta | undefined };
 
@@ -32,26 +35,26 @@ function useModelQuery<T>(
   return useScopedQuery(useDataScope(), model, keyParts, request, enabled);
 }
 
-function useListQuery<T>(model: string, kind: 'index' | 'trashed', query: IndexQuery | undefined, options: QueryHookOptions) {
+/** A paged list under `url`: the records of one page plus `meta` from the pagination headers. */
+function useListQuery<T>(model: string, keyParts: unknown[], url: (base: string) => string, query: IndexQuery | undefined, enabled: boolean) {
   const params = indexParams(query);
-  const url = (base: string) => modelUrl(base, model, null, kind === 'trashed' ? 'trashed' : undefined);
   const result = useModelQuery(
     model,
-    [kind, params, query?.count ?? null],
+    [...keyParts, params, query?.count ?? null],
     (http, base) => fetchIndexPage<T>(http, url(base), params, query?.count),
-    options.enabled !== false,
+    enabled,
   );
   return { ...result, data: result.data?.data, meta: result.data?.meta } as ListResult<T>;
 }
 
 /** `GET /{model}`: the records of one page plus `meta` from the pagination headers. */
 export function useModelIndex<T = ModelRecord>(model: string, query?: IndexQuery, options: QueryHookOptions = {}) {
-  return useListQuery<T>(model, 'index', query, options);
+  return useListQuery<T>(model, ['index'], (base) => modelUrl(base, model), query, options.enabled !== false);
 }
 
 /** `GET /{model}/trashed`: soft-deleted records. */
 export function useModelTrashed<T = ModelRecord>(model: string, query?: IndexQuery, options: QueryHookOptions = {}) {
-  return useListQuery<T>(model, 'trashed', query, options);
+  return useListQuery<T>(model, ['trashed'], (base) => modelUrl(base, model, null, 'trashed'), query, options.enabled !== false);
 }
 
 /**
@@ -92,14 +95,18 @@ export function useModelShow<T = ModelRecord>(
   );
 }
 
-/** `GET /{model}/{id}/audit`: the record's change history. */
-export function useModelAudit<T = ModelRecord>(model: string, id: RecordId | null | undefined, options: QueryHookOptions = {}) {
-  return useModelQuery(
-    model,
-    ['audit', id],
-    async (http, base) => (await bodyOf(http.get<{ data: T[] }>(modelUrl(base, model, id, 'audit')))).data,
-    options.enabled !== false && id != null,
-  );
+/**
+ * `GET /{model}/{id}/audit`: one page of the record's change history, oldest first, plus `meta`
+ * from the pagination headers; the server pages a trail as it pages an index, so a long history
+ * takes more than one page. Waits while id is null or undefined.
+ */
+export function useModelAudit<T = ModelRecord>(
+  model: string,
+  id: RecordId | null | undefined,
+  query?: AuditQuery,
+  options: QueryHookOptions = {},
+) {
+  return useListQuery<T>(model, ['audit', id], (base) => modelUrl(base, model, id, 'audit'), query, options.enabled !== false && id != null);
 }
 
 /** `GET /{model}/computed`: the aggregate values the model declares. */

@@ -24,24 +24,33 @@ export function useScopedQuery<T>(
   });
 }
 
+/** Picks, by its key, a cached query of what a write removed. */
+export type GoneQuery = (queryKey: readonly unknown[]) => boolean;
+
 /**
  * A mutation under a URL prefix that, once the server agrees, refetches every cached query of the
- * resources it touched and resolves after that refetch. Without its organization it rejects
- * with OrganizationRequiredError and sends nothing.
+ * resources it touched and resolves after that refetch. The queries `gone` picks (a deleted
+ * record's own) are only marked stale: refetched now they would answer 404 to the page that
+ * deleted the record, before it moves on. Without its organization it rejects with
+ * OrganizationRequiredError and sends nothing.
  */
 export function useScopedMutation<Variables, Result>(
   { http, base }: RequestScope,
   touchedResources: (variables: Variables) => string[],
   send: Send<Variables, Result>,
+  gone: (variables: Variables) => GoneQuery = () => () => false,
 ) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (variables: Variables) => send(http, requireBase(base), variables),
-    onSuccess: (_result, variables) =>
-      Promise.all(
-        [...new Set(touchedResources(variables))].map((resource) =>
-          client.invalidateQueries({ queryKey: scopedKey(base, resource) }),
-        ),
-      ),
+    onSuccess: (_result, variables) => {
+      const isGone = gone(variables);
+      return Promise.all(
+        [...new Set(touchedResources(variables))].flatMap((resource) => [
+          client.invalidateQueries({ queryKey: scopedKey(base, resource), predicate: (query) => !isGone(query.queryKey) }),
+          client.invalidateQueries({ queryKey: scopedKey(base, resource), predicate: (query) => isGone(query.queryKey), refetchType: 'none' }),
+        ]),
+      );
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { useGatehouse } from '../react/gatehouse-context.js';
+import { useClientScope } from '../react/gatehouse-context.js';
 import { useRuntime } from '../react/use-runtime.js';
 import { useStoredValue } from '../react/use-stored-value.js';
 import { activeRouteGroup } from '../session/route-group.js';
@@ -18,7 +18,7 @@ export function useRouteGroup(): string | null {
 
 /** Everything URL building depends on, re-rendering the caller when any of it changes. */
 export function useUrlScope(): UrlScope {
-  const { runtime, tenancy, configuredGroup } = useGatehouse();
+  const { runtime, tenancy, configuredGroup } = useClientScope();
   const organization = useOrganization();
   const storedGroup = useRouteGroup();
   return {

@@ -6,11 +6,20 @@ import { sessionActionOf } from '../urls/auth-url.js';
 /** The Authorization header a session's token travels in; undefined without one. */
 export const bearerHeader = (token: string | null) => (token ? `Bearer ${token}` : undefined);
 
-/** The axios instance every hook uses: bearer token in, session expiry and denial out. */
-export function createHttpClient(config: ApiConfig, session: SessionStore): AxiosInstance {
-  const http = axios.create({ baseURL: config.baseURL, headers: { Accept: 'application/json' } });
+/** The one axios instance of the page, which every hook uses; `bindHttpClient` configures it. */
+export function createHttpClient(): AxiosInstance {
+  return axios.create({ headers: { Accept: 'application/json' } });
+}
 
-  http.interceptors.request.use(async (request) => {
+/**
+ * Points the instance at a configuration and a session: its base URL, the bearer token in, session
+ * expiry and denial out. Returns the unbinding, which takes out what this added and nothing else
+ * (an app's own interceptors stay).
+ */
+export function bindHttpClient(http: AxiosInstance, config: ApiConfig, session: SessionStore): () => void {
+  http.defaults.baseURL = config.baseURL;
+
+  const request = http.interceptors.request.use(async (request) => {
     // On React Native the token is still being read when the first screen mounts.
     await session.ready;
     const header = bearerHeader(session.get('token'));
@@ -36,7 +45,7 @@ export function createHttpClient(config: ApiConfig, session: SessionStore): Axio
     return sentInCurrentSession(error);
   };
 
-  http.interceptors.response.use(undefined, async (error: AxiosError<{ message?: string }>) => {
+  const response = http.interceptors.response.use(undefined, async (error: AxiosError<{ message?: string }>) => {
     const status = error.response?.status;
     if (status === 401 && endsSession(error)) {
       await session.write({ token: null, user: null });
@@ -46,5 +55,8 @@ export function createHttpClient(config: ApiConfig, session: SessionStore): Axio
     throw error;
   });
 
-  return http;
+  return () => {
+    http.interceptors.request.eject(request);
+    http.interceptors.response.eject(response);
+  };
 }

@@ -3,6 +3,7 @@ import type { Tenancy } from '../config/api-config.js';
 import type { Runtime } from '../config/runtime.js';
 import type { LoginResult } from '../session/auth-requests.js';
 import type { RouteGroupOption } from '../session/route-group.js';
+import { useRuntime } from './use-runtime.js';
 
 export interface AuthState<User = unknown> {
   token: string | null;
@@ -16,18 +17,33 @@ export interface AuthState<User = unknown> {
   setRouteGroup(group: string | null): Promise<void>;
 }
 
-export interface GatehouseContextValue {
+/** What requests and their URLs are built from. */
+export interface ClientScope {
   runtime: Runtime;
   tenancy: Tenancy;
   /** The provider's routeGroup prop, else configureApi's. */
   configuredGroup: string | null;
+}
+
+export interface GatehouseContextValue extends ClientScope {
   auth: AuthState;
 }
 
 export const GatehouseContext = createContext<GatehouseContextValue | null>(null);
 
-export function useGatehouse(): GatehouseContextValue {
+/**
+ * The nearest AuthProvider's scope, else configureApi's alone: the data hooks also work in an app
+ * that gives them only a QueryClientProvider, as rhino-react's do.
+ */
+export function useClientScope(): ClientScope {
+  const provided = useContext(GatehouseContext);
+  const runtime = useRuntime();
+  return provided ?? { runtime, tenancy: runtime.config.tenancy, configuredGroup: runtime.config.routeGroup };
+}
+
+/** The session state only AuthProvider holds: it re-renders every reader when the session changes. */
+export function useProvidedAuth(): AuthState {
   const value = useContext(GatehouseContext);
-  if (!value) throw new Error('Gatehouse hooks must be used inside <AuthProvider>.');
-  return value;
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>.');
+  return value.auth;
 }

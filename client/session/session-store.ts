@@ -5,9 +5,10 @@ import { SESSION_KEYS, type SessionKey } from './session-keys.js';
 export type SessionValues = Partial<Record<SessionKey, string | null>>;
 
 /**
- * The session as React renders it: a synchronous cache over a storage that may be asynchronous.
- * Once hydrated, a write changes the cache (and a synchronous storage) before it returns, as
- * setters typed `=> void` must; it resolves once storage holds it, so an awaited write is durable.
+ * The session as React renders it, read synchronously: from a synchronous storage itself
+ * (localStorage), from a cache over an asynchronous one (AsyncStorage). Once hydrated, a write
+ * changes what `get` answers before it returns, as setters typed `=> void` must; it resolves once
+ * storage holds it, so an awaited write is durable.
  */
 export interface SessionStore {
   /** Settles once the stored values have been read; requests wait for it. */
@@ -39,8 +40,9 @@ export function createSessionStore(storage: KeyValueStorage, events: SessionEven
   };
 
   const reads = SESSION_KEYS.map((key) => storage.getItem(key));
+  const synchronous = !reads.some(isPending);
   let ready: Promise<void>;
-  if (reads.some(isPending)) {
+  if (!synchronous) {
     ready = Promise.all(reads).then((values) => {
       finishHydration(values);
       for (const key of SESSION_KEYS) events.emit(key, cache.get(key) ?? null);
@@ -54,8 +56,10 @@ export function createSessionStore(storage: KeyValueStorage, events: SessionEven
   const store: SessionStore = {
     ready,
     isReady: () => hydrated,
-    // An empty value (another script's, or one edited by hand) means none, as a falsy setter argument does.
-    get: (key) => cache.get(key) || null,
+    // A synchronous storage (localStorage) is read each time, so what the page itself wrote or
+    // cleared there counts at the next render; AsyncStorage through the cache. An empty value
+    // (another script's, or one edited by hand) means none, as a falsy setter argument does.
+    get: (key) => (synchronous ? (storage.getItem(key) as string | null) : cache.get(key)) || null,
     write(values) {
       if (!hydrated) return ready.then(() => store.write(values));
       const entries = Object.entries(values) as [SessionKey, string | null | undefined][];

@@ -7,15 +7,21 @@ type OneOrMany = ListValue | ListValue[];
 export interface IndexQuery {
   /** `filter[field]=a,b` */
   filter?: Record<string, OneOrMany>;
+  /** rhino-react's name for `filter`; both may be given. */
+  filters?: Record<string, OneOrMany>;
   /** `sort=-created_at,title`: a leading minus sorts descending. */
   sort?: string | string[];
   search?: string;
   /** Relations to eager-load; dot notation for nested ones (`comments.author`). */
   include?: string | string[];
+  /** rhino-react's name for `include`, as useOwner takes it. */
+  includes?: string | string[];
   /** `fields[model]=a,b`: sparse fieldsets per model. */
   fields?: Record<string, string | string[]>;
   page?: number;
   perPage?: number;
+  /** rhino-react's name for `perPage`. */
+  per_page?: number;
   scope?: string;
   /** `?cursor=`: start after the position an earlier page's `meta.nextCursor` named (instead of `page`). */
   cursor?: string;
@@ -31,14 +37,14 @@ const list = (value: OneOrMany): string => (Array.isArray(value) ? value.join(',
 
 export function indexParams(query: IndexQuery = {}): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [field, value] of Object.entries(query.filter ?? {})) params[`filter[${field}]`] = list(value);
+  for (const [field, value] of Object.entries({ ...query.filters, ...query.filter })) params[`filter[${field}]`] = list(value);
   for (const [model, value] of Object.entries(query.fields ?? {})) params[`fields[${model}]`] = list(value);
   const plain: [string, OneOrMany | undefined][] = [
     ['sort', query.sort],
     ['search', query.search],
-    ['include', query.include],
+    ['include', query.include ?? query.includes],
     ['page', query.page],
-    ['per_page', query.perPage],
+    ['per_page', query.perPage ?? query.per_page],
     ['scope', query.scope],
     ['cursor', query.cursor],
   ];

@@ -100,6 +100,54 @@ describe('the demo web app in Chromium', () => {
     await demo.page.close();
   });
 
+  it('finds a post by search and sort, edits it, trashes and restores it, and pages its history', async () => {
+    const token = await server.login('editor@acme.test');
+    const created = await server.api.post('/api/acme/posts', { token, body: { title: 'Zebra crossing', status: 'draft' } });
+    expect(created.status).toBe(201);
+    // Created and 15 updates: one entry more than a page of the trail holds.
+    for (let version = 1; version <= 15; version += 1) {
+      const updated = await server.api.request('PUT', `/api/acme/posts/${created.body.id}`, { token, body: { body: `Version ${version}` } });
+      expect(updated.status).toBe(200);
+    }
+    const demo = await demoPage();
+    await demo.signInAs('editor@acme.test');
+    const table = await demo.postsTable();
+    const titles = () => table.getByRole('row').locator('td:first-child').allTextContents();
+    await demo.page.getByLabel('Search posts').fill('zebra');
+    await expect.poll(titles).toEqual(['Zebra crossing']);
+    await demo.page.getByLabel('Search posts').fill('');
+    await demo.page.getByLabel('Sort').selectOption({ label: 'Title Z–A' });
+    await expect.poll(async () => (await titles())[0]).toBe('Zebra crossing');
+
+    await demo.openPost('Zebra crossing');
+    const history = demo.page.locator('ol.history > li');
+    await demo.page.getByText('Page 1 of 2 · 16 changes').waitFor();
+    expect(await history.count()).toBe(15);
+    await demo.page.getByRole('button', { name: 'Next →' }).click();
+    await demo.page.getByText('Page 2 of 2 · 16 changes').waitFor();
+    expect(await history.allTextContents()).toEqual([expect.stringMatching(/^updated by user/)]);
+
+    await demo.page.getByRole('link', { name: 'Edit' }).click();
+    await demo.page.getByLabel('Title').fill('Zebra crossing, repainted');
+    await demo.page.getByRole('button', { name: 'Save changes' }).click();
+    await demo.page.getByRole('heading', { level: 1, name: 'Zebra crossing, repainted' }).waitFor();
+    await demo.page.getByRole('button', { name: 'Delete' }).click();
+    await demo.page.getByRole('button', { name: 'Yes, delete' }).click();
+    await demo.postsTable();
+    expect(await demo.page.getByRole('link', { name: 'Zebra crossing, repainted' }).count()).toBe(0);
+
+    await demo.page.getByRole('link', { name: 'Trash' }).click();
+    const trash = demo.page.getByRole('table', { name: 'Deleted posts' });
+    const row = trash.getByRole('row').filter({ hasText: 'Zebra crossing, repainted' });
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await row.waitFor({ state: 'detached' });
+    await demo.page.getByRole('link', { name: 'Posts', exact: true }).click();
+    await (await demo.postsTable()).getByRole('link', { name: 'Zebra crossing, repainted' }).waitFor();
+    const [stored] = await server.sql<{ title: string; deleted_at: Date | null }>(`SELECT title, deleted_at FROM posts WHERE id = ${Number(created.body.id)}`);
+    expect(stored).toEqual({ title: 'Zebra crossing, repainted', deleted_at: null });
+    await demo.page.close();
+  });
+
   it("shows the server's 403 message for a field the editor may not set", async () => {
     const demo = await demoPage();
     await demo.signInAs('editor@acme.test');
@@ -137,6 +185,21 @@ describe('the demo web app in Chromium', () => {
     }
   });
 
+  it('shows the editor what they may do: their role, permissions and rules, the deny included', async () => {
+    const demo = await demoPage();
+    await demo.signInAs('editor@acme.test');
+    await demo.page.getByRole('link', { name: 'My permissions' }).click();
+    await demo.page.getByTestId('role').waitFor();
+    expect(await demo.page.getByTestId('role').textContent()).toBe('editor');
+    const allowed = demo.page.getByRole('table', { name: 'Allowed actions' });
+    expect(await allowed.getByLabel('update posts: allowed', { exact: true }).count()).toBe(1);
+    expect(await allowed.getByLabel('forceDelete posts: denied', { exact: true }).count()).toBe(1);
+    expect(await allowed.getByLabel('store users: denied', { exact: true }).count()).toBe(1);
+    const rules = demo.page.getByRole('table', { name: 'Rules' }).getByRole('row');
+    expect(await rules.filter({ hasText: 'cannot' }).filter({ hasText: 'forceDelete' }).count()).toBe(1);
+    await demo.page.close();
+  });
+
   it("explains to the owner why the editor may not force-delete a post, naming the editor's deny", async () => {
     const demo = await demoPage();
     await demo.signInAs('owner@acme.test');
@@ -155,6 +218,26 @@ describe('the demo web app in Chromium', () => {
     expect(await policy.textContent()).toContain('denied for this member: posts.forceDelete');
     await screenshot(demo.page, 'explain-decision');
     await demo.page.close();
+  });
+
+  it('switches to another organization the user belongs to, by its slug, and lists its posts', async () => {
+    const member = `INSERT INTO user_roles (user_id, organization_id, role_id, route_group)
+      SELECT u.id, o.id, r.id, 'tenant' FROM users u, organizations o, roles r WHERE u.email = 'editor@acme.test' AND o.slug = 'globex' AND r.slug = 'viewer'`;
+    await server.sql(member);
+    const demo = await demoPage();
+    try {
+      await demo.signInAs('editor@acme.test');
+      await (await demo.postsTable()).getByRole('link', { name: 'Quarterly roadmap' }).waitFor();
+      await demo.page.getByLabel('Organization slug').fill('globex');
+      await demo.page.getByText('Switch to Globex').waitFor();
+      await demo.page.getByRole('button', { name: 'Switch', exact: true }).click();
+      await (await demo.postsTable()).getByRole('link', { name: 'Globex launch' }).waitFor();
+      expect(await demo.page.getByRole('link', { name: 'Quarterly roadmap' }).count()).toBe(0);
+      expect(await demo.page.evaluate(() => window.localStorage.getItem('organization_slug'))).toBe('globex');
+    } finally {
+      await server.sql("DELETE FROM user_roles WHERE organization_id = (SELECT id FROM organizations WHERE slug = 'globex') AND user_id = (SELECT id FROM users WHERE email = 'editor@acme.test')");
+      await demo.page.close();
+    }
   });
 
   it('signs a second tab out when the first one signs out', async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useAuth, useOrganization, useRouteGroup } from '../../client/index.js';
+import { getHttpClient, useAuth, useOrganization, useRouteGroup } from '../../client/index.js';
 import { startFreshApp } from './support/fresh-app.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
@@ -23,6 +23,25 @@ describe('useAuth reading storage', () => {
     const { result } = bed.render(() => ({ auth: useAuth(), organization: useOrganization(), group: useRouteGroup() }));
     expect(result.current.auth).toMatchObject({ token: null, isAuthenticated: false });
     expect(result.current).toMatchObject({ organization: null, group: null });
+  });
+});
+
+describe('localStorage written by the page itself', () => {
+  it('is what the hooks read and the requests carry: written, then cleared', async () => {
+    bed.start();
+    bed.server.answer('GET', '/api/acme/ping', { body: {} });
+    window.localStorage.setItem('token', 'written by the page');
+    window.localStorage.setItem('organization_slug', 'acme');
+    window.localStorage.setItem('route_group', 'staff');
+    const first = bed.render(() => ({ auth: useAuth(), organization: useOrganization(), group: useRouteGroup() }));
+    expect(first.result.current).toMatchObject({ auth: { token: 'written by the page', isAuthenticated: true }, organization: 'acme', group: 'staff' });
+    await getHttpClient().get('/acme/ping');
+    expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer written by the page']);
+    first.unmount();
+
+    window.localStorage.clear();
+    const second = bed.render(() => ({ auth: useAuth(), organization: useOrganization(), group: useRouteGroup() }));
+    expect(second.result.current).toMatchObject({ auth: { token: null, isAuthenticated: false }, organization: null, group: null });
   });
 });
 

@@ -2,6 +2,7 @@
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { configureApi, getHttpClient, useAuth, useModelIndex, useOrganization } from '../../client/index.js';
+import { createMemoryStorage } from '../../client/storage/memory-storage.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -73,16 +74,33 @@ describe('configureApi layers the options it is given over the current configura
   });
 
   it('keeps the session and its storage unless given a storage, which starts a session on it', async () => {
-    bed.start({ stored: { token: 'kept' } });
+    bed.start();
     bed.server.answer('GET', '/api/ping', { body: {} });
-    window.localStorage.setItem('token', 'written behind its back');
+    const given = createMemoryStorage();
+    given.setItem('token', 'kept');
+    configureApi({ storage: given });
+    window.localStorage.setItem('token', 'in localStorage');
 
     configureApi({ routeGroup: 'admin' });
     await getHttpClient().get('/ping');
     configureApi({ storage: window.localStorage });
     await getHttpClient().get('/ping');
 
-    expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer kept', 'Bearer written behind its back']);
+    expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer kept', 'Bearer in localStorage']);
+  });
+
+  it('keeps the one HTTP client an app took before a later call: it follows the new base, session and callbacks', async () => {
+    bed.start({ api: { baseURL: 'http://127.0.0.1:9/nowhere' } });
+    // As an app's module-level `const api = getHttpClient()` does, before main() configures the client.
+    const http = getHttpClient();
+    const { onForbidden } = bed.start({ stored: { token: 'tok' } });
+    bed.server.answer('GET', '/api/denied', { status: 403, body: { message: 'This action is unauthorized.' } });
+
+    await expect(http.get('/denied')).rejects.toThrow();
+
+    expect(getHttpClient()).toBe(http);
+    expect(bed.server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([['/api/denied', 'Bearer tok']]);
+    expect(onForbidden).toHaveBeenCalledTimes(1);
   });
 
   it('reaches a provider already mounted: its session, data and auth requests follow at once', async () => {

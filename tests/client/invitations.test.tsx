@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { useCancelInvitation, useInvitations, useInviteUser, useResendInvitation } from '../../client/index.js';
+import { useAcceptInvitation, useCancelInvitation, useInvitations, useInviteUser, useResendInvitation } from '../../client/index.js';
 import { webPlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -27,6 +27,25 @@ describe('invitations', () => {
     const { result } = bed.render(() => useInvitationHooks('pending'));
     await waitFor(() => expect(result.current.list.data).toEqual([pending]));
     expect(bed.server.requests[0]?.query).toEqual({ status: 'pending' });
+  });
+
+  it.each([
+    ['the status alone, as rhino-react takes it', 'pending', { status: 'pending' }],
+    ["'all', which lists every status", 'all', {}],
+  ])('takes %s', async (_name, status, query) => {
+    bed.start({ stored: { token: 'tok', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/invitations', { body: { data: [pending] } });
+    const { result } = bed.render(() => useInvitations(status));
+    await waitFor(() => expect(result.current.data).toEqual([pending]));
+    expect(bed.server.requests.map((request) => request.query)).toEqual([query]);
+  });
+
+  it('accepts an invitation given its token alone, as rhino-react takes it', async () => {
+    bed.start();
+    bed.server.answer('POST', '/api/invitations/accept', { body: { requires_registration: true, email: 'new@acme.test' } });
+    const { result } = bed.render(useAcceptInvitation);
+    await expect(act(() => result.current.mutateAsync('invite'))).resolves.toEqual({ requires_registration: true, email: 'new@acme.test' });
+    expect(bed.server.requests.map((request) => [request.line, request.body])).toEqual([['POST /api/invitations/accept', { token: 'invite' }]]);
   });
 
   it.each<[string, (hooks: Hooks) => Promise<unknown>, string, unknown]>([

@@ -57,6 +57,20 @@ describe('reads', () => {
     });
   });
 
+  it("takes rhino-react's option names too: includes, filters and per_page", async () => {
+    start();
+    bed.server.answer('GET', /\/posts/, { body: { data: [post] } });
+    const { result } = bed.render(() => ({
+      index: useModelIndex('posts', { includes: ['author', 'comments.author'], filters: { status: 'draft' }, per_page: 5 }),
+      show: useModelShow('posts', 7, { includes: ['author'] }),
+    }));
+    await waitFor(() => expect(result.current.index.isSuccess && result.current.show.isSuccess).toBe(true));
+    expect(bed.server.requests.map((request) => request.line).sort()).toEqual([
+      'GET /api/acme/posts/7?include=author',
+      'GET /api/acme/posts?filter[status]=draft&include=author,comments.author&per_page=5',
+    ]);
+  });
+
   it('infinite index reads the next pages by cursor until there is none', async () => {
     start();
     bed.server.answer('GET', '/api/acme/posts', (request) => {
@@ -99,6 +113,16 @@ describe('reads', () => {
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data).toEqual(expected);
     expect(bed.server.requests.map((request) => request.line)).toEqual([line]);
+  });
+
+  it('audit pages the history as the index does, with the pagination headers as meta', async () => {
+    start();
+    bed.server.answer('GET', '/api/acme/posts/7/audit', { body: { data: [{ action: 'updated' }] }, headers: pageHeaders(2) });
+    const { result } = bed.render(() => useModelAudit('posts', 7, { page: 2, perPage: 1 }));
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(result.current.data).toEqual([{ action: 'updated' }]);
+    expect(result.current.meta).toMatchObject({ currentPage: 2, lastPage: 2, perPage: 1, total: 2 });
+    expect(bed.server.requests.map((request) => request.line)).toEqual(['GET /api/acme/posts/7/audit?page=2&per_page=1']);
   });
 
   it('waits for an id before showing a record', async () => {
@@ -150,10 +174,40 @@ const writes: {
   { name: 'delete', run: (h) => h.destroy.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
   { name: 'restore', run: (h) => h.restore.mutateAsync(7), answer: { status: 200, body: post }, resolves: post, sent: undefined, refetched: ['posts'] },
   { name: 'force delete', run: (h) => h.forceDelete.mutateAsync(7), answer: { status: 204 }, resolves: undefined, sent: undefined, refetched: ['posts'] },
+  { name: 'nested, given {operations} as rhino-react takes them', run: (h) => h.nested.mutateAsync({ operations: nestedOperations }), answer: { status: 200, body: [post, { id: 1, deleted: true }] }, resolves: [post, { id: 1, deleted: true }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
   { name: 'nested', run: (h) => h.nested.mutateAsync(nestedOperations), answer: { status: 200, body: [post, { id: 1, deleted: true }] }, resolves: [post, { id: 1, deleted: true }], sent: { operations: nestedOperations }, refetched: ['posts', 'comments'] },
 ];
 
 describe('writes', () => {
+  it.each<[string, (h: Writes) => Promise<unknown>, string[]]>([
+    ['delete', (h) => h.destroy.mutateAsync(7), ['show']],
+    ['force delete', (h) => h.forceDelete.mutateAsync(7), ['show', 'audit']],
+  ])("%s leaves the deleted record's own queries as they were, refetching the rest", async (_name, remove, rested) => {
+    start();
+    let deleted = false;
+    bed.server.answer('DELETE', /\/posts\/7/, () => {
+      deleted = true;
+      return { status: 204 };
+    });
+    bed.server.answer('GET', /\/posts/, (request) =>
+      deleted && request.path !== '/api/acme/posts' ? { status: 404, body: { message: 'Resource not found' } } : { body: request.path.endsWith('/audit') ? { data: [] } : post },
+    );
+    bed.server.answer('GET', '/api/acme/posts', () => ({ body: { data: deleted ? [] : [post] } }));
+    // The id as a page's route gives it: a string, where the Delete button passes the number.
+    const { result } = bed.render(() => ({ ...useWrites(), show: useModelShow('posts', '7'), audit: useModelAudit('posts', '7') }));
+    await waitFor(() => expect(result.current.show.isSuccess && result.current.audit.isSuccess && result.current.posts.isSuccess).toBe(true));
+    const before = bed.server.requests.length;
+
+    await act(() => remove(result.current));
+
+    await waitFor(() => expect(result.current.posts.data).toEqual([]));
+    expect(result.current.show).toMatchObject({ data: post, isError: false });
+    const refetched = bed.server.requests.slice(before).filter((request) => request.method === 'GET').map((request) => request.path);
+    expect(refetched.filter((path) => path === '/api/acme/posts/7')).toEqual(rested.includes('show') ? [] : ['/api/acme/posts/7']);
+    expect(refetched.filter((path) => path === '/api/acme/posts/7/audit')).toEqual(rested.includes('audit') ? [] : ['/api/acme/posts/7/audit']);
+  });
+
+
   it.each(writes)('$name resolves to the answer and refetches the models it touched', async (write) => {
     start();
     let version = 0;

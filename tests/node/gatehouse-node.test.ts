@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../harness/cli.js';
 import { startDataServer } from '../server/support/data-server.js';
 import { startTcpProxy } from '../server/support/tcp-proxy.js';
+import { tokenClaims } from '../server/support/token-claims.js';
 import type { TestServer } from '../server/support/test-server.js';
 import { apiBase, call, grant, tampered, urlOf } from './support.js';
 
@@ -85,6 +86,15 @@ describe.each(['express', 'fastify'])('a %s service using @gatehouse/node', (nam
     expect((await call(`${services[name]}/acme/posts`, token, { method: 'POST', body: '{}' })).status).toBe(201);
     expect((await server.api.post('/api/auth/logout', { token })).status).toBeLessThan(300);
     await expect(gatehouse.authorize(token, 'acme', [{ model: 'posts', action: 'store' }])).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+});
+
+describe('verifyToken', () => {
+  it("answers the token's user, session, route group and expiry", async () => {
+    const token = await server.login('admin@example.test', { path: '/api/admin/auth/login' });
+    const { sid, exp } = tokenClaims(token);
+    const [user] = await server.sql<{ id: number }>("SELECT id FROM users WHERE email = 'admin@example.test'");
+    expect(await gatehouse.verifyToken(token)).toEqual({ userId: user!.id, sessionId: sid, routeGroup: 'admin', expiresAt: new Date(exp!) });
   });
 });
 

@@ -112,10 +112,11 @@ const stateRows: Row[] = [
     request: { line: 'POST /api/auth/register', body: registration },
   },
   {
-    name: 'register answered without a token: the session is untouched',
+    name: 'register answered without a token: the session is untouched, the mutation resolves to the answer',
     stored: { organization_slug: 'globex' },
     answers: [['POST', '/api/auth/register', { status: 201, body: { user, organization: { slug: 'acme' } } }]],
     run: ({ register }, call) => call(() => register.mutateAsync(registration)),
+    result: { user, organization: { slug: 'acme' } },
     storedAfter: { organization_slug: 'globex' },
     authenticated: false,
     unauthorized: 0,

@@ -1,5 +1,6 @@
 import { Can, useModelAudit, useModelDelete, useModelShow, useModelStore } from '@gatehouse/client';
 import { useState, type FormEvent } from 'react';
+import { Pagination } from '../components/pagination.js';
 import { ErrorNotice, Loading } from '../components/status.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { errorMessage } from '../error-message.js';
@@ -31,7 +32,9 @@ function DeleteButton({ post }: { post: Post }) {
         type="button"
         className="button button-danger"
         disabled={remove.isPending}
-        onClick={() => remove.mutate(post.id, { onSuccess: () => navigate('/posts') })}
+        // Not mutate's onSuccess, which is dropped when this button has unmounted by the time the
+        // delete resolves (an error of the post's own query would unmount it).
+        onClick={() => void remove.mutateAsync(post.id).then(() => navigate('/posts'), () => undefined)}
       >
         Yes, delete
       </button>
@@ -85,7 +88,8 @@ function Comments({ post, onAdded }: { post: Post; onAdded: () => void }) {
 }
 
 function History({ id }: { id: number }) {
-  const audit = useModelAudit<AuditEntry>('posts', id);
+  const [page, setPage] = useState(1);
+  const audit = useModelAudit<AuditEntry>('posts', id, { page });
   if (audit.isPending) return <Loading what="history" />;
   if (audit.error) return <p className="muted">History: {errorMessage(audit.error)}</p>;
   return (
@@ -99,6 +103,7 @@ function History({ id }: { id: number }) {
           </li>
         ))}
       </ol>
+      {(audit.meta?.lastPage ?? 1) > 1 && <Pagination meta={audit.meta} page={page} onPage={setPage} noun="changes" />}
     </section>
   );
 }
