@@ -1,5 +1,5 @@
 import { useInfiniteQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { AxiosInstance } from 'axios';
+import { cancellableReads, type ReadClient } from '../http/cancellable-reads.js';
 import { fetchIndexPage, type IndexMeta } from '../http/index-page.js';
 import { bodyOf } from '../http/response-body.js';
 import { requireBase } from '../urls/organization-required.js';
@@ -29,7 +29,7 @@ export type ListResult<T> = Omit<UseQueryResult<T[]>, 'data'> & { data: T[] | un
 function useModelQuery<T>(
   model: string,
   keyParts: unknown[],
-  request: (http: AxiosInstance, base: string) => Promise<T>,
+  request: (http: ReadClient, base: string) => Promise<T>,
   enabled: boolean,
 ) {
   return useScopedQuery(useDataScope(), model, keyParts, request, enabled);
@@ -70,8 +70,8 @@ export function useModelInfinite<T = ModelRecord>(model: string, query: IndexQue
   const first = indexParams({ page, cursor });
   return useInfiniteQuery({
     queryKey: scopedKey(base, model, 'infinite', params, first, count ?? null),
-    queryFn: ({ pageParam }) =>
-      fetchIndexPage<T>(http, modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
+    queryFn: ({ pageParam, signal }) =>
+      fetchIndexPage<T>(cancellableReads(http, signal), modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
     enabled: options.enabled !== false && base !== null,

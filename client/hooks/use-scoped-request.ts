@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
+import { cancellableReads, type ReadClient } from '../http/cancellable-reads.js';
 import { requireBase } from '../urls/organization-required.js';
 import { scopedKey } from '../cache/cache-keys.js';
 import { retryTransient } from '../cache/retry.js';
@@ -13,12 +14,12 @@ export function useScopedQuery<T>(
   { http, base }: RequestScope,
   resource: string,
   keyParts: unknown[],
-  request: (http: AxiosInstance, base: string) => Promise<T>,
+  request: (http: ReadClient, base: string) => Promise<T>,
   enabled = true,
 ) {
   return useQuery({
     queryKey: scopedKey(base, resource, ...keyParts),
-    queryFn: () => request(http, requireBase(base)),
+    queryFn: ({ signal }) => request(cancellableReads(http, signal), requireBase(base)),
     enabled: enabled && base !== null,
     retry: retryTransient,
   });
