@@ -1,9 +1,10 @@
 import { useInfiniteQuery, type UseQueryResult } from '@tanstack/react-query';
-import { cancellableReads, type ReadClient } from '../http/cancellable-reads.js';
+import type { ReadClient } from '../http/cancellable-reads.js';
 import { fetchIndexPage, type IndexMeta } from '../http/index-page.js';
 import { bodyOf } from '../http/response-body.js';
 import { requireBase } from '../urls/organization-required.js';
 import { scopedKey } from '../cache/cache-keys.js';
+import { readInSession } from '../cache/read-in-session.js';
 import { retryTransient } from '../cache/retry.js';
 import { modelUrl } from '../urls/data-url.js';
 import { indexParams, type IndexQuery } from '../urls/index-params.js';
@@ -64,14 +65,16 @@ export function useModelTrashed<T = ModelRecord>(model: string, query?: IndexQue
  * a deep page costs what the first does. No next cursor: no next page.
  */
 export function useModelInfinite<T = ModelRecord>(model: string, query: IndexQuery = {}, options: QueryHookOptions = {}) {
-  const { http, base } = useDataScope();
+  const { http, session, base } = useDataScope();
   const { page, cursor, count, ...rest } = query;
   const params = indexParams(rest);
   const first = indexParams({ page, cursor });
   return useInfiniteQuery({
     queryKey: scopedKey(base, model, 'infinite', params, first, count ?? null),
     queryFn: ({ pageParam, signal }) =>
-      fetchIndexPage<T>(cancellableReads(http, signal), modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
+      readInSession(http, session, signal, (reads) =>
+        fetchIndexPage<T>(reads, modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
     enabled: options.enabled !== false && base !== null,

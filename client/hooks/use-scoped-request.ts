@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
-import { cancellableReads, type ReadClient } from '../http/cancellable-reads.js';
+import type { ReadClient } from '../http/cancellable-reads.js';
+import { readInSession } from '../cache/read-in-session.js';
 import { requireBase } from '../urls/organization-required.js';
 import { scopedKey } from '../cache/cache-keys.js';
 import { retryTransient } from '../cache/retry.js';
@@ -11,7 +12,7 @@ export type Send<Variables, Result> = (http: AxiosInstance, base: string, variab
 
 /** A query under a URL prefix; held back while the prefix lacks its organization. */
 export function useScopedQuery<T>(
-  { http, base }: RequestScope,
+  { http, session, base }: RequestScope,
   resource: string,
   keyParts: unknown[],
   request: (http: ReadClient, base: string) => Promise<T>,
@@ -19,7 +20,7 @@ export function useScopedQuery<T>(
 ) {
   return useQuery({
     queryKey: scopedKey(base, resource, ...keyParts),
-    queryFn: ({ signal }) => request(cancellableReads(http, signal), requireBase(base)),
+    queryFn: ({ signal }) => readInSession(http, session, signal, (reads) => request(reads, requireBase(base))),
     enabled: enabled && base !== null,
     retry: retryTransient,
   });
