@@ -11,6 +11,7 @@ export { Can, type CanProps } from './react/can.js';
 export type { GatehouseAbility, ModelAbilities, ModelAction } from './ability/gatehouse-ability.js';
 export { OrganizationRequiredError } from './urls/organization-required.js';
 export { DotSegmentError } from './urls/dot-segment-error.js';
+export { SessionEndedError } from './session/session-ended-error.js';
 export type { IndexQuery } from './urls/index-params.js';
 export type { CountPreference, IndexMeta, IndexPage } from './http/index-page.js';
 export { useAuth } from './hooks/use-auth.js';

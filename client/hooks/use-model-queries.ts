@@ -1,9 +1,10 @@
 import { useInfiniteQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { AxiosInstance } from 'axios';
+import type { ReadClient } from '../http/cancellable-reads.js';
 import { fetchIndexPage, type IndexMeta } from '../http/index-page.js';
 import { bodyOf } from '../http/response-body.js';
 import { requireBase } from '../urls/organization-required.js';
 import { scopedKey } from '../cache/cache-keys.js';
+import { readInSession } from '../cache/read-in-session.js';
 import { retryTransient } from '../cache/retry.js';
 import { modelUrl } from '../urls/data-url.js';
 import { indexParams, type IndexQuery } from '../urls/index-params.js';
@@ -29,7 +30,7 @@ export type ListResult<T> = Omit<UseQueryResult<T[]>, 'data'> & { data: T[] | un
 function useModelQuery<T>(
   model: string,
   keyParts: unknown[],
-  request: (http: AxiosInstance, base: string) => Promise<T>,
+  request: (http: ReadClient, base: string) => Promise<T>,
   enabled: boolean,
 ) {
   return useScopedQuery(useDataScope(), model, keyParts, request, enabled);
@@ -64,14 +65,16 @@ export function useModelTrashed<T = ModelRecord>(model: string, query?: IndexQue
  * a deep page costs what the first does. No next cursor: no next page.
  */
 export function useModelInfinite<T = ModelRecord>(model: string, query: IndexQuery = {}, options: QueryHookOptions = {}) {
-  const { http, base } = useDataScope();
+  const { http, session, base } = useDataScope();
   const { page, cursor, count, ...rest } = query;
   const params = indexParams(rest);
   const first = indexParams({ page, cursor });
   return useInfiniteQuery({
     queryKey: scopedKey(base, model, 'infinite', params, first, count ?? null),
-    queryFn: ({ pageParam }) =>
-      fetchIndexPage<T>(http, modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
+    queryFn: ({ pageParam, signal }) =>
+      readInSession(http, session, signal, (reads) =>
+        fetchIndexPage<T>(reads, modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
     enabled: options.enabled !== false && base !== null,

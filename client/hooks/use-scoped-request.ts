@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
+import type { ReadClient } from '../http/cancellable-reads.js';
+import { readInSession } from '../cache/read-in-session.js';
 import { requireBase } from '../urls/organization-required.js';
 import { scopedKey } from '../cache/cache-keys.js';
 import { retryTransient } from '../cache/retry.js';
@@ -10,15 +12,15 @@ export type Send<Variables, Result> = (http: AxiosInstance, base: string, variab
 
 /** A query under a URL prefix; held back while the prefix lacks its organization. */
 export function useScopedQuery<T>(
-  { http, base }: RequestScope,
+  { http, session, base }: RequestScope,
   resource: string,
   keyParts: unknown[],
-  request: (http: AxiosInstance, base: string) => Promise<T>,
+  request: (http: ReadClient, base: string) => Promise<T>,
   enabled = true,
 ) {
   return useQuery({
     queryKey: scopedKey(base, resource, ...keyParts),
-    queryFn: () => request(http, requireBase(base)),
+    queryFn: ({ signal }) => readInSession(http, session, signal, (reads) => request(reads, requireBase(base))),
     enabled: enabled && base !== null,
     retry: retryTransient,
   });

@@ -1,5 +1,6 @@
 import { PAGE_HEADERS } from '@gatehouse/engine/wire';
-import type { AxiosInstance, AxiosResponse } from 'axios';
+import type { AxiosResponse } from 'axios';
+import type { ReadClient } from './cancellable-reads.js';
 
 /** How the server counts an index (`Prefer: count=...`); see docs/guides/queries-and-pagination.md. */
 export type CountPreference = 'exact' | 'planned' | 'estimated' | 'none';
@@ -37,7 +38,7 @@ function numberHeader(response: AxiosResponse, name: string): number | null {
 }
 
 export async function fetchIndexPage<T>(
-  http: AxiosInstance,
+  http: ReadClient,
   url: string,
   params: Record<string, string>,
   count?: CountPreference,

@@ -7,6 +7,7 @@ import { CACHE_ROOT } from '../cache/cache-keys.js';
 import { requestLogin, requestLogout } from '../session/auth-requests.js';
 import { routeGroupForCall } from '../session/route-group.js';
 import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
+import { useEndedSessionForgotten } from './use-ended-session-forgotten.js';
 import { useRuntime } from './use-runtime.js';
 import { useStoredValue } from './use-stored-value.js';
 
@@ -42,6 +43,7 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   const userJson = useStoredValue(session, 'user');
   const isReady = useSyncExternalStore(session.subscribe, session.isReady, session.isReady);
   const user = useMemo(() => parseUser(userJson), [userJson]);
+  useEndedSessionForgotten(session, client);
 
   const login = useCallback<AuthState['login']>(
     async (email, password, option) => {
@@ -54,12 +56,8 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   );
 
   const logout = useCallback<AuthState['logout']>(
-    async (option) => {
-      // Removed rather than refetched, before anything renders signed out: refetching signed-out
-      // would end in onUnauthorized's navigation.
-      await requestLogout(runtime, routeGroupForCall(session, configuredGroup, option), () => client.removeQueries({ queryKey: [CACHE_ROOT] }));
-    },
-    [runtime, session, configuredGroup, client],
+    (option) => requestLogout(runtime, routeGroupForCall(session, configuredGroup, option)),
+    [runtime, session, configuredGroup],
   );
 
   const auth = useMemo<AuthState>(

@@ -26,13 +26,12 @@ export async function requestLogin<User>(
 }
 
 /**
- * Ends the session here at once, `ended` running right after, then asks the server to revoke it
- * with the token it had: a server that is down, or never answers, must not keep anyone signed in.
- * Resolves once the server answered or failed.
+ * Ends the session here at once, then asks the server to revoke it with the token it had: a
+ * server that is down, or never answers, must not keep anyone signed in. Resolves once the server
+ * answered or failed.
  */
-export async function requestLogout(runtime: Runtime, group: string | null, ended: () => void): Promise<void> {
+export async function requestLogout(runtime: Runtime, group: string | null): Promise<void> {
   const authorization = bearerHeader(runtime.session.get('token'));
   await runtime.session.write({ token: null, user: null, organization_slug: null, route_group: null });
-  ended();
   await runtime.http.post(authUrl(group, 'logout'), undefined, authorization === undefined ? undefined : { headers: { Authorization: authorization } }).catch(() => undefined);
 }

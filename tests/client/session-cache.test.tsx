@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
+import { QueryClient } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { useAuth, useModelIndex } from '../../client/index.js';
+import { getHttpClient, SessionEndedError, useAuth, useModelIndex } from '../../client/index.js';
 import { webPlatform } from './support/platforms.js';
+import type { Reply } from './support/test-server.js';
 import { useTestbed } from './support/testbed.js';
 
 const bed = useTestbed(webPlatform);
@@ -31,6 +33,88 @@ describe('cached data across sessions', () => {
     await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'guest' }]));
     await act(() => result.current.auth.login('ann@acme.test', 'secret'));
     await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'Bearer new-token' }]));
+  });
+});
+
+const postsOfAnn = [{ id: 1, title: 'Ann’s draft' }];
+const postsOfBob = [{ id: 2, title: 'Bob’s draft' }];
+const refused: Reply = { status: 401, body: { message: 'Unauthenticated.' } };
+
+/** What the browser reports to this tab when another tab logs out. */
+function logoutInAnotherTab() {
+  window.localStorage.removeItem('token');
+  window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: null, storageArea: window.localStorage }));
+}
+
+/**
+ * Ann reads her posts on a shared page, her session ends without a logout of this tab, Bob signs
+ * in on the same page and opens the posts: he must never see hers, not on the first render. The
+ * trees share one QueryClient, as the parts of one page do.
+ */
+describe('a session that ends leaves its records to no one', () => {
+  it.each([
+    ['by a 401 (revoked on the server)', () => getHttpClient().get('/acme/posts').catch(() => undefined)],
+    ['by a logout in another tab', logoutInAnotherTab],
+  ])('%s', async (_name, endAnnsSession) => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    let revoked = false;
+    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => {
+      if (headers.authorization === 'Bearer bob-token') return { body: { data: postsOfBob } };
+      return headers.authorization === 'Bearer ann-token' && !revoked ? { body: { data: postsOfAnn } } : refused;
+    });
+    bed.server.answer('POST', '/api/auth/login', { body: { token: 'bob-token', user: { id: 2 }, organization: { slug: 'acme' } } });
+    const queryClient = new QueryClient();
+    const page = bed.render(useAuth, { queryClient });
+    const annsPosts = bed.render(() => useModelIndex('posts'), { queryClient });
+    await waitFor(() => expect(annsPosts.result.current.data).toEqual(postsOfAnn));
+    annsPosts.unmount();
+
+    revoked = true;
+    await act(endAnnsSession);
+    expect(page.result.current.isAuthenticated).toBe(false);
+    await act(() => page.result.current.login('bob@acme.test', 'secret'));
+
+    const rendered: unknown[] = [];
+    const bobsPosts = bed.render(
+      () => {
+        const posts = useModelIndex('posts');
+        rendered.push(posts.data);
+        return posts;
+      },
+      { queryClient },
+    );
+    await waitFor(() => expect(bobsPosts.result.current.data).toEqual(postsOfBob));
+    expect(rendered).not.toContainEqual(postsOfAnn);
+  });
+
+  it('refuses an answer to the ended session that arrives after its end', async () => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    let answer = () => undefined as void;
+    bed.server.answer('GET', '/api/acme/posts', () => new Promise((resolve) => (answer = () => resolve({ body: { data: postsOfAnn } }))));
+    const { result } = bed.render(() => useModelIndex('posts'));
+    await waitFor(() => expect(bed.server.requests).toHaveLength(1));
+
+    act(logoutInAnotherTab);
+    answer();
+
+    await waitFor(() => expect(result.current.error).toBeInstanceOf(SessionEndedError));
+    expect(result.current.data).toBeUndefined();
+  });
+
+  it('a 403 ends no session and keeps its records', async () => {
+    const { onForbidden } = bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', { body: { data: postsOfAnn } });
+    bed.server.answer('GET', '/api/acme/roles', { status: 403, body: { message: 'This action is unauthorized.' } });
+    const queryClient = new QueryClient();
+    bed.render(useAuth, { queryClient });
+    const first = bed.render(() => useModelIndex('posts'), { queryClient });
+    await waitFor(() => expect(first.result.current.data).toEqual(postsOfAnn));
+    first.unmount();
+
+    await act(() => getHttpClient().get('/acme/roles').catch(() => undefined));
+
+    expect(onForbidden).toHaveBeenCalledTimes(1);
+    expect(bed.render(() => useModelIndex('posts'), { queryClient }).result.current.data).toEqual(postsOfAnn);
   });
 });
 

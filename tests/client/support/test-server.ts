@@ -99,7 +99,12 @@ export function useTestServer(): TestServer {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A page that aborted a request leaves its connection idle until the keep-alive timeout.
+    server.closeAllConnections();
+    return closed;
+  });
   beforeEach(() => {
     requests.length = 0;
     routes.length = 0;

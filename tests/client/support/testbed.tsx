@@ -20,6 +20,8 @@ export interface StartOptions {
 export interface RenderOptions<Props> {
   provider?: Omit<AuthProviderProps, 'children' | 'queryClient'>;
   initialProps?: Props;
+  /** Shared by trees that stand for parts of one page; each tree gets its own otherwise. */
+  queryClient?: QueryClient;
 }
 
 export interface Testbed {
@@ -36,9 +38,8 @@ export interface Testbed {
  */
 export function renderClientHook<T, Props = undefined>(
   hook: (props: Props) => T,
-  { provider = {}, initialProps }: RenderOptions<Props> = {},
+  { provider = {}, initialProps, queryClient = new QueryClient() }: RenderOptions<Props> = {},
 ) {
-  const queryClient = new QueryClient();
   const wrapper = ({ children }: { children: ReactNode }) => (
     <AuthProvider queryClient={queryClient} {...provider}>
       {children}

@@ -1,0 +1,21 @@
+import type { AxiosInstance } from 'axios';
+import { cancellableReads, type ReadClient } from '../http/cancellable-reads.js';
+import { SessionEndedError } from '../session/session-ended-error.js';
+import type { SessionStore } from '../session/session-store.js';
+
+/**
+ * Every query's read: its requests abort with the query, and an answer that arrives after the
+ * session it was asked in ended is refused. That session's end emptied the cache; the answer would
+ * fill it again with the ended user's records.
+ */
+export async function readInSession<T>(
+  http: AxiosInstance,
+  session: SessionStore,
+  signal: AbortSignal,
+  read: (http: ReadClient) => Promise<T>,
+): Promise<T> {
+  const token = session.get('token');
+  const answer = await read(cancellableReads(http, signal));
+  if (token !== null && session.get('token') !== token) throw new SessionEndedError();
+  return answer;
+}

@@ -1,0 +1,32 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { CACHE_ROOT } from '../cache/cache-keys.js';
+import type { SessionStore } from '../session/session-store.js';
+
+/**
+ * Forgets what this library cached in `client` when a session ends, however it ends: logout, a
+ * 401, another tab removing or replacing the token. It runs as the store reports the change,
+ * before anything renders with the next session, so a user signing in after another on the same
+ * page never sees the other's records, not for one render.
+ *
+ * A query no component shows is removed. One on screen is emptied in place and not refetched:
+ * a new query in its place would be fetched signed out, and its 401 would run onUnauthorized
+ * again (or, after a logout, navigate); the read under way still settles into it, so the request
+ * whose 401 ended the session shows that error (an answer to the ended session is refused, see
+ * readInSession).
+ */
+export function useEndedSessionForgotten(session: SessionStore, client: QueryClient): void {
+  useEffect(() => {
+    let token = session.get('token');
+    return session.subscribe(() => {
+      const ended = token !== null && session.get('token') !== token;
+      token = session.get('token');
+      if (!ended) return;
+      const cache = client.getQueryCache();
+      for (const query of cache.findAll({ queryKey: [CACHE_ROOT] })) {
+        if (query.getObserversCount() === 0) cache.remove(query);
+        else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
+      }
+    });
+  }, [session, client]);
+}
