@@ -22,6 +22,9 @@ describe('cached data across sessions', () => {
     await waitFor(() => expect(result.current.posts.data).toEqual([{ id: 1, title: 'Private' }]));
     rerender(false);
     await act(() => result.current.auth.logout());
+    // Logout also forgets the organization, which alone would change the query: back in acme, the
+    // same query must find nothing of the ended session.
+    await act(() => result.current.auth.setOrganization('acme'));
     expect(result.current.posts.data).toBeUndefined();
   });
 
