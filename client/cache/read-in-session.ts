@@ -14,6 +14,9 @@ export async function readInSession<T>(
   signal: AbortSignal,
   read: (http: ReadClient) => Promise<T>,
 ): Promise<T> {
+  // On React Native a read may start before the session is restored; the request waits for it
+  // and carries the restored token, which is the session the answer belongs to.
+  await session.ready;
   const token = session.get('token');
   const answer = await read(cancellableReads(http, signal));
   if (token !== null && session.get('token') !== token) throw new SessionEndedError();

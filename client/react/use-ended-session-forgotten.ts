@@ -9,10 +9,12 @@ import type { SessionStore } from '../session/session-store.js';
  * before anything renders with the next session, so a user signing in after another on the same
  * page never sees the other's records, not for one render.
  *
- * A query no component shows is removed. One on screen is emptied in place and not refetched:
- * a new query in its place would be fetched signed out, and its 401 would run onUnauthorized
- * again (or, after a logout, navigate); the read under way still settles into it, so the request
- * whose 401 ended the session shows that error (an answer to the ended session is refused, see
+ * A query no component shows is removed, and so is one on screen when another session took the
+ * ended one's place (another tab's sign-in): its component, re-rendered with the new session,
+ * reads it again in that one. Signed out, one on screen is emptied in place and not refetched: a
+ * new query in its place would be fetched signed out, and its 401 would run onUnauthorized again
+ * (or, after a logout, navigate); the read under way still settles into it, so the request whose
+ * 401 ended the session shows that error (an answer to the ended session is refused, see
  * readInSession).
  */
 export function useEndedSessionForgotten(session: SessionStore, client: QueryClient): void {
@@ -24,7 +26,7 @@ export function useEndedSessionForgotten(session: SessionStore, client: QueryCli
       if (!ended) return;
       const cache = client.getQueryCache();
       for (const query of cache.findAll({ queryKey: [CACHE_ROOT] })) {
-        if (query.getObserversCount() === 0) cache.remove(query);
+        if (query.getObserversCount() === 0 || token !== null) cache.remove(query);
         else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
       }
     });

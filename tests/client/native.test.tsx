@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { useAuth, useModelIndex } from '../../client/native.js';
 import { startFreshApp } from './support/fresh-app.js';
@@ -33,5 +33,22 @@ describe('gatehouse/client/native', () => {
     await waitFor(() => expect(result.current.posts.isError).toBe(true));
     expect(result.current.auth.isAuthenticated).toBe(false);
     expect(platform.stored()).toEqual({ organization_slug: 'acme' });
+  });
+});
+
+describe('a read sent while the session was still being restored', () => {
+  it('is refused when the restored session ends before its answer, as any read of an ended session is', async () => {
+    bed.start({ stored: { token: 'ann-token' }, api: { tenancy: 'none' } });
+    let answer = () => undefined as void;
+    bed.server.answer('GET', '/api/posts', () => new Promise((resolve) => (answer = () => resolve({ body: { data: [{ id: 1, title: 'Ann’s draft' }] } }))));
+    // Rendered at once, as an app's first screen is: the read starts before AsyncStorage answered.
+    const { result } = bed.render(() => ({ auth: useAuth(), posts: useModelIndex('posts') }));
+    await waitFor(() => expect(bed.server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer ann-token']));
+
+    await act(() => result.current.auth.logout());
+    answer();
+
+    await waitFor(() => expect(result.current.posts.isFetching).toBe(false));
+    expect(result.current.posts.data).toBeUndefined();
   });
 });

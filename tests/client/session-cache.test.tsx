@@ -141,3 +141,19 @@ describe('logout against a server that does not answer', () => {
     expect(loggedOut).toBe(true);
   });
 });
+
+describe('a session replaced by a sign-in in another tab', () => {
+  it('shows the new session’s records where the ended one’s were', async () => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => ({ body: { data: headers.authorization === 'Bearer bob-token' ? postsOfBob : postsOfAnn } }));
+    const { result } = bed.render(() => useModelIndex('posts'));
+    await waitFor(() => expect(result.current.data).toEqual(postsOfAnn));
+
+    act(() => {
+      window.localStorage.setItem('token', 'bob-token');
+      window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: 'bob-token', storageArea: window.localStorage }));
+    });
+
+    await waitFor(() => expect(result.current.data).toEqual(postsOfBob));
+  });
+});
