@@ -1,5 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import { cancellableReads, type ReadClient } from '../http/cancellable-reads.js';
+import { endedSince } from '../session/ended-since.js';
 import { SessionEndedError } from '../session/session-ended-error.js';
 import type { SessionStore } from '../session/session-store.js';
 
@@ -19,6 +20,6 @@ export async function readInSession<T>(
   await session.ready;
   const token = session.get('token');
   const answer = await read(cancellableReads(http, signal));
-  if (token !== null && session.get('token') !== token) throw new SessionEndedError();
+  if (endedSince(token, session)) throw new SessionEndedError();
   return answer;
 }

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
+import { endedSince } from '../session/ended-since.js';
 import type { SessionStore } from '../session/session-store.js';
 
 /**
@@ -21,7 +22,7 @@ export function useEndedSessionForgotten(session: SessionStore, client: QueryCli
   useEffect(() => {
     let token = session.get('token');
     return session.subscribe(() => {
-      const ended = token !== null && session.get('token') !== token;
+      const ended = endedSince(token, session);
       token = session.get('token');
       if (!ended) return;
       const cache = client.getQueryCache();
