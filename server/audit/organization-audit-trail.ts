@@ -8,19 +8,23 @@ import type { ModelRegistry } from '../models/model-registry.js';
 import type { LooseRow } from '../models/loose-schema.js';
 import { readAuditTrailQuery } from './audit-trail-query.js';
 import { readableChanges } from './readable-changes.js';
+import { shownRecords } from './shown-records.js';
 
 /**
  * `GET {t}/audit`: the organization's whole trail, newest first. A registered model's values pass
  * through the caller's read gate for that model, as its record audit does; administration rows
  * (memberships, role permissions) hold only permission lists and roles. An update of fields the
- * caller may not read is left out, as its record audit leaves it out.
+ * caller may not read is left out, as its record audit leaves it out, and so is every change of a
+ * record outside the caller's record conditions, which their record audit answers 404.
  */
 export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {
     const { filters, page } = readAuditTrailQuery(ctx);
-    const serializer = registry && recordSerializer(dataActionContextFromRequest(ctx, registry));
+    const context = registry && dataActionContextFromRequest(ctx, registry);
+    const serializer = context && recordSerializer(context);
     const readable = serializer && readableChanges(serializer, registry!.models);
-    const { rows, total } = await listAuditLogs(ctx.state.trx, ctx.state.organization.id, { ...filters, readable }, page);
+    const shown = context && shownRecords(context, registry!.models);
+    const { rows, total } = await listAuditLogs(ctx.state.trx, ctx.state.organization.id, { ...filters, readable, shown }, page);
     const reader = serializer?.reader;
     const gate = (model: string, values: unknown) => {
       if (values === null || !reader || !registry!.has(model)) return values;

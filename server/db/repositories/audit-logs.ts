@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { TenantTransaction } from '../transactions/tenant-transaction.js';
 import { fixedStatement } from '../statements/fixed-statement.js';
 import type { Schema } from '../schema.js';
@@ -49,6 +49,15 @@ export function showsReadableChange(readable: ReadonlyMap<string, readonly strin
   return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
 }
 
+/**
+ * The rows of records the reader may see: a model in `shown` (by slug) only where its record
+ * meets the condition, on `audit_logs.record_id`; a model not in the map is shown whole.
+ */
+function showsVisibleRecord(shown: ReadonlyMap<string, RawBuilder<SqlBool>>): RawBuilder<boolean> {
+  const conditions = [sql`NOT (audit_logs.model = ANY (${[...shown.keys()]}::text[]))`, ...[...shown].map(([model, condition]) => sql`(audit_logs.model = ${model} AND ${condition})`)];
+  return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
+}
+
 /** What narrows an organization's audit trail; each filter is optional. */
 export interface AuditLogFilters {
   model?: string;
@@ -56,6 +65,8 @@ export interface AuditLogFilters {
   action?: string;
   /** The fields the reader may read, by model: see showsReadableChange. */
   readable?: ReadonlyMap<string, readonly string[]>;
+  /** The records the reader may see, by model: see showsVisibleRecord. */
+  shown?: ReadonlyMap<string, RawBuilder<SqlBool>>;
 }
 
 export interface AuditLogPage {
@@ -69,6 +80,7 @@ function filteredTrail(trx: TenantTransaction, organizationId: number, filters: 
   if (filters.userId !== undefined) trail = trail.where('audit_logs.user_id', '=', filters.userId);
   if (filters.action !== undefined) trail = trail.where('audit_logs.action', '=', filters.action);
   if (filters.readable !== undefined) trail = trail.where(showsReadableChange(filters.readable));
+  if (filters.shown !== undefined && filters.shown.size > 0) trail = trail.where(showsVisibleRecord(filters.shown));
   return trail;
 }
 

@@ -62,6 +62,19 @@ describe('GET {t}/audit', () => {
     await grant('viewer@acme.test', ['comments.store']);
   });
 
+  it('shows a reader with record conditions only the changes of records those conditions let them see', async () => {
+    const draft = await postId(server, 'Hiring plan');
+    expect((await server.api.request('PATCH', `/api/acme/posts/${draft}`, { token: tokens.editor, body: { body: 'Three engineers.' } })).status).toBe(200);
+    await grant('contributor@acme.test', ['audit.index']);
+    const contributor = await server.login('contributor@acme.test');
+    // posts.show:visible: published posts and their own, so another author's draft is a 404.
+    expect((await server.api.get(`/api/acme/posts/${draft}/audit`, { token: contributor })).status).toBe(404);
+    const trail = await server.api.get('/api/acme/audit?filter[model]=posts', { token: contributor });
+    expect(trail.body.data.map((entry: Entry) => entry.new_values?.title)).toEqual(['Quarterly roadmap v2']);
+    expect(trail.headers['x-total']).toBe('1');
+    await grant('contributor@acme.test', []);
+  });
+
   it('filters by model, user and action, and refuses a malformed filter with a 400 naming it', async () => {
     const ownerId = await idOf(server, 'users', 'email', 'owner@acme.test');
     const filtered = await server.api.get(`/api/acme/audit?filter[model]=posts&filter[user_id]=${ownerId}&filter[action]=updated`, { token: tokens.owner });
