@@ -75,6 +75,17 @@ describe('GET {t}/audit', () => {
     await grant('contributor@acme.test', []);
   });
 
+  it('shows a reader who may not see a model’s records none of its changes', async () => {
+    await grant('viewer@acme.test', ['audit.index']);
+    await server.sql("UPDATE user_roles SET denied_permissions = '{posts.show}' WHERE user_id = $1", [await idOf(server, 'users', 'email', 'viewer@acme.test')]);
+    const trail = await server.api.get('/api/acme/audit?filter[model]=posts', { token: tokens.viewer });
+    expect(trail.status).toBe(200);
+    expect(trail.body.data).toEqual([]);
+    expect(trail.headers['x-total']).toBe('0');
+    await server.sql("UPDATE user_roles SET denied_permissions = '{}' WHERE user_id = $1", [await idOf(server, 'users', 'email', 'viewer@acme.test')]);
+    await grant('viewer@acme.test', ['comments.store']);
+  });
+
   it('filters by model, user and action, and refuses a malformed filter with a 400 naming it', async () => {
     const ownerId = await idOf(server, 'users', 'email', 'owner@acme.test');
     const filtered = await server.api.get(`/api/acme/audit?filter[model]=posts&filter[user_id]=${ownerId}&filter[action]=updated`, { token: tokens.owner });
