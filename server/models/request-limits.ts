@@ -47,3 +47,11 @@ export const MAX_NESTED_OPERATIONS = 50;
 
 /** Checks in one `POST {t}/authorize`: a page of buttons, not a bulk export. */
 export const MAX_AUTHORIZE_CHECKS = 100;
+
+/**
+ * The most requests one caller (a user, or a guest's address) may have waiting for a fair share
+ * of the pool at once; past it, a request that finds a share full is refused without waiting.
+ * Every request that finishes looks at the requests waiting, so their number is what each answer
+ * costs every tenant.
+ */
+export const MAX_WAITING_PER_CALLER = 50;

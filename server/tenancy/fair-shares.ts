@@ -2,6 +2,7 @@ import { shareSize, type ResolvedFairShare } from '../config/fair-share-config.j
 import type { CallerPresence } from '../db/connection/caller-presence.js';
 import { CallerLeftError } from '../errors/caller-left-error.js';
 import { FairShareExceededError, SHARES, type Share } from '../errors/fair-share-exceeded-error.js';
+import { MAX_WAITING_PER_CALLER } from '../models/request-limits.js';
 
 /** Who a request counts against; null where it has none (a guest has no user, a member no address, a group without tenancy no organization). */
 export type ShareHolders = Record<Share, string | null>;
@@ -9,7 +10,7 @@ export type ShareHolders = Record<Share, string | null>;
 export interface FairShareStats {
   /** Requests that found a share full and waited, by the share they waited for. */
   readonly waited: Readonly<Record<Share, number>>;
-  /** Requests still past a share when their wait ended, answered 429. */
+  /** Requests still past a share when their wait ended, or past it with their caller's most requests waiting already: answered 429. */
   readonly refused: Readonly<Record<Share, number>>;
   /** Requests waiting now. */
   readonly waiting: number;
@@ -22,17 +23,24 @@ interface Waiter {
 
 const perShare = () => ({ organization: 0, user: 0, address: 0 });
 
+/** Who sends a request, as the waiting are counted: its user, or a guest's address. */
+const callerOf = ({ user, address }: ShareHolders) => (user !== null ? `user\0${user}` : `address\0${address ?? ''}`);
+
 /**
  * Requests running per organization, per user and per guest address in this process, each holder kept within its
  * share of the pool, so no tenant can take every connection and leave the others 503s. A request
  * past a share waits for one of its holder's own requests to finish, first come first admitted,
  * and is refused once the wait is over. The organization's share is checked first. A request
  * whose client goes away while it waits leaves the line at once: it held nothing, and is never
- * admitted.
+ * admitted. A caller has at most MAX_WAITING_PER_CALLER requests waiting: each request that
+ * finishes looks at every waiting one, so one client's thousands of connections would make every
+ * tenant's answers cost that much more.
  */
 export class FairShares {
   readonly #running: Record<Share, Map<string, number>> = { organization: new Map(), user: new Map(), address: new Map() };
   readonly #waiters = new Set<Waiter>();
+  /** Requests waiting now, by caller (`callerOf`). */
+  readonly #waitingBy = new Map<string, number>();
   readonly #waited = perShare();
   readonly #refused = perShare();
 
@@ -80,12 +88,19 @@ export class FairShares {
       return null;
     }
     if (caller.left) return Promise.reject(new CallerLeftError());
+    const sender = callerOf(holders);
+    const waiting = this.#waitingBy.get(sender) ?? 0;
+    if (waiting >= MAX_WAITING_PER_CALLER) return Promise.reject(this.refusal(full));
+    this.#waitingBy.set(sender, waiting + 1);
     this.#waited[full] += 1;
     return new Promise((resolve, reject) => {
       const leaveLine = () => {
         clearTimeout(timeout);
         caller.unwatch(callerLeft);
         this.#waiters.delete(waiter);
+        const still = this.#waitingBy.get(sender)! - 1;
+        if (still === 0) this.#waitingBy.delete(sender);
+        else this.#waitingBy.set(sender, still);
       };
       const waiter: Waiter = {
         holders,
@@ -101,13 +116,17 @@ export class FairShares {
       };
       const timeout = setTimeout(() => {
         leaveLine();
-        const share = this.fullShare(holders) ?? full;
-        this.#refused[share] += 1;
-        reject(new FairShareExceededError(share, shareSize(this.shares, share), Math.max(1, Math.ceil(this.shares.waitMs / 1000))));
+        reject(this.refusal(this.fullShare(holders) ?? full));
       }, this.shares.waitMs);
       this.#waiters.add(waiter);
       caller.watch(callerLeft);
     });
+  }
+
+  /** The 429 of a request past `share`, counted. */
+  private refusal(share: Share): FairShareExceededError {
+    this.#refused[share] += 1;
+    return new FairShareExceededError(share, shareSize(this.shares, share), Math.max(1, Math.ceil(this.shares.waitMs / 1000)));
   }
 
   private leave(holders: ShareHolders): void {

@@ -48,6 +48,44 @@ export interface TypeParsers {
  */
 export type PreparedStatements = Map<string, RowShape | null>;
 
+/**
+ * The most prepared statements one connection keeps. Each holds its parse and plans in the
+ * connection's PostgreSQL backend for as long as the connection lives (35 to 55 KB for an index
+ * read with two subqueries, measured on PostgreSQL 18), and a member can make statements of
+ * endless shapes (sorts, filters, includes): past this, the least recently used are closed. An
+ * application's statements sent often are far fewer, and stay.
+ */
+export const PREPARED_PER_CONNECTION = 250;
+
+/**
+ * Makes room for the names `statements` parse: marks the names they use as the most recently
+ * used, then forgets the least recently used others until the new ones fit, and answers them, to
+ * be closed. Their Close is written before the batch's statements, so no error of theirs can
+ * skip it.
+ */
+function makeRoom(prepared: PreparedStatements, statements: readonly BatchedStatement[]): string[] {
+  const used = new Set<string>();
+  let parsing = 0;
+  for (const { name } of statements) {
+    if (name === undefined || used.has(name)) continue;
+    used.add(name);
+    if (!prepared.has(name)) parsing += 1;
+    else {
+      // A Map keeps insertion order: set again, the name moves to the end, the most recent.
+      const shape = prepared.get(name)!;
+      prepared.delete(name);
+      prepared.set(name, shape);
+    }
+  }
+  const closed: string[] = [];
+  for (const name of prepared.keys()) {
+    if (prepared.size + parsing <= PREPARED_PER_CONNECTION || used.has(name)) break;
+    prepared.delete(name);
+    closed.push(name);
+  }
+  return closed;
+}
+
 interface Pending {
   resolve(result: pg.QueryResult): void;
   reject(error: Error): void;
@@ -111,6 +149,7 @@ export class StatementBatch extends pg.Query {
     }
     wire.stream.cork();
     try {
+      for (const name of makeRoom(this.#prepared, this.#statements)) wire.close({ type: 'S', name });
       this.#statements.forEach(({ text, name }, index) => {
         if (name === undefined || !this.#prepared.has(name)) {
           if (name !== undefined) {

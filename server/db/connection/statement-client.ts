@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { CompiledQuery } from 'kysely';
 import { READ_AHEAD, SENT_AHEAD, StatementAfterCommitError, type Opening, type OpeningAhead } from '../transactions/read-ahead.js';
@@ -5,20 +6,23 @@ import type { CallerPresence } from './caller-presence.js';
 import { sendCancelRequest, type BackendKey } from './cancel-request.js';
 import { StatementBatch, type PreparedStatements } from './statement-batch.js';
 
-/** How many distinct statement texts get a name; the rest still run, unnamed. */
+/** How many statement texts keep their names; the least recently used one goes first. */
 const NAMED_STATEMENTS = 2_000;
 
 /**
- * Statement texts and their names, shared by every connection of the process. A text always
- * keeps the name it first got, so a connection that has parsed it once reuses the parse and the
- * plan; the registry is bounded so an endless variety of query shapes cannot grow it (or each
- * connection's set of prepared statements in the server) without end.
+ * Statement texts and their names, shared by every connection of the process, so a connection
+ * that has parsed a text once reuses the parse and the plan. A member can send statements of
+ * endless shapes: the least recently used text is forgotten (the registry kept the first 2,000
+ * for good, and then every other tenant's new statements went unprepared until a restart). A
+ * name is never given again, so a connection still holding a forgotten text's name never runs
+ * it for another text; its own bound (`PREPARED_PER_CONNECTION`) closes it in time.
  */
-const names = new Map<string, string>();
+const names = new LRUCache<string, string>({ max: NAMED_STATEMENTS });
+let named = 0;
 
-function statementName(text: string): string | undefined {
+function statementName(text: string): string {
   let name = names.get(text);
-  if (name === undefined && names.size < NAMED_STATEMENTS) names.set(text, (name = `gatehouse_${names.size + 1}`));
+  if (name === undefined) names.set(text, (name = `gatehouse_${(named += 1)}`));
   return name;
 }
 

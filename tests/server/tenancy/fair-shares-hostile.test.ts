@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createTenant, type Account, type Tenant } from '../support/tenant-fixture.js';
 import { startDataServer } from '../support/data-server.js';
+import { MAX_WAITING_PER_CALLER } from '../../../server/models/request-limits.js';
 import { postsLock, until, type PostsLock } from '../support/posts-lock.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -125,6 +126,31 @@ describe('a request waiting for its share', () => {
     });
     expect(statuses).toEqual([200, 200, 200]);
     expect(await metrics()).toMatchObject({ waiting: 0, waited: before.waited + 2, refused: before.refused });
+  });
+});
+
+describe("one caller's requests waiting for a share", () => {
+  it('are at most 50: past them, a request is refused at once instead of making every answer look at it', async () => {
+    const [crowd] = await createAccounts(server, 'crowd');
+    const tenant = await createTenant(server, [{ account: crowd, role: 'owner' }]);
+    expect((await posts(tenant, crowd)).status).toBe(200);
+    const before = await metrics();
+    const past = 3;
+    let refusedAtOnce = 0;
+    // Its 2 places run (held on the lock), 50 wait, and the 3 past them are answered while the
+    // others are still held, long before the 10 s wait would refuse anything.
+    const statuses = await lock.whileHeld([() => posts(tenant, crowd), () => posts(tenant, crowd)], async () => {
+      const crowded = Array.from({ length: MAX_WAITING_PER_CALLER + past }, async () => {
+        const answer = await posts(tenant, crowd);
+        if (answer.status === 429) refusedAtOnce += 1;
+        return answer;
+      });
+      await until(async () => (await metrics()).waiting + refusedAtOnce === MAX_WAITING_PER_CALLER + past);
+      return crowded;
+    });
+    expect(statuses.filter((status) => status === 429)).toHaveLength(past);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(2 + MAX_WAITING_PER_CALLER);
+    expect(await metrics()).toMatchObject({ waiting: 0, waited: before.waited + MAX_WAITING_PER_CALLER, refused: before.refused + past });
   });
 });
 

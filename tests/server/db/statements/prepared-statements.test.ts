@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSchema } from '../../../../policies/schema.js';
 import { openDatabase } from '../../../../server/db/connection/database.js';
+import { PREPARED_PER_CONNECTION } from '../../../../server/db/connection/statement-batch.js';
 import { withTenant } from '../../../../server/db/transactions/tenant-transaction.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { demoOrganizationIds } from '../../../support/demo.js';
@@ -52,5 +53,26 @@ describe('prepared statements', () => {
     expect(titles[1]).toEqual(titles[0]);
     expect(titles[0]!.length).toBeGreaterThan(0);
     expect(prepared).toEqual([]);
+  });
+
+  it('stay within a bound per connection, however many shapes a caller sends, and new ones are still prepared', async () => {
+    // A member controls the shape of statements (sorts, filters, includes): past the 2,000 texts
+    // the process names, and the 250 one connection keeps, the least recently used go.
+    const database = openDatabase({ connectionString: testDb.ownerUrl, maxConnections: 1 });
+    const shapes = 2_100;
+    const sum = (shape: number) => sql<{ n: number }>`SELECT ${sql.lit(shape)}::int + ${1}::int AS n`.execute(database.db);
+    try {
+      for (let shape = 0; shape < shapes; shape += 1) await sum(shape);
+      const prepared = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(database.db);
+      expect(prepared.rows).toHaveLength(PREPARED_PER_CONNECTION);
+      const kept = prepared.rows.map((row) => row.statement);
+      expect(kept).toContain(`SELECT ${shapes - 1}::int + $1::int AS n`);
+      expect(kept).not.toContain('SELECT 0::int + $1::int AS n');
+      // A closed shape is parsed again under a name of its own, and answers as before.
+      expect((await sum(0)).rows).toEqual([{ n: 1 }]);
+      expect((await sum(shapes - 1)).rows).toEqual([{ n: shapes }]);
+    } finally {
+      await database.close();
+    }
   });
 });
