@@ -4,6 +4,7 @@ import { jsonBody, requireJsonType } from './body-parser.js';
 import { chain } from './chain.js';
 import { overrideMethod } from './method-override.js';
 import { multipartBody } from './multipart-body.js';
+import { rejectLongQuery } from './query-parts.js';
 import { rejectNul } from './reject-nul.js';
 import { emptyUntypedBody } from './untyped-body.js';
 import type { GatehouseState } from './state.js';
@@ -16,8 +17,9 @@ import type { GatehouseState } from './state.js';
  */
 const framesNoBody = (headers: IncomingHttpHeaders) => headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
 
-/** What every request's input must pass once read: no NUL anywhere, and a POST's method override. */
+/** What every request's input must pass once read: a query of bounded parts, no NUL anywhere, and a POST's method override. */
 const checked: Middleware<GatehouseState> = (ctx, next) => {
+  rejectLongQuery(ctx);
   rejectNul(ctx);
   overrideMethod(ctx);
   return next();
@@ -25,7 +27,7 @@ const checked: Middleware<GatehouseState> = (ctx, next) => {
 
 /**
  * The request's input as handlers read it: the body parsed (JSON, URL-encoded or multipart, within
- * `bodyLimit`), the query and the body free of NUL, a POST's method override applied. A bodiless
+ * `bodyLimit`), the query within its parts and, with the body, free of NUL, a POST's method override applied. A bodiless
  * request (every ordinary GET and HEAD) gets its empty body and its checks in one step, without a
  * parser's asynchronous layers; so does one whose untyped chunked body turns out empty, once it has.
  */

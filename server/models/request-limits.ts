@@ -12,6 +12,14 @@
  */
 export const MAX_QUERY_LIST = 20;
 
+/**
+ * The most parts of one query string (`a=1&b=2` has two; empty ones count), checked before it is
+ * parsed: Koa's parser looks up every value of each name it meets, so its work grows with the
+ * square of the parts, and the 16 KiB of a request line took a second of the event loop (every
+ * tenant's) to read. A thousand parse in a few milliseconds and are more than any route takes.
+ */
+export const MAX_QUERY_PARAMETERS = 1_000;
+
 /** The most characters of one value of the query string (`search=...`, `filter[status]=...`), but a cursor's. */
 export const MAX_QUERY_VALUE_LENGTH = 4_000;
 

@@ -3,7 +3,7 @@ import { ref } from '../routes/response-schemas.js';
 import type { JsonSchema, ResponseDescription } from '../routes/route-definition.js';
 
 const ERROR_MEANINGS: Record<number, string> = {
-  400: 'Malformed request: a NUL character, a bad id, an unknown query name, a bad sort, filter, field or include, or a query past its limits (include depth, list lengths, value lengths, page size).',
+  400: 'Malformed request: a NUL character, a bad id, an unknown query name, a bad sort, filter, field or include, or a query past its limits (parameter count, include depth, list lengths, value lengths, page size).',
   401: 'Not signed in, or the session ended.',
   403: 'Refused: not a member of the route group, the policy, a field the caller may not set, or an include.',
   404: 'No such route, organization or record within the caller’s reach.',
@@ -15,8 +15,8 @@ const ERROR_MEANINGS: Record<number, string> = {
 };
 
 const ERROR_BODIES: Record<number, string> = { 403: 'Forbidden', 422: 'ValidationError' };
-// The pipeline refuses these before any route runs (a NUL character in the query, a request
-// without a Host header), so every operation can answer them.
+// The pipeline refuses these before any route runs (a NUL character in the query, too many query
+// parameters, a request without a Host header), so every operation can answer them.
 const PIPELINE_ERRORS = [400];
 
 export const json = (schema: JsonSchema) => ({ 'application/json': { schema } });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envConfig } from '../../../server/cli/env-config.js';
 import { readEnvironment } from '../../../server/cli/environment.js';
 import { resolveConfig } from '../../../server/config/server-config.js';
+import { MAX_QUERY_PARAMETERS } from '../../../server/models/request-limits.js';
 import { rawRequest } from '../support/raw-request.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -154,6 +155,14 @@ describe('the HTTP pipeline', () => {
     expect(encodedNothing.status).toBe(400);
     const jsonBody = await server.api.get('/api/health', withBody('{"note":"ignored"}'));
     expect([jsonBody.status, jsonBody.body]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('refuses a query of more parts than the limit, and reads one of as many', async () => {
+    const query = (parts: number) => Array.from({ length: parts }, (_, index) => `k${index}=1`).join('&');
+    const atLimit = await server.api.get(`/api/health?${query(MAX_QUERY_PARAMETERS)}`);
+    expect([atLimit.status, atLimit.body]).toEqual([200, { status: 'ok' }]);
+    const pastLimit = await server.api.get(`/api/health?${query(MAX_QUERY_PARAMETERS + 1)}`);
+    expect([pastLimit.status, pastLimit.body]).toEqual([400, { message: `Too many query parameters: at most ${MAX_QUERY_PARAMETERS}.` }]);
   });
 
   it('applies the method override of a POST without a body', async () => {

@@ -56,4 +56,23 @@ describe('statement templates', () => {
     expect(compileOne('b').sql).toBe("select 'b'");
     expect(cache.compilations).toBe(4);
   });
+
+  it('hold at most their characters, keys and SQL together, dropping the least recently used', () => {
+    const cache = new StatementCache(1_000, 10_000);
+    // A key as large as a request's values make it: some 3 KB, with SQL of a few dozen characters.
+    const compileLarge = (name: string) => cache.statement(name.repeat(3_000), new BoundValues(), () => sql`select ${sql.lit(name)}`.compile(db));
+    compileLarge('a');
+    compileLarge('b');
+    compileLarge('c');
+    compileLarge('a');
+    compileLarge('d');
+    expect(cache.characters).toBeLessThanOrEqual(10_000);
+    expect(cache.compilations).toBe(4);
+    compileLarge('a');
+    compileLarge('c');
+    compileLarge('d');
+    expect(cache.compilations).toBe(4);
+    compileLarge('b');
+    expect(cache.compilations).toBe(5);
+  });
 });
