@@ -130,14 +130,14 @@ describe('a request waiting for its share', () => {
 });
 
 describe("one caller's requests waiting for a share", () => {
-  it('are at most 50: past them, a request is refused at once instead of making every answer look at it', async () => {
+  it(`are at most ${MAX_WAITING_PER_CALLER}: past them, a request is refused at once instead of making every answer look at it`, async () => {
     const [crowd] = await createAccounts(server, 'crowd');
     const tenant = await createTenant(server, [{ account: crowd, role: 'owner' }]);
     expect((await posts(tenant, crowd)).status).toBe(200);
     const before = await metrics();
     const past = 3;
     let refusedAtOnce = 0;
-    // Its 2 places run (held on the lock), 50 wait, and the 3 past them are answered while the
+    // Its 2 places run (held on the lock), the most that may wait wait, and the 3 past them are answered while the
     // others are still held, long before the 10 s wait would refuse anything.
     const statuses = await lock.whileHeld([() => posts(tenant, crowd), () => posts(tenant, crowd)], async () => {
       const crowded = Array.from({ length: MAX_WAITING_PER_CALLER + past }, async () => {
