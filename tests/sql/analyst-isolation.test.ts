@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantAnalystAccess, revokeAnalystAccess } from '../../server/db/logins/analyst-access.js';
+import { ANALYST_CONNECTION_LIMIT, grantAnalystAccess, revokeAnalystAccess } from '../../server/db/logins/analyst-access.js';
 import { createAnalyst, type TestAnalyst } from '../support/analyst.js';
 import { copyOut } from '../support/copy-out.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -180,6 +180,18 @@ describe('an analyst trying to widen its view', () => {
       await expect(run(statement), statement).rejects.toThrow(/permission denied for function/);
     }
     expect(await queryOnce(testDb.ownerUrl, 'SELECT count(*)::int AS n FROM pg_largeobject_metadata')).toEqual([{ n: 0 }]);
+  });
+
+  it('cannot take every connection slot the service needs', async () => {
+    // Unlimited, one analyst opened connections until PostgreSQL refused every other login
+    // ("remaining connection slots are reserved for roles with the SUPERUSER attribute").
+    const sessions: pg.Client[] = [];
+    try {
+      while (sessions.length < ANALYST_CONNECTION_LIMIT) sessions.push(await connect(globexAnalyst.url));
+      await expect(connect(globexAnalyst.url)).rejects.toThrow(`too many connections for role "${globexAnalyst.role}"`);
+    } finally {
+      await Promise.all(sessions.map((session) => session.end()));
+    }
   });
 
   it('cannot call the service’s context functions', async () => {

@@ -155,7 +155,7 @@ describe('a demo database migrated before the demo left the core', () => {
 
   it('keeps working: the new core migration and the demo folder apply, its rows stay, comments still inherit', async () => {
     await migrateBeforeSplit();
-    expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual(['006_rate_limits.sql', '007_tenant_tables.sql', '008_migration_status.sql', '009_open_request.sql', '010_owner_role.sql', '011_user_audit.sql', '012_analyst_columns.sql', '013_decision_logs.sql', '014_sliding_window_throttle.sql', '015_database_connect.sql', '016_mail_queue.sql', '017_audit_values.sql', '018_record_locator.sql', '019_session_write_position.sql', '020_decision_targets.sql', '021_service_resources.sql', '022_audit_infinite_instants.sql', '023_audit_infinite_dates_and_arrays.sql', '024_large_objects.sql', '025_global_audit_logs.sql', '026_claim_turns.sql', 'app/001_posts_and_comments.sql', 'app/002_posts_internal_notes.sql']);
+    expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual(['006_rate_limits.sql', '007_tenant_tables.sql', '008_migration_status.sql', '009_open_request.sql', '010_owner_role.sql', '011_user_audit.sql', '012_analyst_columns.sql', '013_decision_logs.sql', '014_sliding_window_throttle.sql', '015_database_connect.sql', '016_mail_queue.sql', '017_audit_values.sql', '018_record_locator.sql', '019_session_write_position.sql', '020_decision_targets.sql', '021_service_resources.sql', '022_audit_infinite_instants.sql', '023_audit_infinite_dates_and_arrays.sql', '024_large_objects.sql', '025_global_audit_logs.sql', '026_claim_turns.sql', '027_analyst_connection_limit.sql', 'app/001_posts_and_comments.sql', 'app/002_posts_internal_notes.sql']);
     expect(await migrate(testDb.ownerUrl, { dir: demo.migrations })).toEqual([]);
     expect(await queryOnce(testDb.ownerUrl, 'SELECT p.title, c.body FROM posts p JOIN comments c ON c.post_id = p.id')).toEqual([{ title: 'kept', body: 'kept too' }]);
     const [globex] = await queryOnce<{ id: number }>(testDb.ownerUrl, "INSERT INTO organizations (name, slug) VALUES ('Globex', 'globex') RETURNING id");
@@ -181,7 +181,7 @@ describe('a database whose audit_logs held the trail of users (before 025)', () 
           (NULL, 'users', '1', 'updated', '{"name": "Ada"}', (SELECT id FROM users))`);
       },
     );
-    expect(await migrate(testDb.ownerUrl)).toEqual(['025_global_audit_logs.sql', '026_claim_turns.sql']);
+    expect(await migrate(testDb.ownerUrl)).toEqual(['025_global_audit_logs.sql', '026_claim_turns.sql', '027_analyst_connection_limit.sql']);
     expect(await queryOnce(testDb.ownerUrl, 'SELECT model, action FROM audit_logs')).toEqual([{ model: 'organizations', action: 'created' }]);
     expect(await queryOnce(testDb.ownerUrl, 'SELECT model, record_id, action, new_values, user_id FROM global_audit_logs')).toEqual([
       { model: 'users', record_id: '1', action: 'updated', new_values: { name: 'Ada' }, user_id: 1 },

@@ -26,10 +26,22 @@ export interface AnalystGrant {
 /** The analytics views first (sql/012_analyst_columns.sql), then the tables, for queries naming columns. */
 export const ANALYST_SEARCH_PATH = 'analytics, public';
 
+/**
+ * The connections one analyst login may hold at once, as sql/027_analyst_connection_limit.sql gave
+ * the analysts before it: a BI tool's pool, never every slot of the cluster the service needs.
+ */
+export const ANALYST_CONNECTION_LIMIT = 10;
+
 async function organizationId(client: pg.ClientBase, slug: string): Promise<number> {
   const { rows } = await client.query<{ id: number }>('SELECT id FROM organizations WHERE slug = $1', [slug]);
   if (!rows[0]) throw new UnknownOrganizationError(slug);
   return rows[0].id;
+}
+
+/** Limits an unlimited login to ANALYST_CONNECTION_LIMIT; a limit the operator chose stays. */
+async function limitConnections(client: pg.ClientBase, role: string): Promise<void> {
+  const { rows } = await client.query<{ unlimited: boolean }>('SELECT rolconnlimit = -1 AS unlimited FROM pg_roles WHERE rolname = $1', [role]);
+  if (rows[0]?.unlimited) await client.query(`ALTER ROLE ${client.escapeIdentifier(role)} CONNECTION LIMIT ${ANALYST_CONNECTION_LIMIT}`);
 }
 
 /**
@@ -55,6 +67,7 @@ export async function grantAnalystAccess(ownerConnectionString: string, request:
     }
     // `SELECT * FROM posts` then reads analytics.posts, the view without the hidden columns.
     await client.query(`ALTER ROLE ${client.escapeIdentifier(request.role)} SET search_path = ${ANALYST_SEARCH_PATH}`);
+    await limitConnections(client, request.role);
     await client.query('INSERT INTO analyst_grants (role_name, organization_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
       request.role,
       id,
