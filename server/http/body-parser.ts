@@ -6,20 +6,45 @@ import { BodyNotObjectError } from '../errors/body-not-object-error.js';
 import type { DomainError } from '../errors/domain-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
+import { MAX_FORM_DEPTH, MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
 import type { GatehouseState } from './state.js';
 
 // The parser's own errors name parser internals; callers get one of ours instead. It also refuses
 // well-formed JSON: a scalar (`null`, `42`) in strict mode, and an object holding a `__proto__`
 // key, which could reach an object's prototype. Its sender needs to hear what is wrong with it,
 // not that it is malformed.
-function parserError(error: { type?: string; status?: number; body?: unknown }): DomainError {
+function parserError(error: { type?: string; message?: string; body?: unknown }, isForm: boolean): DomainError {
   if (error.type === 'entity.too.large') return new PayloadTooLargeError();
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
   if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');
+  if (isForm) return formError(error.message ?? '');
   const json = wellFormedJson(error.body);
   if (json !== null && (json.value === null || typeof json.value !== 'object')) return new BodyNotObjectError();
   if (json?.holdsProtoKey) return new BadRequestError('The request body must not hold a __proto__ key.');
   return new BadRequestError('Malformed JSON in the request body.');
+}
+
+// The form parser (qs) names a limit it meets only in its message; without its limits it would
+// drop fields, keep deep names as literal keys, or turn a list into an object, all silently.
+const FORM_LIMITS: [prefix: string, message: string][] = [
+  ['Parameter limit exceeded', `Too many form fields: at most ${MAX_FORM_FIELDS}.`],
+  ['Input depth exceeded', `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
+  ['Array limit exceeded', `Form lists hold at most ${MAX_QUERY_LIST} items.`],
+];
+
+// allowDots is the parser's default already, written here so that it never writes it into this object.
+const FORM_OPTIONS = {
+  allowDots: true,
+  parameterLimit: MAX_FORM_FIELDS,
+  depth: MAX_FORM_DEPTH,
+  arrayLimit: MAX_QUERY_LIST,
+  strictDepth: true,
+  throwOnLimitExceeded: true,
+};
+
+function formError(message: string): BadRequestError {
+  const limit = FORM_LIMITS.find(([prefix]) => message.startsWith(prefix));
+  return new BadRequestError(limit?.[1] ?? 'Malformed form body.');
 }
 
 /** The value of a well-formed JSON text, and whether any of its objects has a `__proto__` key; null for anything else. */
@@ -64,15 +89,18 @@ export function requireJsonType(): Middleware<GatehouseState> {
 
 /** JSON bodies (objects or arrays) and URL-encoded forms up to `limit`: 413 above it, 400 when malformed. */
 export function jsonBody(limit: string): Middleware<GatehouseState> {
-  const parse = bodyParser({
+  // The parser hands `queryString` on to qs, which its types do not say.
+  const options: bodyParser.Options & { queryString: typeof FORM_OPTIONS } = {
     enableTypes: ['json', 'form'],
     jsonLimit: limit,
     formLimit: limit,
+    queryString: FORM_OPTIONS,
     strict: true,
-    onerror: (error) => {
-      throw parserError(error as { type?: string; body?: unknown });
+    onerror: (error, ctx) => {
+      throw parserError(error as { type?: string; message?: string; body?: unknown }, ctx.is('urlencoded') !== false);
     },
-  });
+  };
+  const parse = bodyParser(options);
   // Without a Content-Type the parser reads nothing and gives `{}`: most requests (every GET)
   // get that without its asynchronous round of type checks.
   return (ctx, next) => {

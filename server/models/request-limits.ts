@@ -8,7 +8,8 @@
 /**
  * The most items one list of the query string may hold (sort keys, filter values, include paths,
  * fields, scopes), and the most bracketed names one parameter may repeat (`filter[...]`): each
- * item costs work and SQL, and no client needs more.
+ * item costs work and SQL, and no client needs more. A URL-encoded form's lists (`tags[]=a`, a
+ * repeated name, `tags[3]=a`) hold as many.
  */
 export const MAX_QUERY_LIST = 20;
 
@@ -19,6 +20,18 @@ export const MAX_QUERY_LIST = 20;
  * tenant's) to read. A thousand parse in a few milliseconds and are more than any route takes.
  */
 export const MAX_QUERY_PARAMETERS = 1_000;
+
+/**
+ * The most fields of one URL-encoded form body (`a=1&b=2` has two; empty ones count). Its
+ * parser would drop the rest without a word; no form has nearly as many.
+ */
+export const MAX_FORM_FIELDS = 1_000;
+
+/**
+ * The most levels a URL-encoded form field's name may nest (`a[b][c]` or `a.b.c` is 2). Its
+ * parser would keep the deeper brackets as one literal key instead.
+ */
+export const MAX_FORM_DEPTH = 5;
 
 /** The most characters of one value of the query string (`search=...`, `filter[status]=...`), but a cursor's. */
 export const MAX_QUERY_VALUE_LENGTH = 4_000;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FORM_DEPTH, MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../../../server/models/request-limits.js';
 import { postId, startDataServer } from '../support/data-server.js';
 import type { RequestOptions } from '../support/http-client.js';
 import type { TestServer } from '../support/test-server.js';
@@ -80,6 +81,33 @@ describe('form bodies', () => {
       body: { message: 'Request bodies must be JSON, sent with Content-Type: application/json.' },
     });
     expect(await titled('Huge')).toEqual([]);
+  });
+});
+
+describe('form limits', () => {
+  const form = (rawBody: string): RequestOptions => ({ rawBody, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const fields = (count: number) => Array.from({ length: count }, (_, i) => `f${i}=`).join('&');
+  const nested = (levels: number) => `title${'[a]'.repeat(levels)}=x`;
+  const listed = (count: number) => Array.from({ length: count }, () => 'title[]=x').join('&');
+
+  it.each([
+    ['too many fields', `${fields(MAX_FORM_FIELDS)}&title=Dropped`, `Too many form fields: at most ${MAX_FORM_FIELDS}.`],
+    ['nesting too deep', nested(MAX_FORM_DEPTH + 1), `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
+    ['nesting too deep with dots', `title${'.a'.repeat(MAX_FORM_DEPTH + 1)}=x`, `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
+    ['an index past the list limit', `title[${MAX_QUERY_LIST}]=x`, `Form lists hold at most ${MAX_QUERY_LIST} items.`],
+    ['a list past the limit', listed(MAX_QUERY_LIST + 1), `Form lists hold at most ${MAX_QUERY_LIST} items.`],
+  ])('refuses %s with a 400 naming the limit, and stores nothing', async (_case, rawBody, message) => {
+    expect(await send('POST', '/posts', form(rawBody))).toMatchObject({ status: 400, body: { message } });
+    expect(await titled('Dropped')).toEqual([]);
+  });
+
+  it('reads forms at the limits as sent', async () => {
+    const many = await send('POST', '/posts', form(`${fields(MAX_FORM_FIELDS - 1)}&title=Kept`));
+    expect(many.status).toBe(403);
+    expect(many.body.message).toMatch(new RegExp(`, f${MAX_FORM_FIELDS - 2}$`));
+    for (const rawBody of [nested(MAX_FORM_DEPTH), `title[${MAX_QUERY_LIST - 1}]=x`, listed(MAX_QUERY_LIST)]) {
+      expect(await send('POST', '/posts', form(rawBody))).toMatchObject({ status: 422, body: { errors: { title: ['The title field must be a string.'] } } });
+    }
   });
 });
 
