@@ -1,5 +1,6 @@
 import type { AuthorizePlan, AuthorizeResult } from '@gatehouse/engine/wire';
 import { GatehouseError } from './errors.js';
+import { isRecord } from './is-record.js';
 import type { Permissions } from './permissions-cache.js';
 
 /**
@@ -16,7 +17,6 @@ export interface ExpectedAnswer<T> {
 /** The error for a body that is not `expected`: `unavailable`, like any answer that cannot be used. */
 export const notTheAnswer = (status: number, expected: ExpectedAnswer<unknown>) => new GatehouseError('unavailable', `Gatehouse answered ${status} without ${expected.what}.`, status);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isListOf = <T>(value: unknown, isItem: (item: unknown) => item is T, length?: number): value is T[] =>
   Array.isArray(value) && (length === undefined || value.length === length) && value.every(isItem);
 const isString = (value: unknown): value is string => typeof value === 'string';

@@ -5,6 +5,7 @@ import { clocksOf } from './clocks.js';
 import { bindPolicy, type ServicePolicyClass } from './engine-bridge.js';
 import { HttpClient, type Timeouts } from './http-client.js';
 import { GatehouseOptionError } from './errors.js';
+import { isRecord } from './is-record.js';
 import { connectMiddleware, fastifyHook } from './middleware.js';
 import { PermissionsCache, type OnUnavailable, type Permissions } from './permissions-cache.js';
 import { tenantPath } from './tenant-path.js';
@@ -95,7 +96,7 @@ const given = (value: unknown) => (Array.isArray(value) ? 'a list' : typeof valu
  * destructuring with a TypeError that names no option, or as a baseURL of `undefined`.
  */
 function optionsObject(options: GatehouseOptions): GatehouseOptions {
-  if (typeof options === 'object' && options !== null && !Array.isArray(options)) return options;
+  if (isRecord(options)) return options;
   throw new GatehouseOptionError('baseURL', `createGatehouse takes an object of options with at least baseURL, such as createGatehouse({ baseURL: 'https://gatehouse.example.com/api' }), not ${given(options)}.`);
 }
 
