@@ -36,13 +36,16 @@ export function platformPackage(): PlatformPackage | null {
 
 const BINARIES = 'binaries';
 
-/** A whole copy made before, by `owner`; false where there is none. */
-async function usableCopy(folder: string, owner: number): Promise<boolean> {
-  if (!(await ownFolder(folder, BINARIES, owner))) return false;
-  return lstat(join(folder, COMPLETE)).then(
+/** Whether something is at `path`, a link counted as itself: the package's links are checked so. */
+export const present = (path: string): Promise<boolean> =>
+  lstat(path).then(
     () => true,
     () => false,
   );
+
+/** A whole copy made before, by `owner`; false where there is none. */
+async function usableCopy(folder: string, owner: number): Promise<boolean> {
+  return (await ownFolder(folder, BINARIES, owner)) && present(join(folder, COMPLETE));
 }
 
 /**

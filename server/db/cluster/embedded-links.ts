@@ -1,6 +1,6 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { platformPackage, type PlatformPackage } from './embedded-binaries.js';
+import { platformPackage, present, type PlatformPackage } from './embedded-binaries.js';
 
 /** The embedded cluster's binaries lack what their package's install script makes: it did not run. */
 export class EmbeddedBinariesIncompleteError extends Error {
@@ -35,10 +35,6 @@ export async function assertEmbeddedBinariesComplete(binaries = embeddedBinaries
     () => [],
   );
   for (const { target } of links) {
-    const made = await lstat(join(binaries.folder, target)).then(
-      () => true,
-      () => false,
-    );
-    if (!made) throw new EmbeddedBinariesIncompleteError(binaries.name, target);
+    if (!(await present(join(binaries.folder, target)))) throw new EmbeddedBinariesIncompleteError(binaries.name, target);
   }
 }
