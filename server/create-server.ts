@@ -8,6 +8,7 @@ import { resolveConfig, type ServerConfig } from './config/server-config.js';
 import { openDatabase, type Database } from './db/connection/database.js';
 import { checkServiceLogin } from './db/connection/service-login-check.js';
 import { closeStalledAnswers } from './http/stalled-answers.js';
+import { limitConnectionsPerClient } from './http/client-connections.js';
 import { answerClientError, answerUnmetExpectation } from './http/client-error.js';
 import { gracefulClose } from './http/graceful-close.js';
 import { listeningUrl } from './http/listening-url.js';
@@ -185,6 +186,7 @@ export async function createServer(config: ServerConfig): Promise<GatehouseServe
       // The whole request, headers and then body; Node's default (300 s) let a client that stops mid-body hold its socket that long.
       http.requestTimeout = (resolved.headersTimeoutSeconds + resolved.bodyTimeoutSeconds) * 1000;
       closeStalledAnswers(http, resolved, logger);
+      if (resolved.connectionsPerClient !== null) limitConnectionsPerClient(http, resolved.connectionsPerClient);
       http.listen(port, host);
       http.on('clientError', answerClientError);
       http.on('checkExpectation', answerUnmetExpectation);

@@ -40,6 +40,7 @@ export function envConfig(env: Environment, connection: string | DatabaseOptions
     bodyTimeoutSeconds: env.GATEHOUSE_BODY_TIMEOUT,
     sendTimeoutSeconds: env.GATEHOUSE_SEND_TIMEOUT,
     stalledAnswersMegabytes: env.GATEHOUSE_STALLED_ANSWERS_MB,
+    connectionsPerClient: env.GATEHOUSE_CONNECTIONS_PER_CLIENT,
     requestTimeoutMs: env.GATEHOUSE_REQUEST_TIMEOUT_MS,
     appUrl: env.GATEHOUSE_PUBLIC_URL,
     trustProxy: env.GATEHOUSE_TRUST_PROXY,

@@ -31,6 +31,14 @@ const proxies = z
   .refine((value) => /^\d+$/.test(value) || [...TRUE, ...FALSE].includes(value), 'must be true, false or the number of proxies in front of the service')
   .transform((value) => (/^\d+$/.test(value) ? Number(value) : TRUE.includes(value)));
 
+// How many connections a client may hold, or false (0, as for a flag) for no limit.
+const connectionLimit = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => /^[1-9]\d*$/.test(value) || FALSE.includes(value), 'must be a whole number of connections, or false (0) for no limit')
+  .transform((value) => (FALSE.includes(value) ? false : Number(value)));
+
 const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
 
 const httpUrl = urlWith(['http:', 'https:'], 'must be an http(s):// URL');
@@ -79,6 +87,7 @@ export const environmentSchema = z.object({
   GATEHOUSE_BODY_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_SEND_TIMEOUT: optional(positive('seconds')),
   GATEHOUSE_STALLED_ANSWERS_MB: optional(positive('megabytes')),
+  GATEHOUSE_CONNECTIONS_PER_CLIENT: optional(connectionLimit),
   GATEHOUSE_ORGANIZATION_CREATION: optional(z.enum(ORGANIZATION_CREATORS)),
   GATEHOUSE_ORGANIZATION_CREATION_PERMISSION: optional(z.string().trim()),
   GATEHOUSE_ORGANIZATION_CREATION_PER_HOUR: optional(positive('organizations')),

@@ -55,6 +55,7 @@ export const configSchema = z.strictObject({
   bodyTimeoutSeconds: positiveInteger.optional(),
   sendTimeoutSeconds: positiveInteger.optional(),
   stalledAnswersMegabytes: positiveInteger.optional(),
+  connectionsPerClient: z.union([positiveInteger, z.literal(false)]).optional(),
   requestTimeoutMs: positiveInteger.optional(),
   appUrl: z.url().optional(),
   mailer: objectWith('send').optional(),

@@ -88,6 +88,12 @@ export interface ServerConfig {
    */
   stalledAnswersMegabytes?: number;
   /**
+   * How many connections one client address may hold open at once; a connection past it is
+   * answered 429 and closed. Default 1024, and none behind trusted proxies (`trustProxy`), whose
+   * addresses every client shares: the proxy in front bounds its clients there. `false`: none.
+   */
+  connectionsPerClient?: number | false;
+  /**
    * The deadline of each statement a request runs (its transaction's `statement_timeout`), in
    * milliseconds; past it the request answers 503 with `Retry-After` and writes nothing. Default 5000.
    */
@@ -188,6 +194,8 @@ export interface ResolvedConfig {
   bodyTimeoutSeconds: number;
   sendTimeoutSeconds: number;
   stalledAnswersMegabytes: number;
+  /** Null: no limit. */
+  connectionsPerClient: number | null;
   requestTimeoutMs: number;
   /** Unset: the URL the server listens on (`Services.publicUrl()`). */
   appUrl: string | undefined;
@@ -235,6 +243,14 @@ const DEFAULT_KEEP_ALIVE_SECONDS = 65;
 const LONGEST_KEEP_ALIVE_SECONDS = Math.floor((LONGEST_TIMER_MS - 1000) / 1000);
 const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 const DEFAULT_STALLED_ANSWERS_MEGABYTES = 64;
+const DEFAULT_CONNECTIONS_PER_CLIENT = 1024;
+
+function connectionsPerClient(configured: number | false | undefined, trustProxy: number): number | null {
+  if (configured === false) return null;
+  if (configured === undefined) return trustProxy > 0 ? null : DEFAULT_CONNECTIONS_PER_CLIENT;
+  if (!Number.isSafeInteger(configured) || configured <= 0) throw new ConfigError('connectionsPerClient must be a whole number above 0, or false.');
+  return configured;
+}
 
 function httpTimeouts(config: ServerConfig): Pick<ResolvedConfig, 'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds' | 'bodyTimeoutSeconds' | 'sendTimeoutSeconds'> {
   const keepAliveTimeoutSeconds = positive('keepAliveTimeoutSeconds', config.keepAliveTimeoutSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS);
@@ -273,6 +289,7 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
   if (config.data && config.dataRoutes) throw new ConfigError('Configure either data or dataRoutes, not both.');
   const models = config.data ? registerModels(config.data, routeGroups) : undefined;
   assertRoleConditions(organizationRoles, models);
+  const trustProxy = proxyCount(config.trustProxy ?? false);
   return {
     database: config.database,
     replicas: config.replicas?.urls.length ? { urls: standbyUrls(config.replicas.urls), maxLagMs: positive('replicas.maxLagMs', config.replicas.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS) } : null,
@@ -284,10 +301,11 @@ export function resolveConfig(config: ServerConfig): ResolvedConfig {
     bodyLimit: bodySize(config.bodyLimit ?? '100kb'),
     ...httpTimeouts(config),
     stalledAnswersMegabytes: positive('stalledAnswersMegabytes', config.stalledAnswersMegabytes ?? DEFAULT_STALLED_ANSWERS_MEGABYTES),
+    connectionsPerClient: connectionsPerClient(config.connectionsPerClient, trustProxy),
     // Every request's opening sets it as its statement_timeout (0 would mean none).
     requestTimeoutMs: storedWholeNumber('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'milliseconds'),
     appUrl: config.appUrl?.replace(/\/+$/, ''),
-    trustProxy: proxyCount(config.trustProxy ?? false),
+    trustProxy,
     cors: resolveCors(config.cors, config.corsOrigins),
     throttle: resolveThrottleLimits(config.loginThrottle ? { ...config.throttle, login: { ...config.throttle?.login, email: config.loginThrottle } } : config.throttle),
     invitationTtlSeconds: positive('invitationTtlSeconds', config.invitationTtlSeconds ?? 7 * DAY),

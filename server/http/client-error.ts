@@ -16,6 +16,13 @@ function closingAnswer(message: string): { body: string; headers: Record<string,
   return { body, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' } };
 }
 
+/** An early refusal as the raw text of an HTTP answer, for a socket no response object writes to. */
+export function closingAnswerText(status: number, message: string): string {
+  const { body, headers } = closingAnswer(message);
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
+}
+
 /** A server socket with the response it is writing, if any (Node's own handler reads the same field). */
 type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null };
 
@@ -33,8 +40,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: HttpSock
       response.writeHead(status, headers).end(body, () => response.req.destroy());
       return;
     }
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    socket.end(closingAnswerText(status, message));
     return;
   }
   socket.destroy(error);
