@@ -53,3 +53,25 @@ describe('a record hidden by its model’s recordScope', () => {
     expect(authors.headers['x-total']).toBe('3');
   });
 });
+
+describe('every other read of a record hidden by its model’s recordScope', () => {
+  it('leaves it out: lists and their counts, aggregates, includes, the trash and authorize checks', async () => {
+    const get = (path: string, token: string) => server.api.get(`/api/acme${path}`, { token });
+    const index = await get('/posts?per_page=100', owner);
+    expect(index.body.data.map((post: { id: number }) => post.id)).not.toContain(archived);
+    expect((await get('/posts?per_page=100', editor)).headers['x-total']).toBe(String(Number(index.headers['x-total']) + 1));
+    expect((await get('/posts/computed', owner)).body).toMatchObject({ total: Number(index.headers['x-total']) });
+
+    const comment = await server.api.post('/api/acme/comments', { token: editor, body: { post_id: archived, body: 'Keep it quiet.' } });
+    expect(comment.status).toBe(201);
+    expect((await get(`/comments/${comment.body.id}?include=post`, owner)).body.post).toBeNull();
+    expect((await get(`/comments/${comment.body.id}?include=post`, editor)).body.post).toMatchObject({ title: 'Layoff plan' });
+
+    const checked = await server.api.post('/api/acme/authorize', { token: owner, body: { checks: [{ model: 'posts', action: 'show', id: archived }] } });
+    expect(checked.body.results).toMatchObject([{ allowed: false, reason: { gate: 'record' } }]);
+
+    expect((await server.api.delete(`/api/acme/posts/${archived}`, { token: editor })).status).toBe(204);
+    expect((await get('/posts/trashed', owner)).body.data).toEqual([]);
+    expect((await get('/posts/trashed', editor)).body.data.map((post: { id: number }) => post.id)).toEqual([archived]);
+  });
+});
