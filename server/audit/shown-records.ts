@@ -1,13 +1,17 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DataActionContext } from '../data/data-action-context.js';
-import { gatedQuery } from '../listing/gated-query.js';
+import { gatedQuery, type TrashedMode } from '../listing/gated-query.js';
 import type { ModelDefinition } from '../models/define-model.js';
+
+/** A trashed record's audit needs the right to see trashed records, as `auditTrail` asks it: without it, only live records. */
+const trashedShown = (context: DataActionContext, model: ModelDefinition): TrashedMode =>
+  model.softDeletes && !context.policyFor(model).viewTrashed(context.user) ? 'without' : 'with';
 
 /**
  * Per model slug, for the models whose records the caller may see only some of (a `recordScope`,
- * or `show` with record conditions) or none of, the condition an audit row's record must meet:
- * the record past the record gate its record audit reads it through (the model's scope, the
- * caller's `show` condition; trashed or not, as that audit then asks the policy). Without it an
+ * `show` with record conditions, trashed records without the right to see them) or none of, the
+ * condition an audit row's record must meet: the record past the record gate its record audit
+ * reads it through (the model's scope, the caller's `show` condition, the trash). Without it an
  * organization's trail would show the changes of records their record audit answers 404 or 403.
  */
 export function shownRecords(context: DataActionContext, models: readonly ModelDefinition[]): Map<string, RawBuilder<SqlBool>> {
@@ -18,8 +22,9 @@ export function shownRecords(context: DataActionContext, models: readonly ModelD
       shown.set(model.slug, sql<SqlBool>`false`);
       continue;
     }
-    if (plan.kind === 'always' && !model.recordScope) continue;
-    const gated = gatedQuery(context.trx, model, context.scope, 'with', plan.kind === 'conditional' ? plan.condition : null);
+    const trashed = trashedShown(context, model);
+    if (plan.kind === 'always' && !model.recordScope && trashed === 'with') continue;
+    const gated = gatedQuery(context.trx, model, context.scope, trashed, plan.kind === 'conditional' ? plan.condition : null);
     const record = gated.select(sql.lit(1).as('shown')).where(sql<SqlBool>`${sql.ref(`${model.table}.id`)}::text = audit_logs.record_id`);
     shown.set(model.slug, sql<SqlBool>`EXISTS (${record})`);
   }
