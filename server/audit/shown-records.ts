@@ -1,11 +1,8 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DataActionContext } from '../data/data-action-context.js';
-import { gatedQuery, type TrashedMode } from '../listing/gated-query.js';
+import { gatedQuery } from '../listing/gated-query.js';
 import type { ModelDefinition } from '../models/define-model.js';
-
-/** A trashed record's audit needs the right to see trashed records, as `auditTrail` asks it: without it, only live records. */
-const trashedShown = (context: DataActionContext, model: ModelDefinition): TrashedMode =>
-  model.softDeletes && !context.policyFor(model).viewTrashed(context.user) ? 'without' : 'with';
+import { auditedTrash } from './audited-trash.js';
 
 /**
  * Per model slug, for the models whose records the caller may see only some of (a `recordScope`,
@@ -22,7 +19,7 @@ export function shownRecords(context: DataActionContext, models: readonly ModelD
       shown.set(model.slug, sql<SqlBool>`false`);
       continue;
     }
-    const trashed = trashedShown(context, model);
+    const trashed = auditedTrash(context, model);
     if (plan.kind === 'always' && !model.recordScope && trashed === 'with') continue;
     const gated = gatedQuery(context.trx, model, context.scope, trashed, plan.kind === 'conditional' ? plan.condition : null);
     const record = gated.select(sql.lit(1).as('shown')).where(sql<SqlBool>`${sql.ref(`${model.table}.id`)}::text = audit_logs.record_id`);
