@@ -15,7 +15,8 @@ import { shownRecords } from './shown-records.js';
  * through the caller's read gate for that model, as its record audit does; administration rows
  * (memberships, role permissions) hold only permission lists and roles. An update of fields the
  * caller may not read is left out, as its record audit leaves it out, and so is every change of a
- * record outside the caller's record conditions, which their record audit answers 404.
+ * record outside the caller's record gate (the model's scope, their record conditions, the
+ * trash), which their record audit answers 404.
  */
 export function organizationAuditTrail(registry: ModelRegistry | undefined): GatehouseMiddleware<TenantMemberState> {
   return async (ctx) => {

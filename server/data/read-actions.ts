@@ -19,6 +19,7 @@ import type { RawQuery } from '../listing/query-parameter.js';
 import type { DataActionContext } from './data-action-context.js';
 import { changeFields, readableChanges } from '../audit/readable-changes.js';
 import { auditTable } from '../audit/record-audit.js';
+import { auditedTrash } from '../audit/audited-trash.js';
 import { trailFieldGuesses, trailReaderKey } from '../audit/trail-field-guesses.js';
 import { exposedAttributes } from './exposed-attributes.js';
 import { showsReadableChange } from '../db/repositories/audit-logs.js';
@@ -255,8 +256,7 @@ export async function auditTrail(context: DataActionContext, model: ModelDefinit
   const query = parseEndpointParameters(context.registry, model, raw, 'audit');
   if (!model.audit) throw new NotFoundError(`Model ${model.slug} keeps no audit trail.`);
   const row = await findRecord(context, model, id, model.softDeletes ? 'with' : 'without');
-  const policy = context.policyFor(model);
-  if (model.softDeletes && row.deleted_at !== null && !policy.viewTrashed(context.user)) throw new RecordNotFoundError();
+  if (row.deleted_at !== null && auditedTrash(context, model) === 'without') throw new RecordNotFoundError();
   context.authorize(model, 'view', row);
   const serializer = recordSerializer(context);
   const fields = readableChanges(serializer, [model]).get(model.slug)!;

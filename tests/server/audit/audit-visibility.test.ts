@@ -63,4 +63,16 @@ describe('the organization’s audit trail', () => {
     expect(rows.map((row: { action: string }) => row.action)).toEqual(['created']);
     expect(JSON.stringify(seen.body)).not.toContain('internal_notes');
   });
+
+  it('leaves out the changes of a trashed record from an auditor who may not see trashed records', async () => {
+    const id = await newPost();
+    expect((await server.api.delete(tenant.path(`/posts/${id}`), { token: owner.token })).status).toBe(204);
+    expect(await trail(id, auditor)).toMatchObject({ status: 404 });
+    const actions = async (who: Account) => {
+      const seen = await server.api.get(tenant.path('/audit?filter[model]=posts&per_page=100'), { token: who.token });
+      return seen.body.data.filter((row: { record_id: string }) => row.record_id === String(id)).map((row: { action: string }) => row.action);
+    };
+    expect(await actions(auditor)).toEqual([]);
+    expect(await actions(owner)).toEqual(['deleted', 'updated', 'created']);
+  });
 });
