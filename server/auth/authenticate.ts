@@ -80,7 +80,7 @@ export function authenticate(services: Services): Stage<GroupState, SessionFacts
     const session = await openSession(ctx, services, ctx.state.routeGroup);
     if (!session) throw new UnauthenticatedError();
     await next(session);
-    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
+    if (keepsWritePosition(ctx, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
   };
 }
 
@@ -90,7 +90,7 @@ export function authenticateAnyGroup(services: Services): Stage<RequestState, Pi
     const session = await openSession(ctx, services, null);
     if (!session) throw new UnauthenticatedError();
     await next({ auth: session.auth });
-    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
+    if (keepsWritePosition(ctx, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
   };
 }
 
@@ -99,6 +99,6 @@ export function authenticateIfPresent(services: Services): Stage<RequestState, P
   return async (ctx, next) => {
     const session = await openSession(ctx, services, null);
     await next(session ? { auth: session.auth } : {});
-    if (session && keepsWritePosition(ctx.method, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
+    if (session && keepsWritePosition(ctx, services)) await keepWritePosition(services, session.auth.sessionId, ctx.state.deadline);
   };
 }

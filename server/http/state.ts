@@ -56,6 +56,8 @@ export interface RequestState {
   refusal?: Refusal;
   /** What a data request is about (its model, action and record), for the decision log. */
   decisionTarget?: DecisionTarget;
+  /** Nothing the session reads next depends on what the route wrote (`http/no-write-position.ts`). */
+  noWritePosition?: true;
 }
 
 /** A request of a route group. */

@@ -5,6 +5,7 @@ import { passwordRecover } from '../auth/password-recover.js';
 import { passwordReset } from '../auth/password-reset.js';
 import { register } from '../auth/register.js';
 import { anonymous, groupSession } from '../route-groups/request-chains.js';
+import { noWritePosition } from '../http/no-write-position.js';
 import type { Mount, RouteDefinition } from './route-definition.js';
 import { ref } from './response-schemas.js';
 
@@ -38,7 +39,7 @@ export const AUTH_ROUTES: readonly RouteDefinition[] = [
     access: 'bearer',
     responses: { 200: message('Logged out') },
     errors: [401],
-    handle: (services) => groupSession(services).before(logout(services)),
+    handle: (services) => [noWritePosition(), ...groupSession(services).before(logout(services))],
   },
   {
     operationId: 'register',

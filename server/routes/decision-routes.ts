@@ -4,6 +4,7 @@ import { explainRequest } from '../explain/explain-route.js';
 import { explainSchema } from '../explain/explain-schema.js';
 import { authorize } from '../permissions/authorize.js';
 import { tenantMember } from '../route-groups/request-chains.js';
+import { noWritePosition } from '../http/no-write-position.js';
 import type { RouteDefinition } from './route-definition.js';
 import { listOf, ref } from './response-schemas.js';
 
@@ -21,7 +22,7 @@ export const DECISION_ROUTES: readonly RouteDefinition[] = [
     body: explainSchema,
     responses: { 200: { description: 'The decision', schema: ref('Decision') } },
     errors: [400, 401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(explainRequest(services)),
+    handle: (services) => [noWritePosition(), ...tenantMember(services).before(explainRequest(services))],
   },
   {
     operationId: 'listDecisions',

@@ -11,6 +11,7 @@ import { authorizeChecks } from '../data/authorize-checks.js';
 import { authorizeSchema } from '../data/authorize-schema.js';
 import { authorize } from '../permissions/authorize.js';
 import { member, signedIn, tenantMember } from '../route-groups/request-chains.js';
+import { noWritePosition } from '../http/no-write-position.js';
 import { userRole } from '../roles/user-role.js';
 import { OPENING_ONLY } from '../tenancy/request-reads.js';
 import { MEMBER_ROUTES } from './member-routes.js';
@@ -83,7 +84,7 @@ export const TENANT_ROUTES: readonly RouteDefinition[] = [
     body: authorizeSchema,
     responses: { 200: { description: 'One result per check and one plan per plan asked, in order', schema: ref('AuthorizeResults') } },
     errors: [401, 403, 404, 422],
-    handle: (services) => tenantMember(services).before(authorizeChecks(services, SERVED_CHECKS)),
+    handle: (services) => [noWritePosition(), ...tenantMember(services).before(authorizeChecks(services, SERVED_CHECKS))],
   },
   {
     operationId: 'listInvitations',

@@ -94,7 +94,7 @@ async function openRequest(ctx: GatehouseContext<GroupState>, services: Services
       }
       await rest({ ...facts, trx });
     }, ahead));
-    if (keepsWritePosition(ctx.method, services)) await keepWritePosition(services, claims.sessionId, ctx.state.deadline);
+    if (keepsWritePosition(ctx, services)) await keepWritePosition(services, claims.sessionId, ctx.state.deadline);
   } finally {
     // The transaction has ended: nothing after this stage may reach it through the state.
     Reflect.deleteProperty(ctx.state, 'trx');

@@ -18,8 +18,10 @@ export async function keepWritePosition(services: { db: Kysely<Schema>; replicas
 }
 
 /**
- * Whether a request by `method` keeps its session's write position once it is done: with
- * replicas, after any method a replica may not serve. Asked before awaiting anything, so that a
- * request without replicas, or a read, does not wait a turn for nothing.
+ * Whether a request keeps its session's write position once it is done: with replicas, after any
+ * method a replica may not serve, unless its route says nothing read next depends on it
+ * (`noWritePosition`: authorize, explain, logout). Asked before awaiting
+ * anything, so that a request without replicas, or a read, does not wait a turn for nothing.
  */
-export const keepsWritePosition = (method: string, services: { replicas: ReplicaSet | null }): boolean => services.replicas !== null && !READS.has(method);
+export const keepsWritePosition = (request: { method: string; state: { noWritePosition?: true } }, services: { replicas: ReplicaSet | null }): boolean =>
+  services.replicas !== null && !READS.has(request.method) && request.state.noWritePosition !== true;

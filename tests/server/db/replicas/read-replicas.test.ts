@@ -212,7 +212,7 @@ describe('read replicas', () => {
     }
   });
 
-  it('reads for authorize, explain and a write on the primary, while GET and HEAD of the same caller read the standby', { timeout: 120_000 }, async () => {
+  it('reads for authorize, explain and a write on the primary, while GET and HEAD of the same caller read the standby; only the write keeps a write position', { timeout: 120_000 }, async () => {
     await standby.delayApply(3_600_000);
     const [post] = await server.sql<{ id: number }>(`INSERT INTO posts (organization_id, title) SELECT id, 'only on the primary' FROM organizations WHERE slug = 'globex' RETURNING id`);
     const path = `/api/globex/posts/${post!.id}`;
@@ -220,9 +220,18 @@ describe('read replicas', () => {
     // The standby lacks the post, so a read it serves is a 404; the primary serves them until a poll finds the standby within the bound.
     for (const method of ['GET', 'HEAD']) await eventually(async () => (await server.api.request(method, path, { token })).status === 404);
     const check = { model: 'posts', action: 'show', id: post!.id };
+    // Each session's write position: an UPDATE of the primary's sessions row each time one is kept.
+    const positions = async () =>
+      (await server.sql<{ positions: string }>(`SELECT string_agg(coalesce(write_lsn::text, '-'), ',' ORDER BY id) AS positions FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = 'owner@globex.test')`))[0]!.positions;
+    const before = await positions();
     expect((await server.api.post('/api/globex/authorize', { token, body: { checks: [check] } })).body.results).toMatchObject([{ allowed: true }]);
     expect((await server.api.post('/api/globex/explain', { token, body: check })).body).toMatchObject({ allowed: true, status: 200 });
+    expect(await positions()).toBe(before);
     expect((await server.api.request('PATCH', path, { token, body: { title: 'changed on the primary' } })).status).toBe(200);
+    const written = await positions();
+    expect(written).not.toBe(before);
+    expect((await server.api.post('/api/auth/logout', { token })).status).toBe(200);
+    expect(await positions()).toBe(written);
   });
 
   it('reads a caller\'s own writes back, 1,000 times, while other callers may read the lagging standby', { timeout: 180_000 }, async () => {
