@@ -43,7 +43,7 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   const userJson = useStoredValue(session, 'user');
   const isReady = useSyncExternalStore(session.subscribe, session.isReady, session.isReady);
   const user = useMemo(() => parseUser(userJson), [userJson]);
-  useEndedSessionForgotten(session, client);
+  useEndedSessionForgotten(client);
 
   const login = useCallback<AuthState['login']>(
     async (email, password, option) => {

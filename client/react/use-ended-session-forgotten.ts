@@ -1,14 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
+import { getRuntime } from '../config/runtime.js';
 import { endedSince } from '../session/ended-since.js';
-import type { SessionStore } from '../session/session-store.js';
+import { onSessionChange } from '../session/session-changes.js';
 
 /**
  * Forgets what this library cached in `client` when a session ends, however it ends: logout, a
- * 401, another tab removing or replacing the token. It runs as the store reports the change,
- * before anything renders with the next session, so a user signing in after another on the same
- * page never sees the other's records, not for one render.
+ * 401, another tab removing or replacing the token, `configureApi({ storage })` starting a session
+ * on another storage. It runs as the session change is announced, before anything renders with
+ * the next session, so a user signing in after another on the same page never sees the other's
+ * records, not for one render.
  *
  * A query no component shows is removed, and so is one on screen when another session took the
  * ended one's place (another tab's sign-in): its component, re-rendered with the new session,
@@ -18,10 +20,11 @@ import type { SessionStore } from '../session/session-store.js';
  * 401 ended the session shows that error (an answer to the ended session is refused, see
  * readInSession).
  */
-export function useEndedSessionForgotten(session: SessionStore, client: QueryClient): void {
+export function useEndedSessionForgotten(client: QueryClient): void {
   useEffect(() => {
-    let token = session.get('token');
-    return session.subscribe(() => {
+    let token = getRuntime().session.get('token');
+    return onSessionChange(() => {
+      const { session } = getRuntime();
       const ended = endedSince(token, session);
       token = session.get('token');
       if (!ended) return;
@@ -31,5 +34,5 @@ export function useEndedSessionForgotten(session: SessionStore, client: QueryCli
         else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
       }
     });
-  }, [session, client]);
+  }, [client]);
 }
