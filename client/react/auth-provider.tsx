@@ -3,7 +3,6 @@ import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/
 import { useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { buildAbility } from '../ability/gatehouse-ability.js';
 import type { Tenancy } from '../config/api-config.js';
-import { CACHE_ROOT } from '../cache/cache-keys.js';
 import { requestLogin, requestLogout } from '../session/auth-requests.js';
 import { routeGroupForCall } from '../session/route-group.js';
 import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
@@ -45,14 +44,10 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   const user = useMemo(() => parseUser(userJson), [userJson]);
   useEndedSessionForgotten(client);
 
+  // The session a login starts reads the cached queries again (useEndedSessionForgotten).
   const login = useCallback<AuthState['login']>(
-    async (email, password, option) => {
-      const result = await requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password);
-      // Whatever was fetched before belongs to the previous caller.
-      if (result.success) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
-      return result;
-    },
-    [runtime, session, configuredGroup, client],
+    (email, password, option) => requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password),
+    [runtime, session, configuredGroup],
   );
 
   const logout = useCallback<AuthState['logout']>(

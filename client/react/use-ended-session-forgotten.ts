@@ -19,6 +19,10 @@ import { onSessionChange } from '../session/session-changes.js';
  * (or, after a logout, navigate); the read under way still settles into it, so the request whose
  * 401 ended the session shows that error (an answer to the ended session is refused, see
  * readInSession).
+ *
+ * A session that starts where there was none (a login, here or in another tab after a logout
+ * there) reads every query again in it: what was read signed out, and what its end emptied,
+ * which nothing else would fetch again.
  */
 export function useEndedSessionForgotten(client: QueryClient): void {
   useEffect(() => {
@@ -26,7 +30,9 @@ export function useEndedSessionForgotten(client: QueryClient): void {
     return onSessionChange(() => {
       const { session } = getRuntime();
       const ended = endedSince(token, session);
+      const started = token === null && session.get('token') !== null;
       token = session.get('token');
+      if (started) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
       if (!ended) return;
       const cache = client.getQueryCache();
       for (const query of cache.findAll({ queryKey: [CACHE_ROOT] })) {

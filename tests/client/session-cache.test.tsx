@@ -50,6 +50,12 @@ function logoutInAnotherTab() {
   window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: null, storageArea: window.localStorage }));
 }
 
+/** What the browser reports to this tab when another tab signs in. */
+function signInInAnotherTab(token: string) {
+  window.localStorage.setItem('token', token);
+  window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: token, storageArea: window.localStorage }));
+}
+
 /** A storage of its own holding `values`, as an app hands configureApi for a new session. */
 function storageHolding(values: StoredSession) {
   const storage = createMemoryStorage();
@@ -194,4 +200,27 @@ describe('a session replaced by a sign-in in another tab', () => {
     await waitFor(() => expect(result.current.data).toEqual(postsOfBob));
   });
 
+  it.each([
+    ['another user', 'bob-token'],
+    ['the same user', 'ann-token-2'],
+  ])('after a logout there, as %s, shows the new session’s records and does not stay loading', async (_name, token) => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => ({ body: { data: [{ readWith: headers.authorization }] } }));
+    let shown: unknown[] | undefined;
+    const { result } = bed.render(() => {
+      const posts = useModelIndex('posts');
+      shown?.push(posts.data);
+      return posts;
+    });
+    await waitFor(() => expect(result.current.data).toEqual([{ readWith: 'Bearer ann-token' }]));
+
+    act(() => {
+      shown = [];
+      logoutInAnotherTab();
+      signInInAnotherTab(token);
+    });
+
+    await waitFor(() => expect(result.current.data).toEqual([{ readWith: `Bearer ${token}` }]));
+    expect(shown).not.toContainEqual([{ readWith: 'Bearer ann-token' }]);
+  });
 });
