@@ -21,7 +21,8 @@ export interface ApiOptions {
   /**
    * Where the session persists; defaults to localStorage on web and is required on React Native.
    * Giving one starts a new session on it, which ends the current one unless it holds the same
-   * token (a provider forgets the ended one's cached queries); a call without it keeps the current session.
+   * token (a provider forgets the ended one's cached queries); a call without it keeps the
+   * current session.
    */
   storage?: KeyValueStorage;
 }

@@ -6,7 +6,7 @@ import type { Tenancy } from '../config/api-config.js';
 import { requestLogin, requestLogout } from '../session/auth-requests.js';
 import { routeGroupForCall } from '../session/route-group.js';
 import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
-import { useEndedSessionForgotten } from './use-ended-session-forgotten.js';
+import { useCacheFollowingSession } from './use-cache-following-session.js';
 import { useRuntime } from './use-runtime.js';
 import { useStoredValue } from './use-stored-value.js';
 
@@ -42,9 +42,9 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   const userJson = useStoredValue(session, 'user');
   const isReady = useSyncExternalStore(session.subscribe, session.isReady, session.isReady);
   const user = useMemo(() => parseUser(userJson), [userJson]);
-  useEndedSessionForgotten(client);
+  useCacheFollowingSession(client);
 
-  // The session a login starts reads the cached queries again (useEndedSessionForgotten).
+  // The session a login starts reads the cached queries again (useCacheFollowingSession).
   const login = useCallback<AuthState['login']>(
     (email, password, option) => requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password),
     [runtime, session, configuredGroup],

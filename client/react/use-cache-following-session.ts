@@ -6,11 +6,11 @@ import { endedSince } from '../session/ended-since.js';
 import { onSessionChange } from '../session/session-changes.js';
 
 /**
- * Forgets what this library cached in `client` when a session ends, however it ends: logout, a
- * 401, another tab removing or replacing the token, `configureApi({ storage })` starting a session
- * on another storage. It runs as the session change is announced, before anything renders with
- * the next session, so a user signing in after another on the same page never sees the other's
- * records, not for one render.
+ * Keeps what this library cached in `client` to the client's session. It forgets it when a
+ * session ends, however it ends: logout, a 401, another tab removing or replacing the token,
+ * `configureApi({ storage })` starting a session on another storage. It runs as the session
+ * change is announced, before anything renders with the next session, so a user signing in after
+ * another on the same page never sees the other's records, not for one render.
  *
  * A query no component shows is removed, and so is one on screen when another session took the
  * ended one's place (another tab's sign-in): its component, re-rendered with the new session,
@@ -24,7 +24,7 @@ import { onSessionChange } from '../session/session-changes.js';
  * there) reads every query again in it: what was read signed out, and what its end emptied,
  * which nothing else would fetch again.
  */
-export function useEndedSessionForgotten(client: QueryClient): void {
+export function useCacheFollowingSession(client: QueryClient): void {
   useEffect(() => {
     let token = getRuntime().session.get('token');
     return onSessionChange(() => {
