@@ -12,6 +12,8 @@ export type { GatehouseAbility, ModelAbilities, ModelAction } from './ability/ga
 export { OrganizationRequiredError } from './urls/organization-required.js';
 export { DotSegmentError } from './urls/dot-segment-error.js';
 export { SessionEndedError } from './session/session-ended-error.js';
+export { onSessionChange, type SessionChangeListener } from './session/session-changes.js';
+export type { SessionKey } from './session/session-keys.js';
 export type { IndexQuery } from './urls/index-params.js';
 export type { CountPreference, IndexMeta, IndexPage } from './http/index-page.js';
 export { useAuth } from './hooks/use-auth.js';

@@ -20,7 +20,9 @@ export interface ApiOptions {
   routeGroupInDataPath?: boolean | null;
   /**
    * Where the session persists; defaults to localStorage on web and is required on React Native.
-   * Giving one starts a new session on it; a call without it keeps the current session.
+   * Giving one starts a new session on it, which ends the current one unless it holds the same
+   * token (a provider forgets the ended one's cached queries); a call without it keeps the
+   * current session.
    */
   storage?: KeyValueStorage;
 }

@@ -1,5 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import { bindHttpClient, createHttpClient } from '../http/http-client.js';
+import { announceSessionChange } from '../session/session-changes.js';
+import { SESSION_KEYS } from '../session/session-keys.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
 import { resolveConfig, type ApiConfig, type ApiOptions } from './api-config.js';
 import type { Platform } from './platform.js';
@@ -31,7 +33,9 @@ function installedPlatform(): Platform {
 
 function createSession(target: Platform, options: ApiOptions): SessionStore {
   const storage = options.storage ?? target.defaultStorage();
-  return createSessionStore(storage, target.createEvents(storage));
+  const session = createSessionStore(storage, target.createEvents(storage));
+  session.subscribe(announceSessionChange);
+  return session;
 }
 
 function createRuntime(options: ApiOptions, session?: SessionStore): Runtime {
@@ -65,9 +69,13 @@ export function configureApi(options: ApiOptions = {}): void {
   const merged = { ...configured, ...given };
   // Built before anything is replaced, so a call that throws (React Native without storage) changes nothing.
   const next = createRuntime(merged, given.storage ? undefined : current?.session);
-  if (next.session !== current?.session) current?.session.dispose();
+  const previous = current?.session;
+  const replaced = previous !== undefined && next.session !== previous;
+  if (replaced) previous.dispose();
   configured = merged;
   install(next);
+  // Listeners hear the new session's every value, as they hear one restored from AsyncStorage.
+  if (replaced) for (const key of SESSION_KEYS) announceSessionChange(key, next.session.get(key));
   for (const listener of [...listeners]) listener();
 }
 

@@ -65,14 +65,14 @@ export function useModelTrashed<T = ModelRecord>(model: string, query?: IndexQue
  * a deep page costs what the first does. No next cursor: no next page.
  */
 export function useModelInfinite<T = ModelRecord>(model: string, query: IndexQuery = {}, options: QueryHookOptions = {}) {
-  const { http, session, base } = useDataScope();
+  const { http, base } = useDataScope();
   const { page, cursor, count, ...rest } = query;
   const params = indexParams(rest);
   const first = indexParams({ page, cursor });
   return useInfiniteQuery({
     queryKey: scopedKey(base, model, 'infinite', params, first, count ?? null),
     queryFn: ({ pageParam, signal }) =>
-      readInSession(http, session, signal, (reads) =>
+      readInSession(http, signal, (reads) =>
         fetchIndexPage<T>(reads, modelUrl(requireBase(base), model), { ...params, ...(pageParam === null ? first : { cursor: pageParam }) }, count),
       ),
     initialPageParam: null as string | null,

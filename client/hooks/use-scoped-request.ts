@@ -12,7 +12,7 @@ export type Send<Variables, Result> = (http: AxiosInstance, base: string, variab
 
 /** A query under a URL prefix; held back while the prefix lacks its organization. */
 export function useScopedQuery<T>(
-  { http, session, base }: RequestScope,
+  { http, base }: RequestScope,
   resource: string,
   keyParts: unknown[],
   request: (http: ReadClient, base: string) => Promise<T>,
@@ -20,7 +20,7 @@ export function useScopedQuery<T>(
 ) {
   return useQuery({
     queryKey: scopedKey(base, resource, ...keyParts),
-    queryFn: ({ signal }) => readInSession(http, session, signal, (reads) => request(reads, requireBase(base))),
+    queryFn: ({ signal }) => readInSession(http, signal, (reads) => request(reads, requireBase(base))),
     enabled: enabled && base !== null,
     retry: retryTransient,
   });

@@ -3,11 +3,10 @@ import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/
 import { useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { buildAbility } from '../ability/gatehouse-ability.js';
 import type { Tenancy } from '../config/api-config.js';
-import { CACHE_ROOT } from '../cache/cache-keys.js';
 import { requestLogin, requestLogout } from '../session/auth-requests.js';
 import { routeGroupForCall } from '../session/route-group.js';
 import { GatehouseContext, type AuthState, type GatehouseContextValue } from './gatehouse-context.js';
-import { useEndedSessionForgotten } from './use-ended-session-forgotten.js';
+import { useCacheFollowingSession } from './use-cache-following-session.js';
 import { useRuntime } from './use-runtime.js';
 import { useStoredValue } from './use-stored-value.js';
 
@@ -43,16 +42,12 @@ export function AuthProvider({ routeGroup, tenancy, queryClient, children }: Aut
   const userJson = useStoredValue(session, 'user');
   const isReady = useSyncExternalStore(session.subscribe, session.isReady, session.isReady);
   const user = useMemo(() => parseUser(userJson), [userJson]);
-  useEndedSessionForgotten(session, client);
+  useCacheFollowingSession(client);
 
+  // The session a login starts reads the cached queries again (useCacheFollowingSession).
   const login = useCallback<AuthState['login']>(
-    async (email, password, option) => {
-      const result = await requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password);
-      // Whatever was fetched before belongs to the previous caller.
-      if (result.success) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
-      return result;
-    },
-    [runtime, session, configuredGroup, client],
+    (email, password, option) => requestLogin(runtime, routeGroupForCall(session, configuredGroup, option), email, password),
+    [runtime, session, configuredGroup],
   );
 
   const logout = useCallback<AuthState['logout']>(

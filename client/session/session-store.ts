@@ -1,5 +1,6 @@
 import type { SessionEvents } from '../events/session-events.js';
 import type { KeyValueStorage } from '../storage/key-value-storage.js';
+import type { SessionChangeListener } from './session-changes.js';
 import { SESSION_KEYS, type SessionKey } from './session-keys.js';
 
 export type SessionValues = Partial<Record<SessionKey, string | null>>;
@@ -16,7 +17,8 @@ export interface SessionStore {
   isReady(): boolean;
   get(key: SessionKey): string | null;
   write(values: SessionValues): Promise<void>;
-  subscribe(listener: () => void): () => void;
+  /** Tells `listener` each session value written or read anew; other keys of the storage are not told. */
+  subscribe(listener: SessionChangeListener): () => void;
   dispose(): void;
 }
 
@@ -67,7 +69,10 @@ export function createSessionStore(storage: KeyValueStorage, events: SessionEven
       for (const [key, value] of entries) events.emit(key, value ?? null);
       return Promise.all(stored).then(() => undefined);
     },
-    subscribe: (listener) => events.subscribe(() => listener()),
+    subscribe: (listener) =>
+      events.subscribe((key, value) => {
+        if (isSessionKey(key)) listener(key, value || null);
+      }),
     dispose: () => events.dispose(),
   };
   return store;

@@ -47,6 +47,8 @@ const required = [
   'useDecisions',
   'refusalOf',
   'refusalText',
+  // The contract's 'token' event, for an app to follow the session.
+  'onSessionChange',
 ];
 
 describe.each([

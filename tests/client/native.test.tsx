@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { useAuth, useModelIndex } from '../../client/native.js';
+import { configureApi, useAuth, useModelIndex } from '../../client/native.js';
 import { startFreshApp } from './support/fresh-app.js';
 import { nativePlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
@@ -50,5 +50,27 @@ describe('a read sent while the session was still being restored', () => {
 
     await waitFor(() => expect(result.current.posts.isFetching).toBe(false));
     expect(result.current.posts.data).toBeUndefined();
+  });
+});
+
+describe('a session configureApi starts on another AsyncStorage', () => {
+  it('shows its records where the previous session’s were, never those', async () => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => ({ body: { data: [{ author: headers.authorization }] } }));
+    let shown: unknown[] | undefined;
+    const { result } = bed.render(() => {
+      const posts = useModelIndex('posts');
+      shown?.push(posts.data);
+      return posts;
+    });
+    await waitFor(() => expect(result.current.data).toEqual([{ author: 'Bearer ann-token' }]));
+
+    act(() => {
+      shown = [];
+      configureApi({ storage: platform.prepare({ token: 'bob-token', organization_slug: 'acme' }) });
+    });
+
+    await waitFor(() => expect(result.current.data).toEqual([{ author: 'Bearer bob-token' }]));
+    expect(shown).not.toContainEqual([{ author: 'Bearer ann-token' }]);
   });
 });

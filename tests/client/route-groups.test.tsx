@@ -107,10 +107,11 @@ describe('AuthProvider props', () => {
   ] as const)('%s', async (_case, props, indexPath, loginPath) => {
     bed.start({ stored: { organization_slug: 'acme' }, api: configured });
     bed.server.answer('*', /.*/, { body: { data: [] } });
+    bed.server.answer('POST', loginPath, { body: { token: 'tok', user: { id: 1 }, organization: { slug: 'acme' } } });
     const { result } = bed.render(() => ({ auth: useAuth(), posts: useModelIndex('posts') }), { provider: props });
     await waitFor(() => expect(result.current.posts.isSuccess).toBe(true));
     await act(() => result.current.auth.login('ann@acme.test', 'secret'));
-    // The login refetches what was read before it, at the same place.
+    // The session the login starts refetches what was read before it, at the same place.
     await waitFor(() => expect(bed.server.requests.map((request) => request.path)).toEqual([indexPath, loginPath, indexPath]));
   });
 });

@@ -2,8 +2,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getHttpClient, SessionEndedError, useAuth, useModelIndex } from '../../client/index.js';
-import { webPlatform } from './support/platforms.js';
+import { configureApi, getHttpClient, SessionEndedError, useAuth, useModelIndex } from '../../client/index.js';
+import { createMemoryStorage } from '../../client/storage/memory-storage.js';
+import { webPlatform, type StoredSession } from './support/platforms.js';
 import type { Reply } from './support/test-server.js';
 import { useTestbed } from './support/testbed.js';
 
@@ -49,6 +50,19 @@ function logoutInAnotherTab() {
   window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: null, storageArea: window.localStorage }));
 }
 
+/** What the browser reports to this tab when another tab signs in. */
+function signInInAnotherTab(token: string) {
+  window.localStorage.setItem('token', token);
+  window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: token, storageArea: window.localStorage }));
+}
+
+/** A storage of its own holding `values`, as an app hands configureApi for a new session. */
+function storageHolding(values: StoredSession) {
+  const storage = createMemoryStorage();
+  for (const [key, value] of Object.entries(values)) void storage.setItem(key, value);
+  return storage;
+}
+
 /**
  * Ann reads her posts on a shared page, her session ends without a logout of this tab, Bob signs
  * in on the same page and opens the posts: he must never see hers, not on the first render. The
@@ -90,14 +104,43 @@ describe('a session that ends leaves its records to no one', () => {
     expect(rendered).not.toContainEqual(postsOfAnn);
   });
 
-  it('refuses an answer to the ended session that arrives after its end', async () => {
+  it('by configureApi starting a session on another storage, on screen or off', async () => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => ({ body: { data: headers.authorization === 'Bearer bob-token' ? postsOfBob : postsOfAnn } }));
+    const queryClient = new QueryClient();
+    let shownToBob: unknown[] | undefined;
+    const usePosts = (query: { sort?: string }) => {
+      const posts = useModelIndex('posts', query);
+      shownToBob?.push(posts.data);
+      return posts;
+    };
+    bed.render(useAuth, { queryClient });
+    const onScreen = bed.render(() => usePosts({}), { queryClient });
+    const offScreen = bed.render(() => usePosts({ sort: 'title' }), { queryClient });
+    await waitFor(() => expect([onScreen.result.current.data, offScreen.result.current.data]).toEqual([postsOfAnn, postsOfAnn]));
+    offScreen.unmount();
+
+    act(() => {
+      shownToBob = [];
+      configureApi({ storage: storageHolding({ token: 'bob-token', organization_slug: 'acme' }) });
+    });
+
+    const reopened = bed.render(() => usePosts({ sort: 'title' }), { queryClient });
+    await waitFor(() => expect([onScreen.result.current.data, reopened.result.current.data]).toEqual([postsOfBob, postsOfBob]));
+    expect(shownToBob).not.toContainEqual(postsOfAnn);
+  });
+
+  it.each([
+    ['a logout in another tab', logoutInAnotherTab],
+    ['configureApi starting a signed-out session on another storage', () => configureApi({ storage: storageHolding({ organization_slug: 'acme' }) })],
+  ])('refuses an answer to the session ended by %s that arrives after its end', async (_name, endAnnsSession) => {
     bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
     let answer = () => undefined as void;
     bed.server.answer('GET', '/api/acme/posts', () => new Promise((resolve) => (answer = () => resolve({ body: { data: postsOfAnn } }))));
     const { result } = bed.render(() => useModelIndex('posts'));
     await waitFor(() => expect(bed.server.requests).toHaveLength(1));
 
-    act(logoutInAnotherTab);
+    act(endAnnsSession);
     answer();
 
     await waitFor(() => expect(result.current.error).toBeInstanceOf(SessionEndedError));
@@ -155,5 +198,29 @@ describe('a session replaced by a sign-in in another tab', () => {
     });
 
     await waitFor(() => expect(result.current.data).toEqual(postsOfBob));
+  });
+
+  it.each([
+    ['another user', 'bob-token'],
+    ['the same user', 'ann-token-2'],
+  ])('after a logout there, as %s, shows the new session’s records and does not stay loading', async (_name, token) => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => ({ body: { data: [{ readWith: headers.authorization }] } }));
+    let shown: unknown[] | undefined;
+    const { result } = bed.render(() => {
+      const posts = useModelIndex('posts');
+      shown?.push(posts.data);
+      return posts;
+    });
+    await waitFor(() => expect(result.current.data).toEqual([{ readWith: 'Bearer ann-token' }]));
+
+    act(() => {
+      shown = [];
+      logoutInAnotherTab();
+      signInInAnotherTab(token);
+    });
+
+    await waitFor(() => expect(result.current.data).toEqual([{ readWith: `Bearer ${token}` }]));
+    expect(shown).not.toContainEqual([{ readWith: 'Bearer ann-token' }]);
   });
 });

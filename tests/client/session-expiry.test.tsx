@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getHttpClient, useAuth } from '../../client/index.js';
+import { getHttpClient, onSessionChange, useAuth } from '../../client/index.js';
 import { messageOf } from './support/message-of.js';
 import { webPlatform } from './support/platforms.js';
 import type { Reply } from './support/test-server.js';
@@ -117,5 +117,29 @@ describe('a 401 ends the session its request was sent in, and only that one', ()
     bed.render(useAuth);
     expect(messageOf(await (await inFlight(1)).answer)).toBe('Unauthenticated.');
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("an app's onSessionChange listener", () => {
+  it('hears a session configureApi starts, then its token and user removed by a 401 before onUnauthorized runs', async () => {
+    bed.start();
+    const heard: unknown[] = [];
+    const stop = onSessionChange((key, value) => heard.push([key, value]));
+    const { onUnauthorized } = bed.start({ stored: { token: 'old-token', user: '{"id":1}', organization_slug: 'acme' } });
+    onUnauthorized.mockImplementation(() => heard.push('onUnauthorized'));
+    bed.server.answer('GET', '/api/acme/posts', expired);
+
+    await getHttpClient().get('/acme/posts').catch(() => undefined);
+    stop();
+
+    expect(heard).toEqual([
+      ['token', 'old-token'],
+      ['user', '{"id":1}'],
+      ['organization_slug', 'acme'],
+      ['route_group', null],
+      ['token', null],
+      ['user', null],
+      'onUnauthorized',
+    ]);
   });
 });

@@ -1,14 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
+import { getRuntime } from '../config/runtime.js';
 import { endedSince } from '../session/ended-since.js';
-import type { SessionStore } from '../session/session-store.js';
+import { onSessionChange } from '../session/session-changes.js';
 
 /**
- * Forgets what this library cached in `client` when a session ends, however it ends: logout, a
- * 401, another tab removing or replacing the token. It runs as the store reports the change,
- * before anything renders with the next session, so a user signing in after another on the same
- * page never sees the other's records, not for one render.
+ * Keeps what this library cached in `client` to the client's session. It forgets it when a
+ * session ends, however it ends: logout, a 401, another tab removing or replacing the token,
+ * `configureApi({ storage })` starting a session on another storage. It runs as the session
+ * change is announced, before anything renders with the next session, so a user signing in after
+ * another on the same page never sees the other's records, not for one render.
  *
  * A query no component shows is removed, and so is one on screen when another session took the
  * ended one's place (another tab's sign-in): its component, re-rendered with the new session,
@@ -17,13 +19,20 @@ import type { SessionStore } from '../session/session-store.js';
  * (or, after a logout, navigate); the read under way still settles into it, so the request whose
  * 401 ended the session shows that error (an answer to the ended session is refused, see
  * readInSession).
+ *
+ * A session that starts where there was none (a login, here or in another tab after a logout
+ * there) reads every query again in it: what was read signed out, and what its end emptied,
+ * which nothing else would fetch again.
  */
-export function useEndedSessionForgotten(session: SessionStore, client: QueryClient): void {
+export function useCacheFollowingSession(client: QueryClient): void {
   useEffect(() => {
-    let token = session.get('token');
-    return session.subscribe(() => {
+    let token = getRuntime().session.get('token');
+    return onSessionChange(() => {
+      const { session } = getRuntime();
       const ended = endedSince(token, session);
+      const started = token === null && session.get('token') !== null;
       token = session.get('token');
+      if (started) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
       if (!ended) return;
       const cache = client.getQueryCache();
       for (const query of cache.findAll({ queryKey: [CACHE_ROOT] })) {
@@ -31,5 +40,5 @@ export function useEndedSessionForgotten(session: SessionStore, client: QueryCli
         else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
       }
     });
-  }, [session, client]);
+  }, [client]);
 }
