@@ -67,6 +67,14 @@ export function serviceStatus(error: GatehouseError): number {
   return error.status ?? 404;
 }
 
+/** A `scoped` plan given to `planToSql` without `scopeApplied`: its `WHERE` alone would let through records the model's `recordScope` hides. */
+export class ScopedPlanError extends Error {
+  constructor(readonly model: string) {
+    super(`The plan of ${model} is scoped: Gatehouse narrows ${model} by its recordScope, which a plan cannot hold. Apply that scope in your query and pass { scopeApplied: true } to planToSql.`);
+    this.name = new.target.name;
+  }
+}
+
 /** A plan names a relation the table given to `planToSql` does not map: it cannot be applied, so nothing is filtered by guesswork. */
 export class UnmappedRelationError extends Error {
   constructor(readonly relation: string) {

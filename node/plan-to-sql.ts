@@ -1,6 +1,6 @@
 import { conditionSql, type SqlPiece, type SqlTarget } from '@gatehouse/engine';
 import type { AuthorizePlan } from '@gatehouse/engine/wire';
-import { UnmappedRelationError } from './errors.js';
+import { ScopedPlanError, UnmappedRelationError } from './errors.js';
 
 /** Your table, as a plan's condition reads it. */
 export interface PlanTable {
@@ -23,6 +23,11 @@ export interface PlanRelation extends PlanTable {
 export interface PlanSqlOptions {
   /** The number of the first parameter (`$1` unless the statement already has some). */
   firstParameter?: number;
+  /**
+   * For a `scoped` plan: your query applies the model's `recordScope` itself. Without it such a
+   * plan is refused, since its `WHERE` alone would let through records the scope hides.
+   */
+  scopeApplied?: boolean;
 }
 
 /** A PostgreSQL `WHERE` predicate and its values, for the driver's parameterized query. */
@@ -55,7 +60,8 @@ const identifier = (name: string) => name.split('.').map((part) => `"${part.repl
  * `never`, else the condition compiled by the engine's compiler, the one Gatehouse's own lists
  * run, so NULLs, `not` and relations answer as they do there. Values are parameters, never text.
  */
-export function planToSql(plan: AuthorizePlan, table: PlanTable, { firstParameter = 1 }: PlanSqlOptions = {}): PlanSql {
+export function planToSql(plan: AuthorizePlan, table: PlanTable, { firstParameter = 1, scopeApplied = false }: PlanSqlOptions = {}): PlanSql {
+  if (plan.kind !== 'never' && plan.scoped && !scopeApplied) throw new ScopedPlanError(plan.model);
   if (plan.kind !== 'conditional') return { sql: plan.kind === 'always' ? 'true' : 'false', values: [] };
   const values: PlanSql['values'] = [];
   const rendered = (piece: SqlPiece): string => {

@@ -53,9 +53,17 @@ export interface AuthorizePlanRequest {
 }
 
 /**
+ * Gatehouse narrows the model's records by a scope of the server's own code (`recordScope`) too,
+ * which no plan can hold: the records the plan allows are only those the scope also lets through.
+ */
+export interface ScopedPlan {
+  scoped?: true;
+}
+
+/**
  * The answer to one plan, in the order asked: every record (`always`), none (`never`, with the
  * refusal when the model or action is unknown or the listing is refused), or those the
  * condition matches (`conditional`), the caller's facts already filled in.
  */
 export type AuthorizePlan = AuthorizePlanRequest &
-  ({ kind: 'always' } | { kind: 'never'; message?: string; reason?: AuthorizeReason } | { kind: 'conditional'; condition: ConditionNode });
+  (({ kind: 'always' } & ScopedPlan) | { kind: 'never'; message?: string; reason?: AuthorizeReason } | ({ kind: 'conditional'; condition: ConditionNode } & ScopedPlan));

@@ -1,4 +1,4 @@
-import { allowedListPlan, ALWAYS, recordActionPlan, type AuthorizePlan, type AuthorizePlanRequest } from '@gatehouse/engine';
+import { allowedListPlan, ALWAYS, recordActionPlan, type AccessPlan, type AuthorizePlan, type AuthorizePlanRequest } from '@gatehouse/engine';
 import { checkAction, isRecordAction, isStandardAction, type ServedBy } from './check-action.js';
 import type { DataActionContext } from './data-action-context.js';
 import { refusalOf } from './refusal-reason.js';
@@ -19,9 +19,14 @@ export async function authorizePlan(context: DataActionContext, asked: Authorize
   }
   if (!isStandardAction(action)) return { ...asked, kind: 'never', message: `Unknown action: ${action}.`, reason: { gate: 'action' } };
   const plan = context.plan(slug, action);
-  if (isRecordAction(action)) return { ...asked, ...(action === 'show' ? plan : recordActionPlan(context.plan(slug, 'show'), plan)) };
+  if (isRecordAction(action)) return scoped(context, asked, action === 'show' ? plan : recordActionPlan(context.plan(slug, 'show'), plan));
   const listing = await checkAction(context, asked, servedBy);
   if (!listing.allowed) return { ...asked, kind: 'never', message: listing.message, reason: listing.reason };
   // A record to be created has nothing to narrow.
-  return { ...asked, ...(action === 'store' ? ALWAYS : allowedListPlan(plan)) };
+  return action === 'store' ? { ...asked, ...ALWAYS } : scoped(context, asked, allowedListPlan(plan));
+}
+
+/** The plan as answered, marked `scoped` when the model's `recordScope` narrows the records it allows further. */
+function scoped(context: DataActionContext, asked: AuthorizePlanRequest, plan: AccessPlan): AuthorizePlan {
+  return { ...asked, ...plan, ...(plan.kind !== 'never' && context.model(asked.model).recordScope ? { scoped: true } : {}) };
 }

@@ -239,6 +239,10 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
             action: { type: 'string' },
             kind: { enum: ['always', 'never', 'conditional'] },
             condition: ref('RecordCondition'),
+            scoped: {
+              const: true,
+              description: 'Present when the model has a `recordScope`, code of the server that no plan can hold: only the records the scope lets through are allowed, so a service filtering by the plan must apply it too.',
+            },
             message: { type: 'string', description: 'For `never`: the refusal of a refused listing, an unknown model or action.' },
             reason: AUTHORIZE_REASON,
           },

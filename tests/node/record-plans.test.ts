@@ -1,5 +1,5 @@
 import { ResourcePolicy } from '@gatehouse/engine';
-import { createGatehouse, planToSql, UnmappedRelationError, type AuthorizePlan, type Gatehouse } from '@gatehouse/node';
+import { createGatehouse, planToSql, ScopedPlanError, UnmappedRelationError, type AuthorizePlan, type Gatehouse } from '@gatehouse/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDataServer } from '../server/support/data-server.js';
 import type { TestServer } from '../server/support/test-server.js';
@@ -78,6 +78,18 @@ describe('the plans of authorize', () => {
       { kind: 'never', reason: { gate: 'model' } },
       { kind: 'never', reason: { gate: 'action' } },
     ]);
+  });
+
+  it("marks scoped the plans of a model whose recordScope narrows them, which planToSql refuses unless the service applies the scope", async () => {
+    // The demo's users: an organization's members only, by its recordScope (server code, no condition).
+    const [users, posts] = await gatehouse.plans(tokens.owner!, 'acme', [
+      { model: 'users', action: 'index' },
+      { model: 'posts', action: 'index' },
+    ]);
+    expect(users).toEqual({ model: 'users', action: 'index', kind: 'always', scoped: true });
+    expect(posts).toEqual({ model: 'posts', action: 'index', kind: 'always' });
+    expect(() => planToSql(users!, { table: 'users' })).toThrow(ScopedPlanError);
+    expect(planToSql(users!, { table: 'users' }, { scopeApplied: true })).toEqual({ sql: 'true', values: [] });
   });
 
   it('refuses a body with neither list, or too many plans, with a 422 naming the field', async () => {
