@@ -72,8 +72,9 @@ export const MAX_AUTHORIZE_CHECKS = 100;
 /**
  * The most requests one caller (a user, or a guest's address) may have waiting for a fair share
  * of the pool at once; past it, a request that finds a share full is refused without waiting.
- * Every request that finishes looks at the requests waiting, so their number is what each answer
- * costs every tenant. Above what one client sends at once in earnest: a user's flood of 120
+ * Each one waiting is an open request, and each finished request of its organization or user
+ * looks at it (FairShares): without the cap, one client's flood past its share would grow both
+ * without bound. Above what one client sends at once in earnest: a user's flood of 120
  * organization creations all wait their turn and meet the creation limit's own 429.
  */
 export const MAX_WAITING_PER_CALLER = 200;

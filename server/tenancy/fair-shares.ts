@@ -18,6 +18,8 @@ export interface FairShareStats {
 
 interface Waiter {
   holders: ShareHolders;
+  /** Its place in the order of arrival: among the candidates of a freed place, the earliest is admitted first. */
+  arrival: number;
   admit(): void;
 }
 
@@ -32,13 +34,19 @@ const callerOf = ({ user, address }: ShareHolders) => (user !== null ? `user\0${
  * past a share waits for one of its holder's own requests to finish, first come first admitted,
  * and is refused once the wait is over. The organization's share is checked first. A request
  * whose client goes away while it waits leaves the line at once: it held nothing, and is never
- * admitted. A caller has at most MAX_WAITING_PER_CALLER requests waiting: each request that
- * finishes looks at every waiting one, so one client's thousands of connections would make every
- * tenant's answers cost that much more.
+ * admitted. A caller has at most MAX_WAITING_PER_CALLER requests waiting.
+ *
+ * A waiting request stands in the line of each of its holders, and a request that finishes looks
+ * only at the lines of its own holders whose share it frees, in order of arrival across them: a
+ * waiter goes in once each of its shares has room, and a finished request changes no other
+ * holder's count. Other tenants' thousands waiting cost it nothing.
  */
 export class FairShares {
   readonly #running: Record<Share, Map<string, number>> = { organization: new Map(), user: new Map(), address: new Map() };
-  readonly #waiters = new Set<Waiter>();
+  /** The waiting, by share and holder, each line in order of arrival. */
+  readonly #lines: Record<Share, Map<string, Set<Waiter>>> = { organization: new Map(), user: new Map(), address: new Map() };
+  #waiting = 0;
+  #arrivals = 0;
   /** Requests waiting now, by caller (`callerOf`). */
   readonly #waitingBy = new Map<string, number>();
   readonly #waited = perShare();
@@ -59,15 +67,19 @@ export class FairShares {
   }
 
   stats(): FairShareStats {
-    return { waited: { ...this.#waited }, refused: { ...this.#refused }, waiting: this.#waiters.size };
+    return { waited: { ...this.#waited }, refused: { ...this.#refused }, waiting: this.#waiting };
   }
 
   private fullShare(holders: ShareHolders): Share | null {
     for (const share of SHARES) {
       const holder = holders[share];
-      if (holder !== null && (this.#running[share].get(holder) ?? 0) >= shareSize(this.shares, share)) return share;
+      if (holder !== null && this.full(share, holder)) return share;
     }
     return null;
+  }
+
+  private full(share: Share, holder: string): boolean {
+    return (this.#running[share].get(holder) ?? 0) >= shareSize(this.shares, share);
   }
 
   private count(holders: ShareHolders, step: 1 | -1): void {
@@ -97,13 +109,14 @@ export class FairShares {
       const leaveLine = () => {
         clearTimeout(timeout);
         caller.unwatch(callerLeft);
-        this.#waiters.delete(waiter);
+        this.leaveLines(waiter);
         const still = this.#waitingBy.get(sender)! - 1;
         if (still === 0) this.#waitingBy.delete(sender);
         else this.#waitingBy.set(sender, still);
       };
       const waiter: Waiter = {
         holders,
+        arrival: this.#arrivals++,
         admit: () => {
           leaveLine();
           this.count(holders, 1);
@@ -118,7 +131,7 @@ export class FairShares {
         leaveLine();
         reject(this.refusal(this.fullShare(holders) ?? full));
       }, this.shares.waitMs);
-      this.#waiters.add(waiter);
+      this.joinLines(waiter);
       caller.watch(callerLeft);
     });
   }
@@ -129,10 +142,39 @@ export class FairShares {
     return new FairShareExceededError(share, shareSize(this.shares, share), Math.max(1, Math.ceil(this.shares.waitMs / 1000)));
   }
 
+  /** Puts the waiter at the end of the line of each of its holders. */
+  private joinLines(waiter: Waiter): void {
+    this.#waiting += 1;
+    for (const share of SHARES) {
+      const holder = waiter.holders[share];
+      if (holder === null) continue;
+      const line = this.#lines[share].get(holder);
+      if (line) line.add(waiter);
+      else this.#lines[share].set(holder, new Set([waiter]));
+    }
+  }
+
+  private leaveLines(waiter: Waiter): void {
+    this.#waiting -= 1;
+    for (const share of SHARES) {
+      const holder = waiter.holders[share];
+      if (holder === null) continue;
+      const line = this.#lines[share].get(holder)!;
+      line.delete(waiter);
+      if (line.size === 0) this.#lines[share].delete(holder);
+    }
+  }
+
   private leave(holders: ShareHolders): void {
+    // Every waiter waits on a full share. Only this request's holders change their counts, and of
+    // them only one whose share was full can let in any of its line: one that had room before
+    // kept none of its line waiting.
+    const freed = this.#waiting === 0 ? [] : SHARES.filter((share) => holders[share] !== null && this.full(share, holders[share]));
     this.count(holders, -1);
-    if (this.#waiters.size === 0) return;
-    for (const waiter of this.#waiters) {
+    if (freed.length === 0) return;
+    const candidates = freed.flatMap((share) => [...(this.#lines[share].get(holders[share]!) ?? [])]);
+    // A waiter in two freed lines comes twice: the Set keeps its first place.
+    for (const waiter of new Set(candidates.sort((a, b) => a.arrival - b.arrival))) {
       if (this.fullShare(waiter.holders) === null) waiter.admit();
     }
   }
