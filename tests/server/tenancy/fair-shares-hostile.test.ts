@@ -130,7 +130,7 @@ describe('a request waiting for its share', () => {
 });
 
 describe("one caller's requests waiting for a share", () => {
-  it(`are at most ${MAX_WAITING_PER_CALLER}: past them, a request is refused at once instead of making every answer look at it`, async () => {
+  it(`are at most ${MAX_WAITING_PER_CALLER}: past them, a request is refused at once instead of joining a line without end`, async () => {
     const [crowd] = await createAccounts(server, 'crowd');
     const tenant = await createTenant(server, [{ account: crowd, role: 'owner' }]);
     expect((await posts(tenant, crowd)).status).toBe(200);
