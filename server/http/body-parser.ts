@@ -7,6 +7,7 @@ import type { DomainError } from '../errors/domain-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { MAX_FORM_DEPTH, MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
+import { formListTooLong, formNestedTooDeep, formTooManyFields } from './form-limits.js';
 import type { GatehouseState } from './state.js';
 
 // The parser's own errors name parser internals; callers get one of ours instead. It also refuses
@@ -26,15 +27,19 @@ function parserError(error: { type?: string; message?: string; body?: unknown },
 
 // The form parser (qs) names a limit it meets only in its message; without its limits it would
 // drop fields, keep deep names as literal keys, or turn a list into an object, all silently.
-const FORM_LIMITS: [prefix: string, message: string][] = [
-  ['Parameter limit exceeded', `Too many form fields: at most ${MAX_FORM_FIELDS}.`],
-  ['Input depth exceeded', `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
-  ['Array limit exceeded', `Form lists hold at most ${MAX_QUERY_LIST} items.`],
+const FORM_LIMITS: [prefix: string, refusal: () => BadRequestError][] = [
+  ['Parameter limit exceeded', formTooManyFields],
+  ['Input depth exceeded', formNestedTooDeep],
+  ['Array limit exceeded', formListTooLong],
 ];
 
 // allowDots is the parser's default already, written here so that it never writes it into this object.
+// A run of `&` is one delimiter: the parser read each empty part as a value of the empty name,
+// which it drops only after counting it, so `a=1&&&…&b=2` was refused as a list past its limit.
+// A body that starts or ends with `&` still has one empty part there, dropped as before.
 const FORM_OPTIONS = {
   allowDots: true,
+  delimiter: /&+/,
   parameterLimit: MAX_FORM_FIELDS,
   depth: MAX_FORM_DEPTH,
   arrayLimit: MAX_QUERY_LIST,
@@ -44,7 +49,7 @@ const FORM_OPTIONS = {
 
 function formError(message: string): BadRequestError {
   const limit = FORM_LIMITS.find(([prefix]) => message.startsWith(prefix));
-  return new BadRequestError(limit?.[1] ?? 'Malformed form body.');
+  return limit?.[1]() ?? new BadRequestError('Malformed form body.');
 }
 
 /** The value of a well-formed JSON text, and whether any of its objects has a `__proto__` key; null for anything else. */

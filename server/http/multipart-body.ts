@@ -5,11 +5,16 @@ import type { IncomingMessage } from 'node:http';
 import { BadRequestError } from '../errors/bad-request-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
+import { MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
+import { formListTooLong, formTooManyFields } from './form-limits.js';
 import type { GatehouseState } from './state.js';
 
 type FormFields = Record<string, string | string[]>;
 
-/** Reads the parts as fields: a repeated name, or one ending in `[]`, collects a list. */
+/**
+ * Reads the parts as fields: a repeated name, or one ending in `[]`, collects a list. A URL-encoded
+ * form's limits on fields and list items hold here too; names do not nest, so depth has nothing to bound.
+ */
 function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFields> {
   return new Promise((resolve, reject) => {
     const fields = new Map<string, string | string[]>();
@@ -24,7 +29,7 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
     };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: request.headers, defParamCharset: 'utf8', limits: { fieldSize: maxBytes } });
+      parser = busboy({ headers: request.headers, defParamCharset: 'utf8', limits: { fieldSize: maxBytes, fields: MAX_FORM_FIELDS } });
     } catch {
       throw new BadRequestError('Malformed multipart body.');
     }
@@ -36,13 +41,16 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       stream.resume();
       fail(new UnsupportedMediaTypeError(`File uploads are not supported yet: the field ${name} is a file.`));
     });
+    parser.on('fieldsLimit', () => fail(formTooManyFields()));
     parser.on('field', (rawName, value, { valueTruncated }) => {
       if (valueTruncated) return fail(new PayloadTooLargeError());
       const listed = rawName.endsWith('[]');
       const name = listed ? rawName.slice(0, -2) : rawName;
       const previous = fields.get(name);
       if (previous === undefined) fields.set(name, listed ? [value] : value);
-      else fields.set(name, [...(Array.isArray(previous) ? previous : [previous]), value]);
+      else if (!Array.isArray(previous)) fields.set(name, [previous, value]);
+      else if (previous.length === MAX_QUERY_LIST) fail(formListTooLong());
+      else previous.push(value);
     });
     parser.on('error', () => fail(new BadRequestError('Malformed multipart body.')));
     parser.on('close', () => {

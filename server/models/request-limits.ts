@@ -8,8 +8,8 @@
 /**
  * The most items one list of the query string may hold (sort keys, filter values, include paths,
  * fields, scopes), and the most bracketed names one parameter may repeat (`filter[...]`): each
- * item costs work and SQL, and no client needs more. A URL-encoded form's lists (`tags[]=a`, a
- * repeated name, `tags[3]=a`) hold as many.
+ * item costs work and SQL, and no client needs more. A form's lists (`tags[]=a`, a repeated name,
+ * in a URL-encoded body also `tags[3]=a`) hold as many.
  */
 export const MAX_QUERY_LIST = 20;
 
@@ -22,8 +22,8 @@ export const MAX_QUERY_LIST = 20;
 export const MAX_QUERY_PARAMETERS = 1_000;
 
 /**
- * The most fields of one URL-encoded form body (`a=1&b=2` has two; empty ones count). Its
- * parser would drop the rest without a word; no form has nearly as many.
+ * The most fields of one form body, URL-encoded (`a=1&b=2` has two, and so has `a=1&&b=2`) or
+ * multipart (each part is one). Its parser would drop the rest without a word; no form has nearly as many.
  */
 export const MAX_FORM_FIELDS = 1_000;
 

@@ -89,25 +89,45 @@ describe('form limits', () => {
   const fields = (count: number) => Array.from({ length: count }, (_, i) => `f${i}=`).join('&');
   const nested = (levels: number) => `title${'[a]'.repeat(levels)}=x`;
   const listed = (count: number) => Array.from({ length: count }, () => 'title[]=x').join('&');
+  // Multipart parts with the shortest boundary, so that more than the field limit fit in the body limit.
+  const parts = (names: string[]): RequestOptions => ({
+    rawBody: `${names.map((name) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nx\r\n`).join('')}--b--\r\n`,
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
+  });
+  const partNames = (count: number, name?: string) => Array.from({ length: count }, (_, i) => name ?? `f${i}`);
+  const tooMany = `Too many form fields: at most ${MAX_FORM_FIELDS}.`;
+  const tooLong = `Form lists hold at most ${MAX_QUERY_LIST} items.`;
 
   it.each([
-    ['too many fields', `${fields(MAX_FORM_FIELDS)}&title=Dropped`, `Too many form fields: at most ${MAX_FORM_FIELDS}.`],
-    ['nesting too deep', nested(MAX_FORM_DEPTH + 1), `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
-    ['nesting too deep with dots', `title${'.a'.repeat(MAX_FORM_DEPTH + 1)}=x`, `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
-    ['an index past the list limit', `title[${MAX_QUERY_LIST}]=x`, `Form lists hold at most ${MAX_QUERY_LIST} items.`],
-    ['a list past the limit', listed(MAX_QUERY_LIST + 1), `Form lists hold at most ${MAX_QUERY_LIST} items.`],
-  ])('refuses %s with a 400 naming the limit, and stores nothing', async (_case, rawBody, message) => {
-    expect(await send('POST', '/posts', form(rawBody))).toMatchObject({ status: 400, body: { message } });
+    ['too many fields', form(`${fields(MAX_FORM_FIELDS)}&title=Dropped`), tooMany],
+    ['nesting too deep', form(nested(MAX_FORM_DEPTH + 1)), `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
+    ['nesting too deep with dots', form(`title${'.a'.repeat(MAX_FORM_DEPTH + 1)}=x`), `Form fields nest at most ${MAX_FORM_DEPTH} levels.`],
+    ['an index past the list limit', form(`title[${MAX_QUERY_LIST}]=x`), tooLong],
+    ['a list past the limit', form(listed(MAX_QUERY_LIST + 1)), tooLong],
+    ['too many multipart fields', parts([...partNames(MAX_FORM_FIELDS), 'title']), tooMany],
+    ['a multipart list past the limit', parts(partNames(MAX_QUERY_LIST + 1, 'title[]')), tooLong],
+    ['a multipart name repeated past the list limit', parts(partNames(MAX_QUERY_LIST + 1, 'title')), tooLong],
+  ])('refuses %s with a 400 naming the limit, and stores nothing', async (_case, options, message) => {
+    expect(await send('POST', '/posts', options)).toMatchObject({ status: 400, body: { message } });
     expect(await titled('Dropped')).toEqual([]);
   });
 
   it('reads forms at the limits as sent', async () => {
-    const many = await send('POST', '/posts', form(`${fields(MAX_FORM_FIELDS - 1)}&title=Kept`));
-    expect(many.status).toBe(403);
-    expect(many.body.message).toMatch(new RegExp(`, f${MAX_FORM_FIELDS - 2}$`));
-    for (const rawBody of [nested(MAX_FORM_DEPTH), `title[${MAX_QUERY_LIST - 1}]=x`, listed(MAX_QUERY_LIST)]) {
-      expect(await send('POST', '/posts', form(rawBody))).toMatchObject({ status: 422, body: { errors: { title: ['The title field must be a string.'] } } });
+    for (const options of [form(`${fields(MAX_FORM_FIELDS - 1)}&title=Kept`), parts([...partNames(MAX_FORM_FIELDS - 1), 'title'])]) {
+      const many = await send('POST', '/posts', options);
+      expect(many.status).toBe(403);
+      expect(many.body.message).toMatch(new RegExp(`, f${MAX_FORM_FIELDS - 2}$`));
     }
+    const atLimits = [nested(MAX_FORM_DEPTH), `title[${MAX_QUERY_LIST - 1}]=x`, listed(MAX_QUERY_LIST)].map(form);
+    for (const options of [...atLimits, parts(partNames(MAX_QUERY_LIST, 'title[]')), parts(partNames(MAX_QUERY_LIST, 'title'))]) {
+      expect(await send('POST', '/posts', options)).toMatchObject({ status: 422, body: { errors: { title: ['The title field must be a string.'] } } });
+    }
+  });
+
+  it('ignores empty parts of a URL-encoded form, however many', async () => {
+    const stray = '&'.repeat(MAX_QUERY_LIST + 1);
+    const response = await send('POST', '/posts', form(`${stray}title=Between+empty+parts${stray}status=draft${stray}`));
+    expect(response).toMatchObject({ status: 201, body: { title: 'Between empty parts', status: 'draft' } });
   });
 });
 
