@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { closingAnswerText } from './client-error.js';
 
 /** The refusal of a connection past its client's limit. */
-export const tooManyConnectionsMessage = (limit: number) => `Too many connections from this client: at most ${limit}.`;
+const tooManyConnectionsMessage = (limit: number) => `Too many connections from this client: at most ${limit}.`;
 
 /**
  * Bounds the connections one client address holds open at once. Every open connection costs the
