@@ -75,7 +75,9 @@ export function configureApi(options: ApiOptions = {}): void {
   configured = merged;
   install(next);
   // Listeners hear the new session's every value, as they hear one restored from AsyncStorage.
-  if (replaced) for (const key of SESSION_KEYS) announceSessionChange(key, next.session.get(key));
+  // A session still reading AsyncStorage tells them once restored: what it holds meanwhile is
+  // not yet known, and a token told null would be a sign-out that never happened.
+  if (replaced && next.session.isReady()) for (const key of SESSION_KEYS) announceSessionChange(key, next.session.get(key));
   for (const listener of [...listeners]) listener();
 }
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
-import { getRuntime } from '../config/runtime.js';
+import { getRuntime, subscribeRuntime } from '../config/runtime.js';
 import { endedSince } from '../session/ended-since.js';
 import { onSessionChange } from '../session/session-changes.js';
 
@@ -27,7 +27,7 @@ import { onSessionChange } from '../session/session-changes.js';
 export function useCacheFollowingSession(client: QueryClient): void {
   useEffect(() => {
     let token = getRuntime().session.get('token');
-    return onSessionChange(() => {
+    const follow = () => {
       const { session } = getRuntime();
       const ended = endedSince(token, session);
       const started = token === null && session.get('token') !== null;
@@ -39,6 +39,14 @@ export function useCacheFollowingSession(client: QueryClient): void {
         if (query.getObserversCount() === 0 || token !== null) cache.remove(query);
         else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
       }
-    });
+    };
+    // A session configureApi starts on an AsyncStorage still being read is told once restored;
+    // until then its token is unknown, and the replaced session's records are not shown.
+    const stopRuntime = subscribeRuntime(follow);
+    const stopSession = onSessionChange(follow);
+    return () => {
+      stopRuntime();
+      stopSession();
+    };
   }, [client]);
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { configureApi, useAuth, useModelIndex } from '../../client/native.js';
+import { configureApi, onSessionChange, useAuth, useModelIndex } from '../../client/native.js';
 import { startFreshApp } from './support/fresh-app.js';
 import { nativePlatform } from './support/platforms.js';
 import { useTestbed } from './support/testbed.js';
@@ -55,8 +55,9 @@ describe('a read sent while the session was still being restored', () => {
 
 describe('a session configureApi starts on another AsyncStorage', () => {
   it('shows its records where the previous session’s were, never those', async () => {
-    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
-    bed.server.answer('GET', '/api/acme/posts', ({ headers }) => ({ body: { data: [{ author: headers.authorization }] } }));
+    // No organization in the URL: the query is the same one while the new storage is read.
+    bed.start({ stored: { token: 'ann-token' }, api: { tenancy: 'none' } });
+    bed.server.answer('GET', '/api/posts', ({ headers }) => ({ body: { data: [{ author: headers.authorization }] } }));
     let shown: unknown[] | undefined;
     const { result } = bed.render(() => {
       const posts = useModelIndex('posts');
@@ -67,10 +68,29 @@ describe('a session configureApi starts on another AsyncStorage', () => {
 
     act(() => {
       shown = [];
-      configureApi({ storage: platform.prepare({ token: 'bob-token', organization_slug: 'acme' }) });
+      configureApi({ storage: platform.prepare({ token: 'bob-token' }) });
     });
 
     await waitFor(() => expect(result.current.data).toEqual([{ author: 'Bearer bob-token' }]));
     expect(shown).not.toContainEqual([{ author: 'Bearer ann-token' }]);
+  });
+
+  it('is told to an app once restored, never as a sign-out while AsyncStorage is read', async () => {
+    bed.start({ stored: { token: 'ann-token', organization_slug: 'acme' } });
+    const { result } = bed.render(useAuth);
+    await waitFor(() => expect(result.current.token).toBe('ann-token'));
+    const heard: unknown[] = [];
+    const stop = onSessionChange((key, value) => heard.push([key, value]));
+
+    act(() => configureApi({ storage: platform.prepare({ token: 'ann-token', organization_slug: 'acme' }) }));
+    await waitFor(() => expect(result.current.isReady).toBe(true));
+    stop();
+
+    expect(heard).toEqual([
+      ['token', 'ann-token'],
+      ['user', null],
+      ['organization_slug', 'acme'],
+      ['route_group', null],
+    ]);
   });
 });
