@@ -2,7 +2,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { configureApi, getHttpClient, SessionEndedError, useAuth, useModelIndex } from '../../client/index.js';
+import { configureApi, getHttpClient, SessionEndedError, useAuth, useModelIndex, useRegister } from '../../client/index.js';
 import { createMemoryStorage } from '../../client/storage/memory-storage.js';
 import { webPlatform, type StoredSession } from './support/platforms.js';
 import type { Reply } from './support/test-server.js';
@@ -38,7 +38,36 @@ describe('cached data across sessions', () => {
     await act(() => result.current.auth.login('ann@acme.test', 'secret'));
     await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'Bearer new-token' }]));
   });
+
+  it.each<[string, (hooks: ReturnType<typeof useStartingPosts>) => Promise<unknown>]>([
+    ['login', (hooks) => hooks.auth.login('ann@acme.test', 'secret')],
+    ['registration', (hooks) => hooks.register.mutateAsync({ token: 'invite', name: 'Ann', email: 'ann@acme.test', password: 'p', password_confirmation: 'p' })],
+  ])('%s sends each query on screen once in the session it starts', async (_name, start) => {
+    bed.start({ stored: { organization_slug: 'acme' } });
+    bed.server.answer('GET', '/api/acme/posts', (request) => ({ body: { data: [{ as: request.headers.authorization ?? 'guest' }] } }));
+    const started = { token: 'new-token', user: { id: 1 }, organization: { slug: 'acme' } };
+    bed.server.answer('POST', '/api/auth/login', { body: started });
+    bed.server.answer('POST', '/api/auth/register', { status: 201, body: started });
+    const { result } = bed.render(useStartingPosts);
+    await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'guest' }]));
+    // What an app's own interceptor sees: a request cancelled at once has still been sent.
+    const sent: string[] = [];
+    const watch = getHttpClient().interceptors.request.use((request) => {
+      sent.push(`${request.method} ${request.url}`);
+      return request;
+    });
+
+    await act(() => start(result.current));
+    await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'Bearer new-token' }]));
+    getHttpClient().interceptors.request.eject(watch);
+
+    expect(sent.filter((line) => line.startsWith('get'))).toEqual(['get /acme/posts']);
+  });
 });
+
+function useStartingPosts() {
+  return { auth: useAuth(), register: useRegister(), posts: useModelIndex('posts') };
+}
 
 const postsOfAnn = [{ id: 1, title: 'Ann’s draft' }];
 const postsOfBob = [{ id: 2, title: 'Bob’s draft' }];
