@@ -26,27 +26,45 @@ import { onSessionChange } from '../session/session-changes.js';
  */
 export function useCacheFollowingSession(client: QueryClient): void {
   useEffect(() => {
-    let token = getRuntime().session.get('token');
-    const follow = () => {
-      const { session } = getRuntime();
-      const ended = endedSince(token, session);
-      const started = token === null && session.get('token') !== null;
-      token = session.get('token');
-      if (started) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
-      if (!ended) return;
-      const cache = client.getQueryCache();
-      for (const query of cache.findAll({ queryKey: [CACHE_ROOT] })) {
-        if (query.getObserversCount() === 0 || token !== null) cache.remove(query);
-        else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
-      }
-    };
-    // A session configureApi starts on an AsyncStorage still being read is told once restored;
-    // until then its token is unknown, and the replaced session's records are not shown.
-    const stopRuntime = subscribeRuntime(follow);
-    const stopSession = onSessionChange(follow);
+    const follower = followers.get(client) ?? { providers: 0, stop: followSession(client) };
+    followers.set(client, follower);
+    follower.providers += 1;
     return () => {
-      stopRuntime();
-      stopSession();
+      follower.providers -= 1;
+      if (follower.providers > 0) return;
+      follower.stop();
+      followers.delete(client);
     };
   }, [client]);
+}
+
+/**
+ * One follower for each QueryClient, however many providers share it: each would refetch at a
+ * session's start, cancelling the refetch of the one before and sending every query again.
+ */
+const followers = new WeakMap<QueryClient, { providers: number; stop: () => void }>();
+
+function followSession(client: QueryClient): () => void {
+  let token = getRuntime().session.get('token');
+  const follow = () => {
+    const { session } = getRuntime();
+    const ended = endedSince(token, session);
+    const started = token === null && session.get('token') !== null;
+    token = session.get('token');
+    if (started) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
+    if (!ended) return;
+    const cache = client.getQueryCache();
+    for (const query of cache.findAll({ queryKey: [CACHE_ROOT] })) {
+      if (query.getObserversCount() === 0 || token !== null) cache.remove(query);
+      else query.setState({ data: undefined, dataUpdatedAt: 0, status: query.state.status === 'error' ? 'error' : 'pending' });
+    }
+  };
+  // A session configureApi starts on an AsyncStorage still being read is told once restored;
+  // until then its token is unknown, and the replaced session's records are not shown.
+  const stopRuntime = subscribeRuntime(follow);
+  const stopSession = onSessionChange(follow);
+  return () => {
+    stopRuntime();
+    stopSession();
+  };
 }
