@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AxiosInstance } from 'axios';
-import { useContext } from 'react';
 import { bodyOf } from '../http/response-body.js';
 import { CACHE_ROOT } from '../cache/cache-keys.js';
-import { GatehouseContext, useClientScope } from '../react/gatehouse-context.js';
+import { useClientScope } from '../react/gatehouse-context.js';
+import { followsSession } from '../react/use-cache-following-session.js';
 import { routeGroupForCall, type RouteGroupOption } from '../session/route-group.js';
 import { startSession, type SessionResponse } from '../session/session-start.js';
 import { authUrl, INVITATION_ACCEPT_URL, type AuthAction } from '../urls/auth-url.js';
@@ -50,13 +50,12 @@ function useAuthMutation<Input extends RouteGroupOption, Result>(
 export function useRegister<User = unknown>() {
   const { runtime } = useClientScope();
   const client = useQueryClient();
-  // An AuthProvider refetches as the session starts (useCacheFollowingSession); a second
-  // refetch here would cancel that one and send every query again.
-  const provided = useContext(GatehouseContext) !== null;
   return useAuthMutation<RegisterInput, SessionResponse<User>>('register', async (http, url, body, group) => {
     const answer = await bodyOf(http.post<SessionResponse<User>>(url, body));
     const { token } = await startSession(runtime.session, answer, group);
-    if (token && !provided) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
+    // A provider following this client refetched as the session started; a second refetch
+    // would cancel that one and send every query again.
+    if (token && !followsSession(client)) void client.invalidateQueries({ queryKey: [CACHE_ROOT] });
     return answer;
   });
 }

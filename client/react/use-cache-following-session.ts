@@ -44,6 +44,9 @@ export function useCacheFollowingSession(client: QueryClient): void {
  */
 const followers = new WeakMap<QueryClient, { providers: number; stop: () => void }>();
 
+/** Whether a provider keeps `client`'s queries to the session, refetching them as one starts. */
+export const followsSession = (client: QueryClient): boolean => followers.has(client);
+
 function followSession(client: QueryClient): () => void {
   let token = getRuntime().session.get('token');
   const follow = () => {

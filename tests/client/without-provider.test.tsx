@@ -37,6 +37,16 @@ describe('hooks below a QueryClientProvider and no AuthProvider', () => {
     expect(webPlatform.stored()).toMatchObject({ token: 'new-token', organization_slug: 'acme', route_group: 'staff' });
   });
 
+  it('read again with the token useRegister starts a session with', async () => {
+    bed.start({ api: { tenancy: 'none' } });
+    bed.server.answer('GET', '/api/posts', (request) => ({ body: { data: [{ as: request.headers.authorization ?? 'guest' }] } }));
+    bed.server.answer('POST', '/api/auth/register', { status: 201, body: { token: 'new-token', user: { id: 1 } } });
+    const { result } = renderWithQueryClient(() => ({ register: useRegister(), posts: useModelIndex('posts') }));
+    await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'guest' }]));
+    await act(() => result.current.register.mutateAsync({ token: 'i', name: 'Ann', email: 'ann@acme.test', password: 'p', password_confirmation: 'p' }));
+    await waitFor(() => expect(result.current.posts.data).toEqual([{ as: 'Bearer new-token' }]));
+  });
+
   it('leave useAuth to the provider, saying so', () => {
     bed.start();
     expect(() => renderWithQueryClient(useAuth)).toThrow('useAuth must be used inside <AuthProvider>.');
