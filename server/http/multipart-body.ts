@@ -42,8 +42,11 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       fail(new UnsupportedMediaTypeError(`File uploads are not supported yet: the field ${name} is a file.`));
     });
     parser.on('fieldsLimit', () => fail(formTooManyFields()));
-    parser.on('field', (rawName, value, { valueTruncated }) => {
+    // A part without a name (none, or `name=""`) comes named undefined, whatever the types say:
+    // no field can hold it, so it is dropped, as a URL-encoded form drops `=x`.
+    parser.on('field', (rawName: string | undefined, value, { valueTruncated }) => {
       if (valueTruncated) return fail(new PayloadTooLargeError());
+      if (rawName === undefined) return;
       const listed = rawName.endsWith('[]');
       const name = listed ? rawName.slice(0, -2) : rawName;
       const previous = fields.get(name);
