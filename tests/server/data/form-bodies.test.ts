@@ -60,6 +60,8 @@ describe('form bodies', () => {
     const rawBody = `${part('form-data; name="title"', 'Beside nameless parts')}${part('form-data; name=""', 'x')}${part('form-data', 'y')}--b--\r\n`;
     const created = await send('POST', '/posts', { rawBody, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
     expect(created).toMatchObject({ status: 201, body: { title: 'Beside nameless parts' } });
+    const file = await send('POST', '/posts', { rawBody: `${part('form-data; filename="notes.txt"', 'hello')}--b--\r\n`, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+    expect(file).toMatchObject({ status: 415, body: { message: 'File uploads are not supported yet: a part without a name is a file.' } });
   });
 
   it('validates and gates form fields like JSON ones', async () => {
