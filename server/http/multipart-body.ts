@@ -37,13 +37,16 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       received += chunk.length;
       if (received > maxBytes) fail(new PayloadTooLargeError());
     });
-    parser.on('file', (name, stream) => {
+    // A part without a name (none, or `name=""`) comes named undefined, whatever the types say: no
+    // field can hold it, so a value is dropped, as a URL-encoded form drops `=x`; a file is refused.
+    parser.on('file', (name: string | undefined, stream) => {
       stream.resume();
-      fail(new UnsupportedMediaTypeError(`File uploads are not supported yet: the field ${name} is a file.`));
+      fail(new UnsupportedMediaTypeError(`File uploads are not supported yet: ${name === undefined ? 'a part without a name' : `the field ${name}`} is a file.`));
     });
     parser.on('fieldsLimit', () => fail(formTooManyFields()));
-    parser.on('field', (rawName, value, { valueTruncated }) => {
+    parser.on('field', (rawName: string | undefined, value, { valueTruncated }) => {
       if (valueTruncated) return fail(new PayloadTooLargeError());
+      if (rawName === undefined) return;
       const listed = rawName.endsWith('[]');
       const name = listed ? rawName.slice(0, -2) : rawName;
       const previous = fields.get(name);

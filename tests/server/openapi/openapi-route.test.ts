@@ -92,7 +92,11 @@ describe('GET /api/openapi.json', () => {
     const token = await server.login('contributor@acme.test');
     const answer = await server.api.post('/api/acme/authorize', { token, body: { plans: [{ model: 'posts', action: 'update' }, { model: 'posts', action: 'trashed' }] } });
     const [update, trashed] = answer.body.plans;
-    expect(Object.keys(plan.properties!)).toEqual(expect.arrayContaining([...Object.keys(update), ...Object.keys(trashed)]));
+    // The demo's users: a plan of a model with a recordScope says so.
+    const owner = await server.login('owner@acme.test');
+    const [scoped] = (await server.api.post('/api/acme/authorize', { token: owner, body: { plans: [{ model: 'users', action: 'index' }] } })).body.plans;
+    expect(scoped).toMatchObject({ kind: 'always', scoped: true });
+    expect(Object.keys(plan.properties!)).toEqual(expect.arrayContaining([...Object.keys(update), ...Object.keys(trashed), ...Object.keys(scoped)]));
     const condition = schemas[plan.properties!.condition!.$ref!.split('/').at(-1)!]!;
     const nodes = (node: Record<string, unknown>): Record<string, unknown>[] => [node, ...((node.conditions as Record<string, unknown>[] | undefined) ?? []).flatMap(nodes)];
     for (const node of nodes(update.condition)) {
