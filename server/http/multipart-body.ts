@@ -33,6 +33,12 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
     } catch {
       throw new BadRequestError('Malformed multipart body.');
     }
+    // Its parser hears nothing of a client that leaves mid-body, and would wait for the rest forever.
+    const aborted = () => fail(new BadRequestError('The request was aborted.'));
+    if (request.destroyed) return aborted();
+    request.once('close', () => {
+      if (!request.complete) aborted();
+    });
     request.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > maxBytes) fail(new PayloadTooLargeError());

@@ -1,4 +1,5 @@
 import { Agent, get } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,23 @@ describe('the HTTP pipeline', () => {
     const response = await server.api.post('/api/auth/login', { body: { email: 'owner@acme.test', password: 'x'.repeat(2048) } });
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ message: 'The request body is too large.' });
+  });
+
+  it('ends a request whose client leaves mid-body, a multipart one as a JSON one', async () => {
+    // A multipart body never ended once its client had gone: its request ran on for no one, its
+    // parser and fields held, and without a line in the log; a guest could leave any number of them.
+    const leave = (id: string, type: string, part: string) =>
+      new Promise<void>((resolve, reject) => {
+        const { hostname, port } = new URL(server.api.baseUrl);
+        const head = `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: ${id}\r\nContent-Type: ${type}\r\nContent-Length: 900\r\nExpect: 100-continue\r\n\r\n`;
+        const socket = connect(Number(port), hostname, () => socket.write(head));
+        socket.once('data', () => socket.end(part, () => socket.destroy()));
+        socket.on('error', reject).on('close', () => resolve());
+      });
+    const ended = (id: string) => logLines.map((line) => JSON.parse(line)).find((line) => line.requestId === id)?.status;
+    await leave('left-multipart', 'multipart/form-data; boundary=b', '--b\r\nContent-Disposition: form-data; name="email"\r\n\r\nowner@');
+    await leave('left-json', 'application/json', '{"email":"owner@');
+    await expect.poll(() => [ended('left-multipart'), ended('left-json')]).toEqual([400, 400]);
   });
 
   // `bytes` reads 'lots' as nothing, and the body parser took nothing as no limit at all.
