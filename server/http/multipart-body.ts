@@ -50,9 +50,11 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       fail(new UnsupportedMediaTypeError(`File uploads are not supported yet: ${name === undefined ? 'a part without a name' : `the field ${name}`} is a file.`));
     });
     parser.on('fieldsLimit', () => fail(formTooManyFields()));
-    parser.on('field', (rawName: string | undefined, value, { valueTruncated }) => {
+    parser.on('field', (rawName: string | undefined, value: string | undefined, { valueTruncated }) => {
       if (valueTruncated) return fail(new PayloadTooLargeError());
       if (rawName === undefined) return;
+      // A value in a charset its parser cannot decode comes as undefined: a field present without a value.
+      if (value === undefined) return fail(new UnsupportedMediaTypeError(`The form field ${rawName} is in a charset the server cannot read.`));
       const listed = rawName.endsWith('[]');
       const name = listed ? rawName.slice(0, -2) : rawName;
       const previous = fields.get(name);

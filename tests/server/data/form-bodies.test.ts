@@ -64,6 +64,14 @@ describe('form bodies', () => {
     expect(file).toMatchObject({ status: 415, body: { message: 'File uploads are not supported yet: a part without a name is a file.' } });
   });
 
+  it('refuses a multipart field in a charset it cannot read with 415, and changes nothing', async () => {
+    // Its parser gives such a value as undefined: the field was dropped, and the write went on without it.
+    const rawBody = `--b\r\nContent-Disposition: form-data; name="title"\r\nContent-Type: text/plain; charset=x-unknown\r\n\r\nRenamed\r\n--b--\r\n`;
+    const response = await send('PATCH', `/posts/${welcomeId}`, { rawBody, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+    expect(response).toMatchObject({ status: 415, body: { message: 'The form field title is in a charset the server cannot read.' } });
+    expect(await titled('Renamed')).toEqual([]);
+  });
+
   it('validates and gates form fields like JSON ones', async () => {
     expect(await send('POST', '/posts', urlencoded({ title: '' }))).toMatchObject({
       status: 422,
