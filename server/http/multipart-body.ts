@@ -74,13 +74,15 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
 }
 
 /**
- * `multipart/form-data` bodies as plain fields, within the JSON body limit (413 above it). A file
- * part is a 415 naming its field until models have file attributes.
+ * `multipart/form-data` bodies as plain fields, within the JSON body limit (413 above it), sent
+ * without a Content-Encoding (415). A file part is a 415 naming its field until models have file attributes.
  */
 export function multipartBody(limit: string): Middleware<GatehouseState> {
   const maxBytes = bytes.parse(limit) ?? 0;
   return async (ctx, next) => {
     if (ctx.is('multipart')) {
+      // Its parser reads the bytes as they come: a compressed body would be malformed, one in an unknown encoding read as plain.
+      if (!['', 'identity'].includes(ctx.get('Content-Encoding').toLowerCase())) throw new UnsupportedMediaTypeError();
       if ((ctx.request.length ?? 0) > maxBytes) throw new PayloadTooLargeError();
       ctx.request.body = await readFields(ctx.req, maxBytes);
     }

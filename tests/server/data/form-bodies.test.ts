@@ -72,6 +72,16 @@ describe('form bodies', () => {
     expect(await titled('Renamed')).toEqual([]);
   });
 
+  it('refuses a multipart body in a Content-Encoding with 415, as JSON in one its parser does not know', async () => {
+    // Its parser read the bytes as they came, whatever the header said they were.
+    const rawBody = '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nEncoded\r\n--b--\r\n';
+    for (const encoding of ['gzip', 'x-unknown']) {
+      const headers = { 'content-type': 'multipart/form-data; boundary=b', 'content-encoding': encoding };
+      expect(await send('POST', '/posts', { rawBody, headers })).toMatchObject({ status: 415, body: { message: 'The request body encoding is not supported.' } });
+    }
+    expect(await titled('Encoded')).toEqual([]);
+  });
+
   it('validates and gates form fields like JSON ones', async () => {
     expect(await send('POST', '/posts', urlencoded({ title: '' }))).toMatchObject({
       status: 422,
