@@ -8,6 +8,7 @@ import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { MAX_FORM_DEPTH, MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
 import { formListTooLong, formNestedTooDeep, formTooManyFields } from './form-limits.js';
+import { PROTO_KEY, protoKeyRefused } from './proto-key.js';
 import type { GatehouseState } from './state.js';
 
 // The parser's own errors name parser internals; callers get one of ours instead. It also refuses
@@ -21,7 +22,7 @@ function parserError(error: { type?: string; message?: string; body?: unknown },
   if (isForm) return formError(error.message ?? '');
   const json = wellFormedJson(error.body);
   if (json !== null && (json.value === null || typeof json.value !== 'object')) return new BodyNotObjectError();
-  if (json?.holdsProtoKey) return new BadRequestError('The request body must not hold a __proto__ key.');
+  if (json?.holdsProtoKey) return protoKeyRefused();
   return new BadRequestError('Malformed JSON in the request body.');
 }
 
@@ -58,7 +59,7 @@ function wellFormedJson(text: unknown): { value: unknown; holdsProtoKey: boolean
   let holdsProtoKey = false;
   try {
     const value: unknown = JSON.parse(text, (key, child: unknown) => {
-      if (key === '__proto__') holdsProtoKey = true;
+      if (key === PROTO_KEY) holdsProtoKey = true;
       return child;
     });
     return { value, holdsProtoKey };

@@ -7,6 +7,7 @@ import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
 import { formListTooLong, formTooManyFields } from './form-limits.js';
+import { PROTO_KEY, protoKeyRefused } from './proto-key.js';
 import type { GatehouseState } from './state.js';
 
 type FormFields = Record<string, string | string[]>;
@@ -57,6 +58,7 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       if (value === undefined) return fail(new UnsupportedMediaTypeError(`The form field ${rawName} is in a charset the server cannot read.`));
       const listed = rawName.endsWith('[]');
       const name = listed ? rawName.slice(0, -2) : rawName;
+      if (name === PROTO_KEY) return fail(protoKeyRefused());
       const previous = fields.get(name);
       if (previous === undefined) fields.set(name, listed ? [value] : value);
       else if (!Array.isArray(previous)) fields.set(name, [previous, value]);

@@ -82,6 +82,16 @@ describe('form bodies', () => {
     expect(await titled('Encoded')).toEqual([]);
   });
 
+  it('refuses a multipart field named __proto__ with 400, as a JSON body holding the key', async () => {
+    // Its fields reached the handlers with it as their own key, which an assignment reads as their prototype.
+    for (const name of ['__proto__', '__proto__[]']) {
+      const rawBody = `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nProto\r\n--b--\r\n`;
+      const response = await send('POST', '/posts', { rawBody, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+      expect(response).toMatchObject({ status: 400, body: { message: 'The request body must not hold a __proto__ key.' } });
+    }
+    expect(await titled('Proto')).toEqual([]);
+  });
+
   it('validates and gates form fields like JSON ones', async () => {
     expect(await send('POST', '/posts', urlencoded({ title: '' }))).toMatchObject({
       status: 422,
