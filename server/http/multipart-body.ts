@@ -65,12 +65,14 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       else if (previous.length === MAX_QUERY_LIST) fail(formListTooLong());
       else previous.push(value);
     });
-    parser.on('error', () => fail(new BadRequestError('Malformed multipart body.')));
-    parser.on('close', () => {
+    const done = () => {
       if (settled) return;
       settled = true;
       resolve(Object.fromEntries(fields));
-    });
+    };
+    // An empty body has no parts, as any other type's has no fields, though its parser wants at least the closing delimiter.
+    parser.on('error', () => (received === 0 ? done() : fail(new BadRequestError('Malformed multipart body.'))));
+    parser.on('close', done);
     request.pipe(parser);
   });
 }

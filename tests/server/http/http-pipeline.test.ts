@@ -122,6 +122,11 @@ describe('the HTTP pipeline', () => {
     const token = await server.login('owner@acme.test');
     const emptyTyped = await server.api.post('/api/auth/logout', { token, headers: { 'content-type': 'text/plain', 'content-length': '0' } });
     expect(emptyTyped.status).toBe(200);
+    // Its parser took an empty body for a malformed one.
+    for (const framing of [{ 'content-length': '0' }, { 'transfer-encoding': 'chunked' }]) {
+      const emptyMultipart = await server.api.post('/api/auth/login', { headers: { 'content-type': 'multipart/form-data; boundary=b', ...framing } });
+      expect(emptyMultipart).toMatchObject({ status: 422, body: { errors: { email: ['The email field is required.'] } } });
+    }
     const vendorJson = await server.api.post('/api/auth/login', {
       rawBody: JSON.stringify({ email: 'owner@acme.test', password: 'password123!' }),
       headers: { 'content-type': 'application/vnd.api+json' },
