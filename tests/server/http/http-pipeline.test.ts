@@ -123,7 +123,7 @@ describe('the HTTP pipeline', () => {
     const emptyTyped = await server.api.post('/api/auth/logout', { token, headers: { 'content-type': 'text/plain', 'content-length': '0' } });
     expect(emptyTyped.status).toBe(200);
     // Its parser took an empty body for a malformed one.
-    for (const framing of [{ 'content-length': '0' }, { 'transfer-encoding': 'chunked' }]) {
+    for (const framing of [{ 'content-length': '0' }, { 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
       const emptyMultipart = await server.api.post('/api/auth/login', { headers: { 'content-type': 'multipart/form-data; boundary=b', ...framing } });
       expect(emptyMultipart).toMatchObject({ status: 422, body: { errors: { email: ['The email field is required.'] } } });
     }
