@@ -9,6 +9,7 @@ import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-erro
 import { MAX_FORM_DEPTH, MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
 import { formListTooLong, formNestedTooDeep, formTooManyFields } from './form-limits.js';
 import { PROTO_KEY, protoKeyRefused } from './proto-key.js';
+import { requestAborted } from './request-aborted.js';
 import type { GatehouseState } from './state.js';
 
 // The parser's own errors name parser internals; callers get one of ours instead. It also refuses
@@ -18,7 +19,7 @@ import type { GatehouseState } from './state.js';
 function parserError(error: { type?: string; message?: string; body?: unknown }, isForm: boolean): DomainError {
   if (error.type === 'entity.too.large') return new PayloadTooLargeError();
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return new UnsupportedMediaTypeError();
-  if (error.type === 'request.aborted') return new BadRequestError('The request was aborted.');
+  if (error.type === 'request.aborted') return requestAborted();
   if (isForm) return formError(error.message ?? '');
   const json = wellFormedJson(error.body);
   if (json !== null && (json.value === null || typeof json.value !== 'object')) return new BodyNotObjectError();

@@ -8,9 +8,12 @@ import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-erro
 import { MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
 import { formListTooLong, formTooManyFields } from './form-limits.js';
 import { PROTO_KEY, protoKeyRefused } from './proto-key.js';
+import { requestAborted } from './request-aborted.js';
 import type { GatehouseState } from './state.js';
 
 type FormFields = Record<string, string | string[]>;
+
+const malformed = () => new BadRequestError('Malformed multipart body.');
 
 /**
  * Reads the parts as fields: a repeated name, or one ending in `[]`, collects a list. A URL-encoded
@@ -32,10 +35,10 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
     try {
       parser = busboy({ headers: request.headers, defParamCharset: 'utf8', limits: { fieldSize: maxBytes, fields: MAX_FORM_FIELDS } });
     } catch {
-      throw new BadRequestError('Malformed multipart body.');
+      throw malformed();
     }
     // Its parser hears nothing of a client that leaves mid-body, and would wait for the rest forever.
-    const aborted = () => fail(new BadRequestError('The request was aborted.'));
+    const aborted = () => fail(requestAborted());
     if (request.destroyed) return aborted();
     request.once('close', () => {
       if (!request.complete) aborted();
@@ -71,7 +74,7 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
       resolve(Object.fromEntries(fields));
     };
     // An empty body has no parts, as any other type's has no fields, though its parser wants at least the closing delimiter.
-    parser.on('error', () => (received === 0 ? done() : fail(new BadRequestError('Malformed multipart body.'))));
+    parser.on('error', () => (received === 0 ? done() : fail(malformed())));
     parser.on('close', done);
     request.pipe(parser);
   });

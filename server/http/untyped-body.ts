@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { BadRequestError } from '../errors/bad-request-error.js';
 import { BodyNotJsonError } from '../errors/body-not-json-error.js';
+import { requestAborted } from './request-aborted.js';
 
 /**
  * Settles once a body framed by Transfer-Encoding alone and naming no type shows what it is:
@@ -22,7 +22,7 @@ export function emptyUntypedBody(req: IncomingMessage): Promise<void> {
       req.resume();
     };
     const ended = () => settle(resolve);
-    const aborted = () => settle(() => reject(new BadRequestError('The request was aborted.')));
+    const aborted = () => settle(() => reject(requestAborted()));
     req.on('readable', readable).once('end', ended).once('error', aborted).once('close', aborted);
   });
 }
