@@ -7,6 +7,7 @@ import type { DomainError } from '../errors/domain-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { MAX_FORM_DEPTH, MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
+import { drainRequest } from './drain-request.js';
 import { formListTooLong, formNestedTooDeep, formTooManyFields } from './form-limits.js';
 import { PROTO_KEY, protoKeyRefused } from './proto-key.js';
 import { requestAborted } from './request-aborted.js';
@@ -104,6 +105,8 @@ export function jsonBody(limit: string): Middleware<GatehouseState> {
     queryString: FORM_OPTIONS,
     strict: true,
     onerror: (error, ctx) => {
+      // At the limit the parser stops reading, leaving the rest of the body unread.
+      drainRequest(ctx.req);
       throw parserError(error as { type?: string; message?: string; body?: unknown }, ctx.is('urlencoded') !== false);
     },
   };

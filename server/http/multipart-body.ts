@@ -6,6 +6,7 @@ import { BadRequestError } from '../errors/bad-request-error.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
 import { MAX_FORM_FIELDS, MAX_QUERY_LIST } from '../models/request-limits.js';
+import { drainRequest } from './drain-request.js';
 import { formListTooLong, formTooManyFields } from './form-limits.js';
 import { PROTO_KEY, protoKeyRefused } from './proto-key.js';
 import { requestAborted } from './request-aborted.js';
@@ -27,8 +28,7 @@ function readFields(request: IncomingMessage, maxBytes: number): Promise<FormFie
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
-      request.unpipe();
-      request.resume();
+      drainRequest(request);
       reject(error);
     };
     let parser: busboy.Busboy;

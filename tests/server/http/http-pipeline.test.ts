@@ -199,6 +199,21 @@ describe('the HTTP pipeline', () => {
     await expect.poll(() => [ended('left-multipart'), ended('left-json')]).toEqual([400, 400]);
   });
 
+  // The parser stopped reading at the limit and left the rest unread: the connection then answered
+  // nothing more, so a proxy's pooled connection hung the next request, another caller's perhaps.
+  it('answers the next request on a connection after refusing a streamed body over the limit', async () => {
+    const chunk = 'x'.repeat(64 * 1024);
+    const streamed = `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(4) + '0\r\n\r\n';
+    const response = await rawRequest(
+      server.api.baseUrl,
+      `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${streamed}` +
+        'GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect(response.status).toBe(413);
+    // The second answer follows the first's body; rawRequest splits off the first head only.
+    expect(response.body).toMatch(/^\{"message":"The request body is too large\."\}HTTP\/1\.1 200 OK\r\n/);
+  });
+
   // `bytes` reads 'lots' as nothing, and the body parser took nothing as no limit at all.
   it('refuses at start a body limit that is not a size, rather than serve without one', () => {
     const bodyLimit = (value: string) => resolveConfig(envConfig(readEnvironment({ GATEHOUSE_BODY_LIMIT: value }), 'postgres://unused', server.secretKey)).bodyLimit;
